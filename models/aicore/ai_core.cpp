@@ -1,0 +1,291 @@
+#include "models/aicore/ai_core.h"
+
+#include <fmt/format.h>
+
+#include "tlm/config.h"
+#include "tlm/extensions.h"
+#include "tlm/log.h"
+#include "tlm/tracer.h"
+
+namespace npuvp::aicore {
+
+AiCore* AiCore::current_ = nullptr;
+
+AiCore::Params AiCore::params_from_config() {
+  Config& c = Config::global();
+  Params p;
+  p.clock_mhz = c.get<double>("core.clock_mhz", p.clock_mhz, "AI Core clock in MHz");
+  p.ub_size = c.get<uint64_t>("core.ub.size", p.ub_size, "Unified Buffer capacity in bytes");
+  p.ub_alignment = c.get<unsigned>("core.ub.alignment", p.ub_alignment, "UB address alignment in bytes");
+  p.event_ids = c.get<unsigned>("core.event_ids", p.event_ids, "event ids per HardEvent");
+  p.queue_depth = c.get<unsigned>("core.queue_depth", p.queue_depth, "instruction queue depth of every pipe");
+  p.scalar_issue_cycles = c.get<uint64_t>("core.scalar.issue_cycles", p.scalar_issue_cycles,
+                                          "scalar cycles to issue one instruction");
+  p.sync_cycles = c.get<uint64_t>("core.sync_cycles", p.sync_cycles,
+                                  "cycles a SetFlag/WaitFlag/barrier occupies its pipe");
+  p.quantum = sc_core::sc_time(
+      c.get<double>("core.scalar.quantum_ns", p.quantum.to_seconds() * 1e9,
+                    "how far (ns) the scalar unit may run ahead of simulated time"),
+      sc_core::SC_NS);
+  p.mte.gm_bytes_per_cycle = c.get<double>("core.mte.gm_bytes_per_cycle", p.mte.gm_bytes_per_cycle,
+                                           "MTE2/MTE3 GM transfer width in bytes per cycle");
+  p.mte.local_bytes_per_cycle = c.get<double>("core.mte.local_bytes_per_cycle",
+                                              p.mte.local_bytes_per_cycle,
+                                              "local-to-local copy width in bytes per cycle");
+  p.mte.issue_cycles = c.get<uint64_t>("core.mte.issue_cycles", p.mte.issue_cycles,
+                                       "fixed start cost of a DataCopy in cycles");
+  p.vector.head_cycles = c.get<uint64_t>("core.vector.head_cycles", p.vector.head_cycles,
+                                         "fixed issue cost of a vector instruction in cycles");
+  p.vector.repeats_per_cycle = c.get<double>("core.vector.repeats_per_cycle",
+                                             p.vector.repeats_per_cycle,
+                                             "vector repeats (256 B) executed per cycle");
+  if (p.clock_mhz <= 0) raise("config", "core.clock_mhz must be positive, got {}", p.clock_mhz);
+  if (p.event_ids < 1 || p.event_ids > 16) {
+    raise("config", "core.event_ids must be in [1, 16], got {}", p.event_ids);
+  }
+  if (p.queue_depth < 1) raise("config", "core.queue_depth must be at least 1");
+  if (p.ub_alignment == 0 || (p.ub_alignment & (p.ub_alignment - 1)) != 0) {
+    raise("config", "core.ub.alignment must be a power of two, got {}", p.ub_alignment);
+  }
+  if (p.mte.gm_bytes_per_cycle <= 0 || p.mte.local_bytes_per_cycle <= 0 ||
+      p.vector.repeats_per_cycle <= 0) {
+    raise("config", "core.mte.*_bytes_per_cycle and core.vector.repeats_per_cycle must be positive");
+  }
+  return p;
+}
+
+AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
+    : sc_module(name),
+      gm_socket("gm_socket"),
+      id_(id),
+      params_(params),
+      cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      ub_(MemSpace::UB, params.ub_size, params.ub_alignment),
+      flags_(params.event_ids),
+      vector_(params.vector),
+      mover_(
+          params.mte, [this](MemSpace s) { return buffer(s); },
+          [this](tlm::tlm_command cmd, uint64_t a, uint8_t* d, uint32_t n) {
+            return gm_access(cmd, a, d, n, issuing_);
+          }),
+      scalar_instructions_(Stats::global().counter(std::string(basename()) + ".S.instructions",
+                                                   "instructions", "instructions issued")),
+      scalar_queue_stall_cycles_(Stats::global().counter(
+          std::string(basename()) + ".S.stall.queue_full_cycles", "cycles",
+          "scalar cycles blocked on a full pipe queue")),
+      blocks_(Stats::global().counter(std::string(basename()) + ".blocks", "blocks",
+                                      "task blocks run")),
+      gm_read_bytes_(Stats::global().counter(std::string(basename()) + ".gm.read_bytes", "bytes")),
+      gm_write_bytes_(Stats::global().counter(std::string(basename()) + ".gm.write_bytes", "bytes")) {
+  for (Pipe p : {Pipe::MTE2, Pipe::V, Pipe::MTE3}) {
+    const std::string pname = pipe_name(p);
+    int track = Tracer::global().track(basename(), pname);
+    pipes_[p] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth, *this,
+                                           std::string(basename()) + "." + pname, track, cycle_);
+  }
+  SC_HAS_PROCESS(AiCore);
+  SC_THREAD(scalar_thread);
+}
+
+void AiCore::set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t size) {
+  gm_host_base_ = host_base;
+  gm_device_base_ = device_base;
+  gm_size_ = size;
+}
+
+uint64_t AiCore::gm_address(const void* host_pointer) const {
+  auto p = reinterpret_cast<uintptr_t>(host_pointer);
+  auto base = reinterpret_cast<uintptr_t>(gm_host_base_);
+  if (gm_host_base_ && p >= base && p - base < gm_size_) return gm_device_base_ + (p - base);
+  // Not GM memory: keep the raw value, so the memory system reports an unmapped address.
+  return p;
+}
+
+uint8_t* AiCore::gm_host_pointer(uint64_t device_address, uint64_t length) const {
+  if (!gm_host_base_ || device_address < gm_device_base_) return nullptr;
+  uint64_t offset = device_address - gm_device_base_;
+  if (offset > gm_size_ || length > gm_size_ - offset) return nullptr;
+  return gm_host_base_ + offset;
+}
+
+LocalBuffer* AiCore::buffer(MemSpace space) { return space == MemSpace::UB ? &ub_ : nullptr; }
+
+PipeUnit* AiCore::pipe(Pipe p) const {
+  auto it = pipes_.find(p);
+  return it == pipes_.end() ? nullptr : it->second.get();
+}
+
+void AiCore::fail(const std::string& instruction, const std::string& why) const {
+  raise(name(), "{}: {}", instruction, why);
+}
+
+void AiCore::start(Task& task) {
+  task_ = &task;
+  start_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AiCore::scalar_wait(const sc_core::sc_event& event) {
+  wait(event);
+  current_ = this;  // another core's scalar thread may have run meanwhile
+}
+
+void AiCore::scalar_sync() {
+  if (scalar_offset_ > sc_core::SC_ZERO_TIME) {
+    wait(scalar_offset_);
+    scalar_offset_ = sc_core::SC_ZERO_TIME;
+    current_ = this;
+  }
+}
+
+void AiCore::charge_scalar(uint64_t cycles) {
+  scalar_offset_ += cycle_ * double(cycles);
+  if (scalar_offset_ >= params_.quantum) scalar_sync();
+}
+
+void AiCore::scalar_thread() {
+  for (;;) {
+    while (!task_) wait(start_);
+    Task& task = *task_;
+    while (task.next_block < task.block_num) {
+      block_idx_ = task.next_block++;
+      flags_.reset();
+      ++blocks_;
+      current_ = this;
+      scalar_state_ = "running the kernel body";
+      task.body();
+      current_ = this;
+      barrier_all();  // a block ends when every pipe has drained
+      current_ = nullptr;
+      ++task.blocks_done;
+      task.block_finished.notify(sc_core::SC_ZERO_TIME);
+    }
+    scalar_state_ = "idle";
+    task_ = nullptr;
+  }
+}
+
+std::string AiCore::check(const Instruction& instr) const {
+  struct Check {
+    const AiCore& core;
+    std::string operator()(const DataMove& m) const { return core.mover_.check(m); }
+    std::string operator()(const VectorOp& v) const { return core.vector_.check(v, core.ub_.size()); }
+    std::string operator()(const SetFlag& f) const { return core.flags_.check(f.id); }
+    std::string operator()(const WaitFlag& f) const { return core.flags_.check(f.id); }
+    std::string operator()(const Barrier&) const { return {}; }
+  };
+  return std::visit(Check{*this}, instr);
+}
+
+void AiCore::issue(Instruction instr) {
+  const Pipe p = pipe_of(instr);
+  PipeUnit* target = pipe(p);
+  if (!target) fail(describe(instr), fmt::format("pipe {} does not exist on this core", pipe_name(p)));
+  std::string why = check(instr);
+  if (!why.empty()) fail(describe(instr), why);
+
+  ++scalar_instructions_;
+  charge_scalar(params_.scalar_issue_cycles);
+  if (target->full()) {
+    scalar_sync();
+    const sc_core::sc_time before = sc_core::sc_time_stamp();
+    scalar_state_ = fmt::format("waiting for room in the {} queue to issue {}", pipe_name(p),
+                                describe(instr));
+    while (target->full()) scalar_wait(target->not_full_event());
+    scalar_state_ = "running the kernel body";
+    scalar_queue_stall_cycles_ += static_cast<uint64_t>((sc_core::sc_time_stamp() - before) / cycle_);
+  }
+  target->push(std::move(instr), sc_core::sc_time_stamp() + scalar_offset_);
+}
+
+void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
+  std::string why = flags_.check(id);
+  if (!why.empty()) fail(describe(SetFlag{Pipe::S, dst, id}), why);
+  charge_scalar(params_.sync_cycles);
+  scalar_sync();
+  flags_.set(Pipe::S, dst, id);
+}
+
+void AiCore::scalar_wait_flag(Pipe src, uint32_t id) {
+  std::string why = flags_.check(id);
+  if (!why.empty()) fail(describe(WaitFlag{src, Pipe::S, id}), why);
+  charge_scalar(params_.sync_cycles);
+  scalar_sync();
+  scalar_state_ = "blocked in " + describe(WaitFlag{src, Pipe::S, id});
+  flags_.wait(src, Pipe::S, id);
+  current_ = this;
+  scalar_state_ = "running the kernel body";
+}
+
+void AiCore::barrier_all() {
+  scalar_sync();
+  scalar_state_ = "waiting in PipeBarrier<PIPE_ALL> for every pipe to drain";
+  for (;;) {
+    bool all_idle = true;
+    for (auto& [p, unit] : pipes_) all_idle = all_idle && unit->idle();
+    if (all_idle) break;
+    scalar_wait(pipe_idle_);
+  }
+  scalar_state_ = "running the kernel body";
+}
+
+uint64_t AiCore::execute(Pipe p, const Instruction& instr) {
+  issuing_ = p;
+  issuing_instr_ = &instr;
+  if (auto* move = std::get_if<DataMove>(&instr)) return mover_.run(*move, cycle_);
+  if (auto* op = std::get_if<VectorOp>(&instr)) {
+    wait(cycle_ * double(vector_.cost(*op)));
+    vector_.execute(*op, ub_.data());
+    return 0;
+  }
+  if (auto* f = std::get_if<SetFlag>(&instr)) {
+    wait(cycle_ * double(params_.sync_cycles));
+    flags_.set(f->src, f->dst, f->id);
+    return 0;
+  }
+  if (auto* f = std::get_if<WaitFlag>(&instr)) {
+    flags_.wait(f->src, f->dst, f->id);
+    wait(cycle_ * double(params_.sync_cycles));
+    return 0;
+  }
+  wait(cycle_ * double(params_.sync_cycles));  // Barrier: the pipe is in order already
+  return 0;
+}
+
+sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, uint64_t address, uint8_t* data,
+                                   uint32_t length, Pipe p) {
+  tlm::tlm_generic_payload tx;
+  InitiatorExtension ext(id_, static_cast<int>(p));
+  tx.set_command(cmd);
+  tx.set_address(address);
+  tx.set_data_ptr(data);
+  tx.set_data_length(length);
+  tx.set_streaming_width(length);
+  tx.set_byte_enable_ptr(nullptr);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tx.set_extension(&ext);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  gm_socket->b_transport(tx, delay);
+  tx.clear_extension(&ext);
+  if (tx.is_response_error()) {
+    const char* what = cmd == tlm::TLM_READ_COMMAND ? "read" : "write";
+    std::string why = tx.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE
+                          ? fmt::format("GM {} of {} bytes at 0x{:x} is outside every mapped range "
+                                        "(TLM_ADDRESS_ERROR_RESPONSE)", what, length, address)
+                          : fmt::format("GM {} at 0x{:x} failed: {}", what, address,
+                                        tx.get_response_string());
+    fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)), why);
+  }
+  (cmd == tlm::TLM_READ_COMMAND ? gm_read_bytes_ : gm_write_bytes_) += length;
+  return delay;
+}
+
+std::string AiCore::state() const {
+  std::string s = fmt::format("{}: S {}", basename(), scalar_state_);
+  for (auto& [p, unit] : pipes_) {
+    s += fmt::format("; {} {}", pipe_name(p), unit->state());
+    if (unit->queued() > 1) s += fmt::format(" ({} more queued)", unit->queued() - 1);
+  }
+  return s;
+}
+
+}  // namespace npuvp::aicore

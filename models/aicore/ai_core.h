@@ -1,0 +1,137 @@
+// A Da Vinci AI Core (coupled mode, SPEC.md §1.1): the scalar unit runs the kernel body
+// natively and issues instructions into one bounded in-order queue per pipe; the pipes run
+// in parallel in simulated time, ordered only by the event-sync flags. GM is reached through
+// `gm_socket` (the BIU); local buffers are on-core byte arrays.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include "models/aicore/data_mover.h"
+#include "models/aicore/event_sync.h"
+#include "models/aicore/isa.h"
+#include "models/aicore/local_buffer.h"
+#include "models/aicore/pipe.h"
+#include "models/aicore/vector_unit.h"
+#include "tlm/stats.h"
+
+namespace npuvp::aicore {
+
+// A kernel launch shared by every core: cores take block ids until none are left.
+struct Task {
+  std::string name;
+  std::function<void()> body;
+  uint32_t block_num = 1;
+  uint32_t next_block = 0;
+  uint32_t blocks_done = 0;
+  sc_core::sc_event block_finished;
+};
+
+class AiCore : public sc_core::sc_module, public PipeExecutor {
+ public:
+  struct Params {
+    double clock_mhz = 1000;
+    uint64_t ub_size = 256 * 1024;
+    unsigned ub_alignment = 32;
+    unsigned event_ids = 8;
+    unsigned queue_depth = 32;
+    uint64_t scalar_issue_cycles = 1;  // scalar cycles to issue one instruction
+    uint64_t sync_cycles = 1;          // SetFlag / WaitFlag / barrier execution
+    sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    DataMover::Params mte;
+    VectorUnit::Params vector;
+  };
+  // Reads every core.* parameter from the global Config (one set of keys for all cores).
+  static Params params_from_config();
+
+  tlm_utils::simple_initiator_socket<AiCore> gm_socket;
+
+  AiCore(sc_core::sc_module_name name, int id, const Params& params);
+
+  int id() const { return id_; }
+  const Params& params() const { return params_; }
+  sc_core::sc_time cycle() const { return cycle_; }
+
+  // Host pointers into GM translate to device addresses through this window (GmAlloc memory
+  // is simulated GM, visible to the host).
+  void set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t size);
+  uint64_t gm_address(const void* host_pointer) const;
+  uint8_t* gm_host_pointer(uint64_t device_address, uint64_t length) const;  // nullptr if outside
+
+  // Starts taking blocks of `task`; the platform waits for task.blocks_done == block_num.
+  void start(Task& task);
+  bool busy() const { return task_ != nullptr; }
+
+  // ---- Called by the kernel API, in the scalar thread ----
+  // The core whose scalar thread is running now (nullptr outside a kernel).
+  static AiCore* current() { return current_; }
+  uint32_t block_idx() const { return block_idx_; }
+  uint32_t block_num() const { return task_ ? task_->block_num : 0; }
+  // Issues an instruction to its pipe (checked first; blocks while the queue is full).
+  void issue(Instruction instr);
+  // Runs a flag or barrier on the scalar pipe itself.
+  void scalar_set_flag(Pipe dst, uint32_t id);
+  void scalar_wait_flag(Pipe src, uint32_t id);
+  // PipeBarrier<PIPE_ALL>: waits until every pipe is idle.
+  void barrier_all();
+  // Brings simulated time up to the scalar unit's local time (before it touches data).
+  void scalar_sync();
+  // Charges scalar cycles for work that issues no instruction (address math, GetValue).
+  void charge_scalar(uint64_t cycles);
+  LocalBuffer* buffer(MemSpace space);
+  // Raises an error naming this core and the instruction.
+  [[noreturn]] void fail(const std::string& instruction, const std::string& why) const;
+
+  // ---- Introspection ----
+  bool has_pipe(Pipe pipe) const { return pipes_.count(pipe) != 0; }
+  PipeUnit* pipe(Pipe pipe) const;
+  std::string state() const;  // scalar and pipe states, for deadlock reports
+  EventSync& flags() { return flags_; }
+
+  // PipeExecutor
+  uint64_t execute(Pipe pipe, const Instruction& instr) override;
+  void pipe_became_idle() override { pipe_idle_.notify(sc_core::SC_ZERO_TIME); }
+
+ private:
+  void scalar_thread();
+  void scalar_wait(const sc_core::sc_event& event);
+  std::string check(const Instruction& instr) const;
+  sc_core::sc_time gm_access(tlm::tlm_command cmd, uint64_t address, uint8_t* data,
+                             uint32_t length, Pipe pipe);
+
+  static AiCore* current_;
+
+  int id_;
+  Params params_;
+  sc_core::sc_time cycle_;
+  LocalBuffer ub_;
+  EventSync flags_;
+  VectorUnit vector_;
+  DataMover mover_;
+  std::map<Pipe, std::unique_ptr<PipeUnit>> pipes_;
+  // The instruction whose GM accesses are under way (they happen before its pipe waits).
+  Pipe issuing_ = Pipe::S;
+  const Instruction* issuing_instr_ = nullptr;
+
+  Task* task_ = nullptr;
+  uint32_t block_idx_ = 0;
+  sc_core::sc_event start_, pipe_idle_;
+  sc_core::sc_time scalar_offset_ = sc_core::SC_ZERO_TIME;  // temporal decoupling
+  std::string scalar_state_ = "idle";
+
+  uint8_t* gm_host_base_ = nullptr;
+  uint64_t gm_device_base_ = 0, gm_size_ = 0;
+
+  Counter& scalar_instructions_;
+  Counter& scalar_queue_stall_cycles_;
+  Counter& blocks_;
+  Counter& gm_read_bytes_;
+  Counter& gm_write_bytes_;
+};
+
+}  // namespace npuvp::aicore

@@ -1,0 +1,126 @@
+#include "models/aicore/isa.h"
+
+#include <fmt/format.h>
+
+namespace npuvp::aicore {
+
+const char* pipe_name(Pipe pipe) {
+  switch (pipe) {
+    case Pipe::S: return "S";
+    case Pipe::V: return "V";
+    case Pipe::M: return "M";
+    case Pipe::MTE1: return "MTE1";
+    case Pipe::MTE2: return "MTE2";
+    case Pipe::MTE3: return "MTE3";
+    case Pipe::FIX: return "FIX";
+    case Pipe::ALL: return "ALL";
+  }
+  return "?";
+}
+
+unsigned dtype_size(DType type) {
+  switch (type) {
+    case DType::S8: case DType::U8: return 1;
+    case DType::F16: case DType::BF16: case DType::S16: case DType::U16: return 2;
+    case DType::F32: case DType::S32: case DType::U32: return 4;
+  }
+  return 1;
+}
+
+const char* dtype_name(DType type) {
+  switch (type) {
+    case DType::F16: return "f16";
+    case DType::BF16: return "bf16";
+    case DType::F32: return "f32";
+    case DType::S8: return "s8";
+    case DType::U8: return "u8";
+    case DType::S16: return "s16";
+    case DType::U16: return "u16";
+    case DType::S32: return "s32";
+    case DType::U32: return "u32";
+  }
+  return "?";
+}
+
+const char* mem_space_name(MemSpace space) {
+  switch (space) {
+    case MemSpace::GM: return "GM";
+    case MemSpace::UB: return "UB";
+    case MemSpace::L1: return "L1";
+    case MemSpace::L0A: return "L0A";
+    case MemSpace::L0B: return "L0B";
+    case MemSpace::L0C: return "L0C";
+    case MemSpace::BT: return "BT";
+    case MemSpace::FB: return "FB";
+  }
+  return "?";
+}
+
+namespace {
+struct PipeOf {
+  Pipe operator()(const DataMove& i) const { return i.pipe; }
+  Pipe operator()(const VectorOp&) const { return Pipe::V; }
+  Pipe operator()(const SetFlag& i) const { return i.src; }
+  Pipe operator()(const WaitFlag& i) const { return i.dst; }
+  Pipe operator()(const Barrier& i) const { return i.pipe; }
+};
+
+std::string operand_text(const Operand& o) {
+  return fmt::format("{}:0x{:x}", mem_space_name(o.space), o.addr);
+}
+
+std::string mask_text(const VectorOp& op) {
+  if (op.counter_mode) return fmt::format("count={}", op.mask_lo);
+  return fmt::format("mask=0x{:016x}{:016x}", op.mask_hi, op.mask_lo);
+}
+}  // namespace
+
+Pipe pipe_of(const Instruction& instr) { return std::visit(PipeOf{}, instr); }
+
+std::string instr_name(const Instruction& instr) {
+  struct Name {
+    std::string operator()(const DataMove&) const { return "DataCopy"; }
+    std::string operator()(const VectorOp& i) const {
+      return fmt::format("{}.{}", vec_op_name(i.op), dtype_name(i.dtype));
+    }
+    std::string operator()(const SetFlag&) const { return "SetFlag"; }
+    std::string operator()(const WaitFlag&) const { return "WaitFlag"; }
+    std::string operator()(const Barrier&) const { return "PipeBarrier"; }
+  };
+  return std::visit(Name{}, instr);
+}
+
+std::string describe(const Instruction& instr) {
+  struct Describe {
+    std::string operator()(const DataMove& i) const {
+      return fmt::format("DataCopy {} <- {} blockCount={} blockLen={} srcGap={} dstGap={} unit={}B",
+                         operand_text(i.dst), operand_text(i.src), i.block_count, i.block_len,
+                         i.src_gap, i.dst_gap, i.unit);
+    }
+    std::string operator()(const VectorOp& i) const {
+      std::string srcs;
+      int n = vec_op_sources(i.op);
+      if (n >= 1) srcs += fmt::format(" src0=UB:0x{:x}", i.src0);
+      if (n >= 2) srcs += fmt::format(" src1=UB:0x{:x}", i.src1);
+      bool scalar = i.op == VecOp::Adds || i.op == VecOp::Muls || i.op == VecOp::Duplicate;
+      return fmt::format(
+          "{}.{} dst=UB:0x{:x}{}{} repeat={} {} blkStride=({},{},{}) repStride=({},{},{})",
+          vec_op_name(i.op), dtype_name(i.dtype), i.dst, srcs,
+          scalar ? fmt::format(" scalar={}", i.scalar) : std::string(), i.repeat, mask_text(i),
+          i.dst_blk_stride, i.src0_blk_stride, i.src1_blk_stride, i.dst_rep_stride,
+          i.src0_rep_stride, i.src1_rep_stride);
+    }
+    std::string operator()(const SetFlag& i) const {
+      return fmt::format("SetFlag<{}_{}>({})", pipe_name(i.src), pipe_name(i.dst), i.id);
+    }
+    std::string operator()(const WaitFlag& i) const {
+      return fmt::format("WaitFlag<{}_{}>({})", pipe_name(i.src), pipe_name(i.dst), i.id);
+    }
+    std::string operator()(const Barrier& i) const {
+      return fmt::format("PipeBarrier<PIPE_{}>", pipe_name(i.pipe));
+    }
+  };
+  return std::visit(Describe{}, instr);
+}
+
+}  // namespace npuvp::aicore

@@ -1,0 +1,61 @@
+// One pipe of an AI Core (V, MTE2, MTE3, ...): a bounded in-order instruction queue drained
+// by one SC_THREAD. The pipe only sequences and times; what an instruction does is the
+// core's business (PipeExecutor).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <systemc>
+#include "models/aicore/isa.h"
+#include "tlm/stats.h"
+
+namespace npuvp::aicore {
+
+class PipeExecutor {
+ public:
+  virtual ~PipeExecutor() = default;
+  // Runs `instr` on `pipe` in that pipe's thread; may wait. Returns bytes moved (stats).
+  virtual uint64_t execute(Pipe pipe, const Instruction& instr) = 0;
+  virtual void pipe_became_idle() = 0;
+};
+
+class PipeUnit : public sc_core::sc_module {
+ public:
+  struct Entry {
+    Instruction instr;
+    sc_core::sc_time issue_time;  // when the scalar unit issued it (may be ahead of now)
+  };
+
+  PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth, PipeExecutor& executor,
+           const std::string& stats_prefix, int trace_track, sc_core::sc_time cycle);
+
+  Pipe pipe_kind() const { return kind_; }
+  bool full() const { return queue_.size() >= depth_; }
+  bool idle() const { return queue_.empty() && !running_; }
+  size_t queued() const { return queue_.size(); }
+  void push(Instruction instr, const sc_core::sc_time& issue_time);
+  const sc_core::sc_event& not_full_event() const { return not_full_; }
+
+  // What the pipe is doing now, for deadlock reports ("idle", "running WaitFlag<...>").
+  std::string state() const;
+  const Instruction* current() const { return running_ ? &queue_.front().instr : nullptr; }
+
+  Counter& busy_cycles;
+  Counter& instructions;
+  Counter& flag_wait_cycles;
+  Counter& bytes;
+
+ private:
+  void run();
+
+  Pipe kind_;
+  unsigned depth_;
+  PipeExecutor& executor_;
+  std::deque<Entry> queue_;
+  bool running_ = false;
+  sc_core::sc_event not_empty_, not_full_;
+  int trace_track_;
+  sc_core::sc_time cycle_;
+};
+
+}  // namespace npuvp::aicore

@@ -1,0 +1,433 @@
+// The non-template half of the kernel API: every call lands on the current core.
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "models/aicore/ai_core.h"
+#include "models/aicore/data_mover.h"
+#include "models/aicore/vector_unit.h"
+#include "sw/ascendc/kernel_operator.h"
+#include "tlm/log.h"
+
+namespace npuvp::ascendc {
+
+using aicore::AiCore;
+using aicore::DType;
+using aicore::MemSpace;
+using aicore::Pipe;
+using AscendC::HardEvent;
+using AscendC::TPosition;
+
+AiCore& core() {
+  AiCore* c = AiCore::current();
+  if (!c) raise("ascendc", "a kernel API function was called outside a running kernel");
+  return *c;
+}
+
+MemSpace position_space(TPosition pos) {
+  switch (pos) {
+    case TPosition::GM: return MemSpace::GM;
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return MemSpace::L1;
+    case TPosition::A2: return MemSpace::L0A;
+    case TPosition::B2: return MemSpace::L0B;
+    case TPosition::CO1: return MemSpace::L0C;
+    case TPosition::C2: return MemSpace::BT;
+    case TPosition::C2PIPE2GM: return MemSpace::FB;
+    default: return MemSpace::UB;  // VECIN, VECOUT, VECCALC, CO2 (coupled), SPM
+  }
+}
+
+const char* position_name(TPosition pos) {
+  static const char* names[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN",
+                                "VECOUT", "VECCALC", "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL"};
+  auto i = static_cast<unsigned>(pos);
+  return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
+}
+
+namespace {
+struct EventPipes {
+  Pipe src, dst;
+};
+// In HardEvent order.
+constexpr EventPipes kEvents[] = {
+    {Pipe::MTE2, Pipe::MTE1}, {Pipe::MTE1, Pipe::MTE2}, {Pipe::MTE1, Pipe::M}, {Pipe::M, Pipe::MTE1},
+    {Pipe::MTE2, Pipe::V},    {Pipe::V, Pipe::MTE2},    {Pipe::MTE3, Pipe::V}, {Pipe::V, Pipe::MTE3},
+    {Pipe::M, Pipe::V},       {Pipe::V, Pipe::M},       {Pipe::V, Pipe::V},    {Pipe::MTE3, Pipe::MTE1},
+    {Pipe::MTE1, Pipe::MTE3}, {Pipe::MTE1, Pipe::V},    {Pipe::MTE2, Pipe::M}, {Pipe::M, Pipe::MTE2},
+    {Pipe::V, Pipe::MTE1},    {Pipe::M, Pipe::FIX},     {Pipe::FIX, Pipe::M},  {Pipe::MTE3, Pipe::MTE2},
+    {Pipe::MTE2, Pipe::MTE3}, {Pipe::S, Pipe::V},       {Pipe::V, Pipe::S},    {Pipe::S, Pipe::MTE2},
+    {Pipe::MTE2, Pipe::S},    {Pipe::S, Pipe::MTE3},    {Pipe::MTE3, Pipe::S}, {Pipe::MTE2, Pipe::FIX},
+    {Pipe::FIX, Pipe::MTE2},  {Pipe::FIX, Pipe::S},     {Pipe::M, Pipe::S},    {Pipe::FIX, Pipe::MTE3},
+    {Pipe::MTE1, Pipe::FIX},  {Pipe::FIX, Pipe::MTE1},  {Pipe::FIX, Pipe::FIX},
+};
+static_assert(sizeof(kEvents) / sizeof(kEvents[0]) == static_cast<size_t>(HardEvent::MAX));
+}  // namespace
+
+Pipe event_src(HardEvent e) { return kEvents[static_cast<unsigned>(e)].src; }
+Pipe event_dst(HardEvent e) { return kEvents[static_cast<unsigned>(e)].dst; }
+HardEvent event_of(Pipe src, Pipe dst) {
+  for (unsigned i = 0; i < static_cast<unsigned>(HardEvent::MAX); ++i) {
+    if (kEvents[i].src == src && kEvents[i].dst == dst) return static_cast<HardEvent>(i);
+  }
+  raise("ascendc", "no HardEvent orders pipe {} before pipe {}", aicore::pipe_name(src),
+        aicore::pipe_name(dst));
+}
+
+Pipe pipe_of(pipe_t p) {
+  switch (p) {
+    case PIPE_S: return Pipe::S;
+    case PIPE_V: return Pipe::V;
+    case PIPE_M: return Pipe::M;
+    case PIPE_MTE1: return Pipe::MTE1;
+    case PIPE_MTE2: return Pipe::MTE2;
+    case PIPE_MTE3: return Pipe::MTE3;
+    case PIPE_ALL: return Pipe::ALL;
+    case PIPE_FIX: return Pipe::FIX;
+  }
+  raise("ascendc", "unknown pipe_t value {}", static_cast<int>(p));
+}
+
+// ---- scalar access ----
+
+namespace {
+aicore::LocalBuffer& local_buffer(AiCore& c, MemSpace space, const char* api) {
+  aicore::LocalBuffer* b = c.buffer(space);
+  if (!b) c.fail(api, fmt::format("this core has no {}", aicore::mem_space_name(space)));
+  return *b;
+}
+void check_scalar(AiCore& c, aicore::LocalBuffer& b, uint64_t addr, unsigned size, const char* api) {
+  if (addr % size != 0) {
+    c.fail(api, fmt::format("{} address 0x{:x} is not aligned to the {}-byte element", b.name(), addr, size));
+  }
+  std::string why = b.check_range(addr, size, "element");
+  if (!why.empty()) c.fail(api, why);
+}
+}  // namespace
+
+void scalar_read_local(MemSpace space, uint64_t addr, void* out, unsigned size) {
+  AiCore& c = core();
+  auto& b = local_buffer(c, space, "LocalTensor::GetValue");
+  check_scalar(c, b, addr, size, "LocalTensor::GetValue");
+  c.charge_scalar(c.params().scalar_issue_cycles);
+  c.scalar_sync();  // the scalar unit sees the buffer as it is now
+  std::memcpy(out, b.data() + addr, size);
+}
+
+void scalar_write_local(MemSpace space, uint64_t addr, const void* in, unsigned size) {
+  AiCore& c = core();
+  auto& b = local_buffer(c, space, "LocalTensor::SetValue");
+  check_scalar(c, b, addr, size, "LocalTensor::SetValue");
+  c.charge_scalar(c.params().scalar_issue_cycles);
+  c.scalar_sync();
+  std::memcpy(b.data() + addr, in, size);
+}
+
+namespace {
+uint8_t* gm_scalar_pointer(AiCore& c, const void* host_pointer, unsigned size, const char* api) {
+  uint64_t dev = c.gm_address(host_pointer);
+  uint8_t* p = c.gm_host_pointer(dev, size);
+  if (!p) c.fail(api, fmt::format("GM address 0x{:x} is outside GM", dev));
+  if (dev % size != 0) c.fail(api, fmt::format("GM address 0x{:x} is not aligned to the {}-byte element", dev, size));
+  return p;
+}
+}  // namespace
+
+void scalar_read_gm(const void* host_pointer, void* out, unsigned size) {
+  AiCore& c = core();
+  uint8_t* p = gm_scalar_pointer(c, host_pointer, size, "GlobalTensor::GetValue");
+  c.charge_scalar(c.params().scalar_issue_cycles);
+  c.scalar_sync();
+  std::memcpy(out, p, size);
+}
+
+void scalar_write_gm(void* host_pointer, const void* in, unsigned size) {
+  AiCore& c = core();
+  uint8_t* p = gm_scalar_pointer(c, host_pointer, size, "GlobalTensor::SetValue");
+  c.charge_scalar(c.params().scalar_issue_cycles);
+  c.scalar_sync();
+  std::memcpy(p, in, size);
+}
+
+// ---- DataCopy ----
+
+uint64_t gm_device_address(const void* host_pointer) { return core().gm_address(host_pointer); }
+
+namespace {
+aicore::DataMove make_move(AiCore& c, CopyEnd dst, CopyEnd src, unsigned elem_size) {
+  auto pipe = aicore::DataMover::path_pipe(src.space, dst.space);
+  if (!pipe) {
+    c.fail(fmt::format("DataCopy {}->{}", aicore::mem_space_name(src.space), aicore::mem_space_name(dst.space)),
+           "not a legal data path on this core");
+  }
+  aicore::DataMove m;
+  m.pipe = *pipe;
+  m.dst = {dst.space, dst.addr};
+  m.src = {src.space, src.addr};
+  m.elem_size = elem_size;
+  return m;
+}
+}  // namespace
+
+void data_copy_count(CopyEnd dst, CopyEnd src, uint64_t count, unsigned elem_size) {
+  AiCore& c = core();
+  aicore::DataMove m = make_move(c, dst, src, elem_size);
+  uint64_t units = count * elem_size / 32;  // rounded down to whole 32 B blocks
+  if (units == 0) {
+    c.fail(aicore::describe(m), fmt::format("count {} x {} B is less than one 32 B block; "
+                                            "DataCopy moves whole 32 B blocks only", count, elem_size));
+  }
+  while (units > 0) {
+    const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(units, 65535));
+    m.block_count = 1;
+    m.block_len = chunk;
+    c.issue(m);
+    m.src.addr += uint64_t(chunk) * 32;
+    m.dst.addr += uint64_t(chunk) * 32;
+    units -= chunk;
+  }
+}
+
+void data_copy_params(CopyEnd dst, CopyEnd src, const AscendC::DataCopyParams& p, unsigned elem_size) {
+  AiCore& c = core();
+  aicore::DataMove m = make_move(c, dst, src, elem_size);
+  m.block_count = p.blockCount;
+  m.block_len = p.blockLen;
+  m.src_gap = p.srcStride;
+  m.dst_gap = p.dstStride;
+  c.issue(m);
+}
+
+// ---- vector ----
+
+uint64_t vector_address(MemSpace space, uint64_t addr, const char* api) {
+  if (space != MemSpace::UB) {
+    core().fail(api, fmt::format("operand is in {}; vector instructions work on UB only",
+                                 aicore::mem_space_name(space)));
+  }
+  return addr;
+}
+
+void vector_count(aicore::VecOp op, DType type, VecOperands o, double scalar, int64_t count) {
+  AiCore& c = core();
+  if (count < 0) c.fail(aicore::vec_op_name(op), fmt::format("count {} is negative", count));
+  const uint64_t per_repeat = aicore::VectorUnit::elems_per_repeat(type);
+  const uint64_t size = aicore::dtype_size(type);
+  uint64_t left = static_cast<uint64_t>(count);
+  while (left > 0) {
+    const uint64_t n = std::min<uint64_t>(left, per_repeat * 255);
+    aicore::VectorOp v;
+    v.op = op;
+    v.dtype = type;
+    v.dst = o.dst;
+    v.src0 = o.src0;
+    v.src1 = o.src1;
+    v.scalar = scalar;
+    v.counter_mode = true;
+    v.mask_lo = n;
+    v.mask_hi = 0;
+    v.repeat = static_cast<uint32_t>((n + per_repeat - 1) / per_repeat);
+    c.issue(v);
+    o.dst += n * size;
+    o.src0 += n * size;
+    o.src1 += n * size;
+    left -= n;
+  }
+}
+
+void vector_masked(aicore::VecOp op, DType type, VecOperands o, double scalar, uint64_t mask_lo,
+                   uint64_t mask_hi, bool bitwise, uint32_t repeat, const AscendC::BinaryRepeatParams& p) {
+  AiCore& c = core();
+  aicore::VectorOp v;
+  v.op = op;
+  v.dtype = type;
+  v.dst = o.dst;
+  v.src0 = o.src0;
+  v.src1 = o.src1;
+  v.scalar = scalar;
+  v.repeat = repeat;
+  v.dst_blk_stride = p.dstBlkStride;
+  v.src0_blk_stride = p.src0BlkStride;
+  v.src1_blk_stride = p.src1BlkStride;
+  v.dst_rep_stride = p.dstRepStride;
+  v.src0_rep_stride = p.src0RepStride;
+  v.src1_rep_stride = p.src1RepStride;
+  if (bitwise) {
+    v.mask_lo = mask_lo;
+    v.mask_hi = mask_hi;
+  } else {
+    // Continuous mode: the first `mask` elements of every repeat.
+    const uint64_t max = std::min<uint64_t>(aicore::VectorUnit::elems_per_repeat(type), 128);
+    if (mask_lo < 1 || mask_lo > max) {
+      c.fail(aicore::describe(v), fmt::format("continuous mask {} out of range [1, {}] for {}", mask_lo,
+                                              max, aicore::dtype_name(type)));
+    }
+    v.mask_lo = mask_lo >= 64 ? ~0ull : (1ull << mask_lo) - 1;
+    v.mask_hi = mask_lo <= 64 ? 0 : mask_lo == 128 ? ~0ull : (1ull << (mask_lo - 64)) - 1;
+  }
+  c.issue(v);
+}
+
+// ---- sync ----
+
+void set_flag(Pipe src, Pipe dst, int32_t id) {
+  AiCore& c = core();
+  if (id < 0) c.fail(aicore::describe(aicore::SetFlag{src, dst, 0}), fmt::format("event id {} is negative", id));
+  if (src == Pipe::S) {
+    c.scalar_set_flag(dst, static_cast<uint32_t>(id));
+  } else {
+    c.issue(aicore::SetFlag{src, dst, static_cast<uint32_t>(id)});
+  }
+}
+
+void wait_flag(Pipe src, Pipe dst, int32_t id) {
+  AiCore& c = core();
+  if (id < 0) c.fail(aicore::describe(aicore::WaitFlag{src, dst, 0}), fmt::format("event id {} is negative", id));
+  if (dst == Pipe::S) {
+    c.scalar_wait_flag(src, static_cast<uint32_t>(id));
+  } else {
+    c.issue(aicore::WaitFlag{src, dst, static_cast<uint32_t>(id)});
+  }
+}
+
+void pipe_barrier(Pipe pipe) {
+  AiCore& c = core();
+  if (pipe == Pipe::ALL) {
+    c.barrier_all();
+  } else if (pipe == Pipe::S) {
+    c.charge_scalar(c.params().sync_cycles);
+  } else {
+    c.issue(aicore::Barrier{pipe});
+  }
+}
+
+// ---- queues ----
+
+void QueueState::init(TPosition pos, unsigned depth, uint8_t num, uint32_t len, uint64_t base,
+                      uint32_t pc_ids, uint32_t cp_ids) {
+  (void)pc_ids;
+  (void)cp_ids;
+  pos_ = pos;
+  depth_ = depth;
+  base_ = base;
+  len_ = len;
+  buffers_.assign(num, Buffer{});
+  queued_.clear();
+  next_ = 0;
+  synchronised_ = pos == TPosition::VECIN || pos == TPosition::VECOUT;
+  producer_ = pos == TPosition::VECIN ? Pipe::MTE2 : Pipe::V;
+  consumer_ = pos == TPosition::VECIN ? Pipe::V : Pipe::MTE3;
+}
+
+int QueueState::alloc(const char* api) {
+  const unsigned n = static_cast<unsigned>(buffers_.size());
+  if (n == 0) core().fail(api, "the queue has no buffers; call TPipe::InitBuffer first");
+  for (unsigned k = 0; k < n; ++k) {
+    const unsigned b = (next_ + k) % n;
+    Buffer& buf = buffers_[b];
+    if (buf.in_use) continue;
+    if (synchronised_ && buf.freed_by_consumer) wait_flag(consumer_, producer_, static_cast<int32_t>(buf.cp_id));
+    buf.freed_by_consumer = false;
+    buf.in_use = true;
+    next_ = (b + 1) % n;
+    return static_cast<int>(b);
+  }
+  core().fail(api, fmt::format("all {} buffers of the {} queue are in use (FreeTensor missing?)", n,
+                               position_name(pos_)));
+}
+
+void QueueState::enque(int b, const char* api) {
+  if (b < 0 || b >= static_cast<int>(buffers_.size()) || !buffers_[b].in_use) {
+    core().fail(api, "the tensor was not allocated from this queue");
+  }
+  if (queued_.size() >= depth_) {
+    core().fail(api, fmt::format("queue depth {} exceeded: DeQue before EnQueing more", depth_));
+  }
+  if (synchronised_) set_flag(producer_, consumer_, static_cast<int32_t>(buffers_[b].pc_id));
+  queued_.push_back(b);
+}
+
+int QueueState::deque(const char* api) {
+  if (queued_.empty()) core().fail(api, fmt::format("the {} queue is empty (EnQue missing?)", position_name(pos_)));
+  int b = queued_.front();
+  queued_.pop_front();
+  if (synchronised_) wait_flag(producer_, consumer_, static_cast<int32_t>(buffers_[b].pc_id));
+  return b;
+}
+
+void QueueState::free(int b, const char* api) {
+  if (b < 0 || b >= static_cast<int>(buffers_.size()) || !buffers_[b].in_use) {
+    core().fail(api, "the tensor was not allocated from this queue, or was freed already");
+  }
+  if (synchronised_) {
+    set_flag(consumer_, producer_, static_cast<int32_t>(buffers_[b].cp_id));
+    buffers_[b].freed_by_consumer = true;
+  }
+  buffers_[b].in_use = false;
+}
+
+}  // namespace npuvp::ascendc
+
+namespace AscendC {
+
+using npuvp::ascendc::core;
+
+TPipe::TPipe() { core(); }
+TPipe::~TPipe() = default;
+
+void TPipe::Reset() {
+  for (auto& u : used_) u = 0;
+  for (auto& e : event_ids_used_) e = 0;
+}
+
+uint64_t TPipe::allocate(TPosition pos, uint64_t len, const char* api) {
+  auto& c = core();
+  const auto space = npuvp::ascendc::position_space(pos);
+  npuvp::aicore::LocalBuffer* buf = c.buffer(space);
+  if (!buf) c.fail(api, fmt::format("this core has no {} for position {}", npuvp::aicore::mem_space_name(space),
+                                    npuvp::ascendc::position_name(pos)));
+  const uint64_t align = buf->alignment();
+  uint64_t& used = used_[static_cast<unsigned>(space)];
+  const uint64_t addr = (used + align - 1) / align * align;
+  if (len > buf->size() || addr > buf->size() - len) {
+    c.fail(api, fmt::format("{} overflow: {} bytes requested at offset {}, but {} holds {} bytes",
+                            buf->name(), len, addr, buf->name(), buf->size()));
+  }
+  used = addr + len;
+  return addr;
+}
+
+uint32_t TPipe::next_event_id(HardEvent e) {
+  auto& c = core();
+  uint32_t& n = event_ids_used_[static_cast<unsigned>(e)];
+  if (n >= c.params().event_ids) {
+    c.fail("TPipe::InitBuffer",
+           fmt::format("out of event ids for HardEvent {}_{}: the core has {} per HardEvent",
+                       npuvp::aicore::pipe_name(npuvp::ascendc::event_src(e)),
+                       npuvp::aicore::pipe_name(npuvp::ascendc::event_dst(e)), c.params().event_ids));
+  }
+  return n++;
+}
+
+void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t depth, uint8_t num,
+                       uint32_t len) {
+  auto& c = core();
+  if (num < 1) c.fail("TPipe::InitBuffer", "a queue needs at least one buffer");
+  if (len == 0) c.fail("TPipe::InitBuffer", "buffer length 0");
+  if (depth < 1) c.fail("TPipe::InitBuffer", fmt::format("queue depth {} must be at least 1", depth));
+  const uint64_t slot = (uint64_t(len) + 31) / 32 * 32;
+  const uint64_t base = allocate(pos, slot * num, "TPipe::InitBuffer");
+  q.init(pos, static_cast<unsigned>(depth), num, static_cast<uint32_t>(slot), base, 0, 0);
+  if (pos == TPosition::VECIN || pos == TPosition::VECOUT) {
+    const auto producer = pos == TPosition::VECIN ? npuvp::aicore::Pipe::MTE2 : npuvp::aicore::Pipe::V;
+    const auto consumer = pos == TPosition::VECIN ? npuvp::aicore::Pipe::V : npuvp::aicore::Pipe::MTE3;
+    for (uint8_t b = 0; b < num; ++b) {
+      q.set_ids(b, next_event_id(npuvp::ascendc::event_of(producer, consumer)),
+                next_event_id(npuvp::ascendc::event_of(consumer, producer)));
+    }
+  }
+}
+
+int64_t GetBlockIdx() { return core().block_idx(); }
+int64_t GetBlockNum() { return core().block_num(); }
+
+}  // namespace AscendC

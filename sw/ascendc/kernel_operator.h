@@ -1,0 +1,10 @@
+// The Ascend C kernel API, as npuvp runs it: a kernel written for Ascend C includes this
+// header and runs natively as an AI Core's scalar thread on the virtual platform. Every API
+// call becomes an instruction (models/aicore/isa.h) in the queue of the pipe that executes it.
+#pragma once
+#include "sw/ascendc/ascendc/types.h"
+#include "sw/ascendc/ascendc/tensor.h"
+#include "sw/ascendc/ascendc/pipe.h"
+#include "sw/ascendc/ascendc/data_copy.h"
+#include "sw/ascendc/ascendc/vector.h"
+#include "sw/ascendc/ascendc/sync.h"

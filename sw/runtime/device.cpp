@@ -1,0 +1,217 @@
+#include "sw/runtime/device.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "platforms/coupled_soc.h"
+#include "sw/runtime/tikicpulib.h"
+#include "tlm/config.h"
+#include "tlm/log.h"
+
+// Programs with their own main() (CPU-debug host programs, tests) still link against
+// libsystemc, whose main() calls sc_main; this weak definition satisfies it.
+__attribute__((weak)) int sc_main(int, char**) {
+  std::fprintf(stderr, "npuvp: this program has no sc_main\n");
+  return 1;
+}
+
+namespace npuvp {
+namespace fs = std::filesystem;
+
+namespace {
+std::unique_ptr<Device> g_device;
+bool g_configured = false;
+
+std::vector<fs::path> config_dirs() {
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("NPUVP_CONFIG_PATH")) {
+    std::string s = env;
+    size_t start = 0;
+    while (start <= s.size()) {
+      size_t end = s.find(':', start);
+      if (end == std::string::npos) end = s.size();
+      if (end > start) dirs.emplace_back(s.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  dirs.emplace_back(fs::path(NPUVP_SOURCE_DIR) / "platforms" / "configs");
+  dirs.emplace_back(fs::path(NPUVP_INSTALL_DATADIR) / "configs");
+  return dirs;
+}
+
+std::vector<std::string> split_overrides(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t end = s.find(';', start);
+    if (end == std::string::npos) end = s.size();
+    if (end > start) out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+}  // namespace
+
+std::string resolve_platform(const std::string& name) {
+  if (name.find('/') != std::string::npos || fs::path(name).extension() == ".json") {
+    if (fs::exists(name)) return name;
+    raise("platform", "platform file '{}' does not exist", name);
+  }
+  for (const auto& dir : config_dirs()) {
+    fs::path p = dir / (name + ".json");
+    if (fs::exists(p)) return p.string();
+  }
+  std::string known;
+  for (const auto& n : available_platforms()) known += (known.empty() ? "" : ", ") + n;
+  raise("platform", "unknown platform '{}'; available: {}", name, known.empty() ? "none found" : known);
+}
+
+std::vector<std::string> available_platforms() {
+  std::vector<std::string> names;
+  for (const auto& dir : config_dirs()) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".json") continue;
+      std::string n = e.path().stem().string();
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void Device::configure(const std::string& platform, const std::vector<std::string>& overrides) {
+  if (g_device) raise("runtime", "Device::configure called after the device was built");
+  Config& c = Config::global();
+  c.load_file(resolve_platform(platform));
+  for (const auto& kv : overrides) c.set_override(kv);
+  g_configured = true;
+}
+
+Device& Device::instance() {
+  if (!g_device) {
+    if (!g_configured) {
+      const char* p = std::getenv("NPUVP_PLATFORM");
+      const char* set = std::getenv("NPUVP_SET");
+      configure(p ? p : "minimal", split_overrides(set ? set : ""));
+    }
+    g_device.reset(new Device());
+  }
+  return *g_device;
+}
+
+bool Device::built() { return g_device != nullptr; }
+
+Device::Device() {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  soc_ = std::make_unique<platform::CoupledSoc>("soc");
+  Config::global().check_unused();  // every user key must have been declared by now
+  gm_ = soc_->gm().data();
+  gm_size_ = soc_->gm().size();
+  free_[0] = gm_size_;
+}
+
+Device::~Device() = default;
+
+void* Device::malloc(size_t bytes) {
+  const uint64_t size = std::max<uint64_t>(512, (uint64_t(bytes) + 511) / 512 * 512);
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < size) continue;
+    const uint64_t offset = it->first;
+    const uint64_t rest = it->second - size;
+    free_.erase(it);
+    if (rest) free_[offset + size] = rest;
+    used_[offset] = size;
+    return gm_ + offset;
+  }
+  raise("runtime", "GM exhausted: cannot allocate {} bytes (GM is {} bytes)", bytes, gm_size_);
+}
+
+void Device::free(void* pointer) {
+  if (!pointer) return;
+  auto* p = static_cast<uint8_t*>(pointer);
+  auto it = p >= gm_ ? used_.find(uint64_t(p - gm_)) : used_.end();
+  if (it == used_.end()) raise("runtime", "GmFree of {} which GmAlloc did not return", pointer);
+  uint64_t offset = it->first, size = it->second;
+  used_.erase(it);
+  // Coalesce with the free neighbours.
+  auto next = free_.lower_bound(offset);
+  if (next != free_.end() && next->first == offset + size) {
+    size += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      prev->second += size;
+      return;
+    }
+  }
+  free_[offset] = size;
+}
+
+bool Device::owns(const void* pointer, size_t bytes) const {
+  auto* p = static_cast<const uint8_t*>(pointer);
+  return p >= gm_ && uint64_t(p - gm_) <= gm_size_ && bytes <= gm_size_ - uint64_t(p - gm_);
+}
+
+void Device::memcpy(void* dst, const void* src, size_t bytes, Copy kind) {
+  if ((kind != Copy::HostToDevice && !owns(src, bytes)) || (kind != Copy::DeviceToHost && !owns(dst, bytes))) {
+    raise("runtime", "memcpy of {} bytes: the device side is not GM memory", bytes);
+  }
+  std::memmove(dst, src, bytes);
+}
+
+uint64_t Device::device_address(const void* pointer) const {
+  return soc_->params().gm_base + uint64_t(static_cast<const uint8_t*>(pointer) - gm_);
+}
+
+const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std::function<void()> body) {
+  if (block_dim < 1 || block_dim > 65535) {
+    raise("runtime", "kernel '{}': blockDim {} out of range [1, 65535]", name, block_dim);
+  }
+  aicore::Task task;
+  task.name = name;
+  task.body = std::move(body);
+  task.block_num = block_dim;
+  const auto wall0 = std::chrono::steady_clock::now();
+  const sc_core::sc_time took = soc_->run(task);
+  last_.kernel = name;
+  last_.block_dim = block_dim;
+  last_.sim_time = took;
+  last_.cycles = static_cast<uint64_t>(took / soc_->core(0).cycle());
+  last_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return last_;
+}
+
+std::string RunReport::to_text() const {
+  return fmt::format("kernel {}: {} blocks, {} cycles ({} simulated), {:.3f} s wall", kernel, block_dim,
+                     cycles, sim_time.to_string(), wall_seconds);
+}
+
+namespace runtime {
+
+void run_kernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {
+  try {
+    const RunReport& r = Device::instance().launch(name, block_dim, body);
+    std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "[npuvp] error: %s\n", error_text(e).c_str());
+    std::fflush(stderr);
+    std::_Exit(1);  // the simulation cannot continue after an error
+  }
+}
+
+void set_kernel_mode(AscendC::KernelMode mode) { (void)mode; }
+
+}  // namespace runtime
+}  // namespace npuvp
+
+namespace AscendC {
+void* GmAlloc(size_t size) { return npuvp::Device::instance().malloc(size); }
+void GmFree(void* ptr) { npuvp::Device::instance().free(ptr); }
+}  // namespace AscendC

@@ -1,0 +1,69 @@
+// The host's view of the virtual platform: GM allocation, copies and kernel launches.
+// One Device per process (SystemC elaborates once per process); it is built on first use
+// from the configured platform.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+
+namespace npuvp {
+namespace platform { class CoupledSoc; }
+
+// What one kernel launch did.
+struct RunReport {
+  std::string kernel;
+  uint32_t block_dim = 0;
+  sc_core::sc_time sim_time;
+  uint64_t cycles = 0;         // core clock cycles
+  double wall_seconds = 0;
+  std::string to_text() const;  // the summary `npuvp run` prints
+};
+
+// The platform's configuration file: a name from platforms/configs, or a path to a .json.
+std::string resolve_platform(const std::string& name_or_path);
+// Names of the platforms found in the config search path.
+std::vector<std::string> available_platforms();
+
+class Device {
+ public:
+  // Must be called before the first use of the device; `overrides` are "key=value" strings.
+  // Without it the platform comes from $NPUVP_PLATFORM (default "minimal") and overrides
+  // from $NPUVP_SET ("key=value;key=value").
+  static void configure(const std::string& platform, const std::vector<std::string>& overrides = {});
+  static Device& instance();
+  static bool built();
+
+  ~Device();
+
+  // GM allocation (512 B aligned). The pointer is host-visible simulated GM.
+  void* malloc(size_t bytes);
+  void free(void* pointer);
+  enum class Copy { HostToDevice, DeviceToHost, DeviceToDevice };
+  void memcpy(void* dst, const void* src, size_t bytes, Copy kind);
+  uint64_t device_address(const void* pointer) const;
+
+  // Runs `body` as the kernel on block_dim blocks; returns when every block has finished.
+  const RunReport& launch(const std::string& name, uint32_t block_dim, std::function<void()> body);
+  void synchronize() {}  // launches complete before they return
+  const RunReport& last_run() const { return last_; }
+
+  platform::CoupledSoc& soc() { return *soc_; }
+
+ private:
+  Device();
+  bool owns(const void* pointer, size_t bytes) const;
+
+  std::unique_ptr<platform::CoupledSoc> soc_;
+  uint8_t* gm_ = nullptr;
+  uint64_t gm_size_ = 0;
+  std::map<uint64_t, uint64_t> free_;  // offset -> size
+  std::map<uint64_t, uint64_t> used_;
+  RunReport last_;
+};
+
+}  // namespace npuvp

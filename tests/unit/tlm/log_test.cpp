@@ -1,0 +1,77 @@
+#include "tlm/log.h"
+
+#include <gtest/gtest.h>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Recorded {
+  sc_core::sc_severity severity;
+  std::string type;
+  std::string msg;
+};
+std::vector<Recorded> recorded;
+
+void record(const sc_core::sc_report& report, const sc_core::sc_actions&) {
+  recorded.push_back({report.get_severity(), report.get_msg_type(), report.get_msg()});
+}
+
+}  // namespace
+
+TEST(LogTest, RaiseErrorThrowsReportNamingBlockAndTime) {
+  try {
+    npuvp::raise_error("dma", "descriptor out of range");
+    FAIL() << "raise_error returned";
+  } catch (const sc_core::sc_report& e) {
+    EXPECT_EQ(e.get_severity(), sc_core::SC_ERROR);
+    EXPECT_STREQ(e.get_msg_type(), npuvp::kReportType);
+    EXPECT_STREQ(e.get_msg(), "dma @ 0 s: descriptor out of range");
+    EXPECT_EQ(npuvp::error_text(e), "dma @ 0 s: descriptor out of range");
+    // what() carries SystemC's decoration; error_text strips it.
+    EXPECT_NE(std::string(e.what()), npuvp::error_text(e));
+  }
+}
+
+TEST(LogTest, MessageCarriesSimulatedTime) {
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_NS));
+  EXPECT_EQ(npuvp::sim_time_text(), "10 ns");
+  try {
+    npuvp::raise("core3", "bad opcode {:#x}", 0x2a);
+    FAIL() << "raise returned";
+  } catch (const sc_core::sc_report& e) {
+    EXPECT_EQ(npuvp::error_text(e), "core3 @ 10 ns: bad opcode 0x2a");
+  }
+}
+
+TEST(LogTest, RaiseNeverReturnsEvenIfErrorsDoNotThrow) {
+  const sc_core::sc_actions old =
+      sc_core::sc_report_handler::set_actions(npuvp::kReportType, sc_core::SC_ERROR,
+                                              sc_core::SC_DO_NOTHING);
+  EXPECT_THROW(npuvp::raise_error("blk", "oops"), std::runtime_error);
+  sc_core::sc_report_handler::set_actions(npuvp::kReportType, sc_core::SC_ERROR, old);
+  EXPECT_THROW(npuvp::raise_error("blk", "oops"), sc_core::sc_report);
+}
+
+TEST(LogTest, ErrorTextOfPlainException) {
+  EXPECT_EQ(npuvp::error_text(std::runtime_error("plain")), "plain");
+}
+
+TEST(LogTest, InfoAndWarningGoThroughReportHandler) {
+  recorded.clear();
+  const auto previous = sc_core::sc_report_handler::set_handler(record);
+  npuvp::log_info("blk", "hello");
+  npuvp::info("blk", "n={}", 3);
+  npuvp::log_info("blk", "too verbose", sc_core::SC_DEBUG);  // above the default SC_MEDIUM
+  npuvp::log_warning("blk", "careful");
+  sc_core::sc_report_handler::set_handler(previous);
+
+  ASSERT_EQ(recorded.size(), 3u);
+  EXPECT_EQ(recorded[0].severity, sc_core::SC_INFO);
+  EXPECT_EQ(recorded[0].type, npuvp::kReportType);
+  EXPECT_EQ(recorded[0].msg, "blk @ 0 s: hello");
+  EXPECT_EQ(recorded[1].msg, "blk @ 0 s: n=3");
+  EXPECT_EQ(recorded[2].severity, sc_core::SC_WARNING);
+  EXPECT_EQ(recorded[2].msg, "blk @ 0 s: careful");
+}

@@ -1,0 +1,274 @@
+#include "tlm/config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include "tlm/log.h"
+
+namespace npuvp {
+
+namespace {
+
+constexpr const char* kBlock = "config";
+
+std::string source_text(const std::string& source) {
+  return source == "default" ? std::string("(default)") : "(from " + source + ")";
+}
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  const auto last = s.find_last_not_of(" \t\r\n");
+  return s.substr(first, last - first + 1);
+}
+
+// Adds every leaf of `object` under `prefix` to `out`; arrays and scalars are leaves.
+void flatten(const nlohmann::json& object, const std::string& prefix,
+             std::vector<std::pair<std::string, nlohmann::json>>& out) {
+  for (const auto& [name, value] : object.items()) {
+    std::string key = prefix.empty() ? name : prefix + "." + name;
+    if (value.is_object()) {
+      flatten(value, key, out);
+    } else {
+      out.emplace_back(std::move(key), value);
+    }
+  }
+}
+
+// Parses "64KiB", "1M", "512B", "4096": K/Ki = 2^10, M/Mi = 2^20, G/Gi = 2^30, T/Ti = 2^40,
+// an optional trailing 'B'. Binary multiples only: memory sizes are never decimal here.
+std::optional<uint64_t> parse_size(const std::string& text) {
+  const std::string s = trim(text);
+  size_t i = 0;
+  uint64_t number = 0;
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    const uint64_t digit = static_cast<uint64_t>(s[i] - '0');
+    if (number > (kMax - digit) / 10) return std::nullopt;
+    number = number * 10 + digit;
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string suffix = trim(s.substr(i));
+  if (!suffix.empty() && suffix.back() == 'B') suffix.pop_back();
+  if (suffix.size() == 2 && suffix[1] == 'i') suffix.pop_back();
+  unsigned shift = 0;
+  if (suffix.empty()) {
+    shift = 0;
+  } else if (suffix.size() == 1) {
+    switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
+      case 'K': shift = 10; break;
+      case 'M': shift = 20; break;
+      case 'G': shift = 30; break;
+      case 'T': shift = 40; break;
+      default: return std::nullopt;
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (number > (kMax >> shift)) return std::nullopt;
+  return number << shift;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+[[noreturn]] void type_error(const std::string& key, const nlohmann::json& value,
+                             const std::string& source, const char* expected) {
+  raise(kBlock, "config key '{}': expected {}, got {} {}", key, expected, value.dump(),
+        source_text(source));
+}
+
+template <class T>
+T integer_as(const std::string& key, const nlohmann::json& value, const std::string& source) {
+  constexpr bool kUnsigned = std::is_unsigned_v<T>;
+  const char* expected =
+      kUnsigned ? "an unsigned integer (or size like \"256KiB\")" : "an integer";
+  auto out_of_range = [&]() {
+    raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, value.dump(),
+          std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), source_text(source));
+  };
+
+  if (value.is_number_unsigned()) {
+    const auto v = value.get<uint64_t>();
+    if (v > static_cast<uint64_t>(std::numeric_limits<T>::max())) out_of_range();
+    return static_cast<T>(v);
+  }
+  if (value.is_number_integer()) {  // negative (non-negative integers are number_unsigned)
+    const auto v = value.get<int64_t>();
+    if constexpr (kUnsigned) {
+      if (v < 0) out_of_range();
+      if (static_cast<uint64_t>(v) > static_cast<uint64_t>(std::numeric_limits<T>::max())) {
+        out_of_range();
+      }
+    } else {
+      if (v < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+          v > static_cast<int64_t>(std::numeric_limits<T>::max())) {
+        out_of_range();
+      }
+    }
+    return static_cast<T>(v);
+  }
+  if constexpr (kUnsigned) {
+    if (value.is_string()) {
+      const auto size = parse_size(value.get<std::string>());
+      if (!size) type_error(key, value, source, expected);
+      if (*size > static_cast<uint64_t>(std::numeric_limits<T>::max())) out_of_range();
+      return static_cast<T>(*size);
+    }
+  }
+  type_error(key, value, source, expected);
+}
+
+}  // namespace
+
+Config& Config::global() {
+  static Config config;
+  return config;
+}
+
+void Config::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) raise(kBlock, "cannot open config file '{}'", path);
+  nlohmann::json object;
+  std::string parse_error;
+  try {
+    object = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    parse_error = e.what();
+  }
+  // Raised outside the catch block so the sc_report is not thrown from a handler.
+  if (!parse_error.empty()) raise(kBlock, "config file '{}': {}", path, parse_error);
+  load_json(object, path);
+}
+
+void Config::load_json(const nlohmann::json& object, const std::string& source) {
+  if (!object.is_object()) {
+    raise(kBlock, "config {}: the top level must be a JSON object, got {}", source_text(source),
+          object.type_name());
+  }
+  std::vector<std::pair<std::string, nlohmann::json>> leaves;
+  flatten(object, "", leaves);
+  for (auto& [key, value] : leaves) set(key, std::move(value), source);
+}
+
+void Config::set_override(const std::string& key_equals_value, const std::string& source) {
+  const auto eq = key_equals_value.find('=');
+  if (eq == std::string::npos) {
+    raise(kBlock, "override '{}' {}: expected key=value", key_equals_value, source_text(source));
+  }
+  const std::string key = trim(key_equals_value.substr(0, eq));
+  const std::string text = key_equals_value.substr(eq + 1);
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;  // not JSON: a plain string such as a path
+  set(key, std::move(value), source);
+}
+
+void Config::set(const std::string& key, nlohmann::json value, const std::string& source) {
+  if (key.empty()) raise(kBlock, "empty config key {}", source_text(source));
+  user_[key] = UserValue{std::move(value), source};
+}
+
+nlohmann::json Config::lookup(const std::string& key, const nlohmann::json& fallback,
+                              const std::string& description, std::string* source) {
+  const auto user = user_.find(key);
+  const bool from_user = user != user_.end();
+  nlohmann::json value = from_user ? user->second.value : fallback;
+  std::string from = from_user ? user->second.source : "default";
+
+  // The first declaration's default and description stay; the effective value follows
+  // later sets. A declared key counts as used for check_unused().
+  auto [it, inserted] = declared_.try_emplace(key);
+  Parameter& p = it->second;
+  if (inserted) {
+    p.key = key;
+    p.fallback = fallback;
+  }
+  if (p.description.empty()) p.description = description;
+  p.value = value;
+  p.source = from;
+
+  if (source) *source = std::move(from);
+  return value;
+}
+
+bool Config::has_user_value(const std::string& key) const { return user_.count(key) != 0; }
+
+void Config::check_unused() const {
+  std::vector<std::string> problems;
+  for (const auto& [key, user] : user_) {
+    if (declared_.count(key)) continue;
+    std::string text = fmt::format("unknown config key '{}' {}", key, source_text(user.source));
+    const std::string* nearest = nullptr;
+    size_t best = std::numeric_limits<size_t>::max();
+    for (const auto& [known, parameter] : declared_) {
+      const size_t d = edit_distance(key, known);
+      if (d < best) {
+        best = d;
+        nearest = &known;
+      }
+    }
+    if (nearest) text += fmt::format("; did you mean '{}'?", *nearest);
+    problems.push_back(std::move(text));
+  }
+  if (problems.empty()) return;
+  std::string message = problems.front();
+  for (size_t i = 1; i < problems.size(); ++i) message += "\n" + problems[i];
+  raise_error(kBlock, message);
+}
+
+std::vector<Config::Parameter> Config::parameters() const {
+  std::vector<Parameter> out;
+  out.reserve(declared_.size());
+  for (const auto& [key, parameter] : declared_) out.push_back(parameter);  // map: sorted
+  return out;
+}
+
+void Config::clear() {
+  user_.clear();
+  declared_.clear();
+}
+
+template <class T>
+T config_value_as(const std::string& key, const nlohmann::json& value, const std::string& source) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!value.is_boolean()) type_error(key, value, source, "a boolean (true or false)");
+    return value.get<bool>();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!value.is_string()) type_error(key, value, source, "a string");
+    return value.get<std::string>();
+  } else if constexpr (std::is_same_v<T, double>) {
+    if (!value.is_number()) type_error(key, value, source, "a number");
+    return value.get<double>();
+  } else {
+    static_assert(std::is_integral_v<T>, "config values are bool, integers, double or string");
+    return integer_as<T>(key, value, source);
+  }
+}
+
+template bool config_value_as<bool>(const std::string&, const nlohmann::json&, const std::string&);
+template int config_value_as<int>(const std::string&, const nlohmann::json&, const std::string&);
+template unsigned config_value_as<unsigned>(const std::string&, const nlohmann::json&, const std::string&);
+template long config_value_as<long>(const std::string&, const nlohmann::json&, const std::string&);
+template unsigned long config_value_as<unsigned long>(const std::string&, const nlohmann::json&, const std::string&);
+template long long config_value_as<long long>(const std::string&, const nlohmann::json&, const std::string&);
+template unsigned long long config_value_as<unsigned long long>(const std::string&, const nlohmann::json&, const std::string&);
+template double config_value_as<double>(const std::string&, const nlohmann::json&, const std::string&);
+template std::string config_value_as<std::string>(const std::string&, const nlohmann::json&, const std::string&);
+
+}  // namespace npuvp

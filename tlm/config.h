@@ -1,0 +1,83 @@
+// Platform configuration: JSON files plus `key=value` overrides. Blocks declare the
+// parameters they own (key, default, description); a key given by the user that no block
+// declares is an error naming the key, and so is a value of the wrong type.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+#include <nlohmann/json.hpp>
+
+namespace npuvp {
+
+class Config {
+ public:
+  struct Parameter {
+    std::string key;
+    nlohmann::json value;     // effective value
+    nlohmann::json fallback;  // the block's default
+    std::string source;       // "default", a file path, or "command line"
+    std::string description;
+  };
+
+  // The process-wide configuration (SystemC elaborates once per process).
+  static Config& global();
+
+  // Nested JSON objects are flattened into dotted keys: {"core":{"ub":{"size":1}}} gives
+  // "core.ub.size". Later loads and sets override earlier ones.
+  void load_file(const std::string& path);
+  void load_json(const nlohmann::json& object, const std::string& source);
+  // "key=value": the value is parsed as JSON (numbers, booleans, arrays), else taken as a string.
+  void set_override(const std::string& key_equals_value, const std::string& source = "command line");
+  void set(const std::string& key, nlohmann::json value, const std::string& source);
+
+  // Declares a parameter and returns its effective value. T may be bool, any integer type,
+  // double or std::string. Unsigned integers also accept size strings ("64KiB", "4GiB", "1M").
+  // Declaring the same key twice returns the same value (several cores share one key).
+  template <class T>
+  T get(const std::string& key, const T& fallback, const std::string& description);
+
+  bool has_user_value(const std::string& key) const;
+
+  // Errors (through raise) if a user-given key was never declared; names the nearest known key.
+  void check_unused() const;
+
+  // Every declared parameter, sorted by key (for `npuvp info`).
+  std::vector<Parameter> parameters() const;
+
+  // Forgets everything (tests).
+  void clear();
+
+ private:
+  struct UserValue {
+    nlohmann::json value;
+    std::string source;
+  };
+  nlohmann::json lookup(const std::string& key, const nlohmann::json& fallback,
+                        const std::string& description, std::string* source);
+  std::map<std::string, UserValue> user_;
+  std::map<std::string, Parameter> declared_;
+};
+
+// Converts and range-checks one JSON value; raises an error naming key and source on mismatch.
+template <class T>
+T config_value_as(const std::string& key, const nlohmann::json& value, const std::string& source);
+
+template <class T>
+T Config::get(const std::string& key, const T& fallback, const std::string& description) {
+  std::string source;
+  nlohmann::json v = lookup(key, nlohmann::json(fallback), description, &source);
+  return config_value_as<T>(key, v, source);
+}
+
+extern template bool config_value_as<bool>(const std::string&, const nlohmann::json&, const std::string&);
+extern template int config_value_as<int>(const std::string&, const nlohmann::json&, const std::string&);
+extern template unsigned config_value_as<unsigned>(const std::string&, const nlohmann::json&, const std::string&);
+extern template long config_value_as<long>(const std::string&, const nlohmann::json&, const std::string&);
+extern template unsigned long config_value_as<unsigned long>(const std::string&, const nlohmann::json&, const std::string&);
+extern template long long config_value_as<long long>(const std::string&, const nlohmann::json&, const std::string&);
+extern template unsigned long long config_value_as<unsigned long long>(const std::string&, const nlohmann::json&, const std::string&);
+extern template double config_value_as<double>(const std::string&, const nlohmann::json&, const std::string&);
+extern template std::string config_value_as<std::string>(const std::string&, const nlohmann::json&, const std::string&);
+
+}  // namespace npuvp
