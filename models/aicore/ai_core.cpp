@@ -115,7 +115,8 @@ PipeUnit* AiCore::pipe(Pipe p) const {
   return it == pipes_.end() ? nullptr : it->second.get();
 }
 
-void AiCore::fail(const std::string& instruction, const std::string& why) const {
+void AiCore::fail(const std::string& instruction, const std::string& why) {
+  if (sc_core::sc_get_current_process_handle() == scalar_process_) scalar_sync();
   raise(name(), "{}: {}", instruction, why);
 }
 
@@ -143,6 +144,7 @@ void AiCore::charge_scalar(uint64_t cycles) {
 }
 
 void AiCore::scalar_thread() {
+  scalar_process_ = sc_core::sc_get_current_process_handle();
   for (;;) {
     while (!task_) wait(start_);
     Task& task = *task_;
@@ -180,11 +182,10 @@ void AiCore::issue(Instruction instr) {
   const Pipe p = pipe_of(instr);
   PipeUnit* target = pipe(p);
   if (!target) fail(describe(instr), fmt::format("pipe {} does not exist on this core", pipe_name(p)));
-  std::string why = check(instr);
-  if (!why.empty()) fail(describe(instr), why);
-
   ++scalar_instructions_;
   charge_scalar(params_.scalar_issue_cycles);
+  std::string why = check(instr);
+  if (!why.empty()) fail(describe(instr), why);
   if (target->full()) {
     scalar_sync();
     const sc_core::sc_time before = sc_core::sc_time_stamp();

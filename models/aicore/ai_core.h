@@ -85,7 +85,8 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   void charge_scalar(uint64_t cycles);
   LocalBuffer* buffer(MemSpace space);
   // Raises an error naming this core and the instruction.
-  [[noreturn]] void fail(const std::string& instruction, const std::string& why) const;
+  // From the scalar thread it first brings time up to the scalar unit's local time.
+  [[noreturn]] void fail(const std::string& instruction, const std::string& why);
 
   // ---- Introspection ----
   bool has_pipe(Pipe pipe) const { return pipes_.count(pipe) != 0; }
@@ -105,6 +106,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
                              uint32_t length, Pipe pipe);
 
   static AiCore* current_;
+  sc_core::sc_process_handle scalar_process_;
 
   int id_;
   Params params_;
