@@ -67,7 +67,9 @@ template <class T>
 T Config::get(const std::string& key, const T& fallback, const std::string& description) {
   std::string source;
   nlohmann::json v = lookup(key, nlohmann::json(fallback), description, &source);
-  return config_value_as<T>(key, v, source);
+  T result = config_value_as<T>(key, v, source);
+  declared_[key].value = nlohmann::json(result);  // show "256KiB" as the bytes it means
+  return result;
 }
 
 extern template bool config_value_as<bool>(const std::string&, const nlohmann::json&, const std::string&);

@@ -1,0 +1,25 @@
+# The `npuvp` command line, as a user runs it.
+set(expect ${CMAKE_CURRENT_SOURCE_DIR}/platforms/expect.sh)
+set(cli $<TARGET_FILE:npuvp>)
+
+foreach(kernel add mul relu prefix_sum)
+  add_test(NAME platforms.cli.run_${kernel} COMMAND ${expect} ok "result: PASS" ${cli} run ${kernel})
+endforeach()
+add_test(NAME platforms.cli.run_prints_pipe_busy_and_traffic
+         COMMAND ${expect} ok "core7 .*%.*GM traffic: 65536 bytes read, 32768 bytes written" ${cli} run add)
+add_test(NAME platforms.cli.list COMMAND ${expect} ok "minimal.*prefix_sum" ${cli} list)
+add_test(NAME platforms.cli.info_shows_value_and_source
+         COMMAND ${expect} ok "core.ub.size +262144 +.*minimal.json" ${cli} info minimal)
+add_test(NAME platforms.cli.set_overrides_a_value
+         COMMAND ${expect} ok "platform.cores +3 +command line" ${cli} info minimal --set platform.cores=3)
+add_test(NAME platforms.cli.unknown_key_is_an_error
+         COMMAND ${expect} fail "unknown config key 'core.ub.szie'.*did you mean 'core.ub.size'"
+                 ${cli} run add --set core.ub.szie=1)
+add_test(NAME platforms.cli.unknown_platform_is_an_error
+         COMMAND ${expect} fail "unknown platform 'nosuch'; available: .*minimal" ${cli} run add --platform nosuch)
+add_test(NAME platforms.cli.unknown_kernel_is_an_error
+         COMMAND ${expect} fail "unknown kernel 'nosuch'" ${cli} run nosuch)
+add_test(NAME platforms.cli.too_small_ub_fails_cleanly
+         COMMAND ${expect} fail "soc.core0 @ .*UB overflow" ${cli} run add --set core.ub.size=1KiB)
+add_test(NAME platforms.cli.trace_and_stats_files
+         COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run add --trace cli.trace.json --stats cli.stats.json && grep -q '\"ph\": *\"X\"' cli.trace.json && grep -q 'busy_cycles' cli.stats.json")
