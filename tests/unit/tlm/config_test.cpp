@@ -216,7 +216,7 @@ TEST(ConfigTest, ParametersRecordValuesAndSourcesSortedByKey) {
   EXPECT_EQ(params[0].source, "default");
   EXPECT_EQ(params[0].description, "a count");
   EXPECT_EQ(params[1].key, "b.size");
-  EXPECT_EQ(params[1].value, json("1MiB"));
+  EXPECT_EQ(params[1].value, json(1ull << 20));  // the converted value, not the size string
   EXPECT_EQ(params[1].fallback, json(4096));
   EXPECT_EQ(params[1].source, "plat.json");
   EXPECT_EQ(params[2].key, "c.flag");
