@@ -20,7 +20,7 @@ class KernelAdd {
 
   // Points the global tensors at this block's slice and carves the queues out of UB.
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
-    const int32_t start = BLOCK_LENGTH * GetBlockIdx();
+    const int64_t start = BLOCK_LENGTH * GetBlockIdx();
     xGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x) + start, BLOCK_LENGTH);
     yGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y) + start, BLOCK_LENGTH);
     zGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(z) + start, BLOCK_LENGTH);

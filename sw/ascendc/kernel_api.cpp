@@ -207,6 +207,19 @@ uint64_t vector_address(MemSpace space, uint64_t addr, const char* api) {
   return addr;
 }
 
+namespace {
+aicore::VectorOp vector_op(aicore::VecOp op, DType type, const VecOperands& o, double scalar) {
+  aicore::VectorOp v;
+  v.op = op;
+  v.dtype = type;
+  v.dst = o.dst;
+  v.src0 = o.src0;
+  v.src1 = o.src1;
+  v.scalar = scalar;
+  return v;
+}
+}  // namespace
+
 void vector_count(aicore::VecOp op, DType type, VecOperands o, double scalar, int64_t count) {
   AiCore& c = core();
   if (count < 0) c.fail(aicore::vec_op_name(op), fmt::format("count {} is negative", count));
@@ -215,13 +228,7 @@ void vector_count(aicore::VecOp op, DType type, VecOperands o, double scalar, in
   uint64_t left = static_cast<uint64_t>(count);
   while (left > 0) {
     const uint64_t n = std::min<uint64_t>(left, per_repeat * 255);
-    aicore::VectorOp v;
-    v.op = op;
-    v.dtype = type;
-    v.dst = o.dst;
-    v.src0 = o.src0;
-    v.src1 = o.src1;
-    v.scalar = scalar;
+    aicore::VectorOp v = vector_op(op, type, o, scalar);
     v.counter_mode = true;
     v.mask_lo = n;
     v.mask_hi = 0;
@@ -237,13 +244,7 @@ void vector_count(aicore::VecOp op, DType type, VecOperands o, double scalar, in
 void vector_masked(aicore::VecOp op, DType type, VecOperands o, double scalar, uint64_t mask_lo,
                    uint64_t mask_hi, bool bitwise, uint32_t repeat, const AscendC::BinaryRepeatParams& p) {
   AiCore& c = core();
-  aicore::VectorOp v;
-  v.op = op;
-  v.dtype = type;
-  v.dst = o.dst;
-  v.src0 = o.src0;
-  v.src1 = o.src1;
-  v.scalar = scalar;
+  aicore::VectorOp v = vector_op(op, type, o, scalar);
   v.repeat = repeat;
   v.dst_blk_stride = p.dstBlkStride;
   v.src0_blk_stride = p.src0BlkStride;
@@ -302,10 +303,7 @@ void pipe_barrier(Pipe pipe) {
 
 // ---- queues ----
 
-void QueueState::init(TPosition pos, unsigned depth, uint8_t num, uint32_t len, uint64_t base,
-                      uint32_t pc_ids, uint32_t cp_ids) {
-  (void)pc_ids;
-  (void)cp_ids;
+void QueueState::init(TPosition pos, unsigned depth, uint8_t num, uint32_t len, uint64_t base) {
   pos_ = pos;
   depth_ = depth;
   base_ = base;
@@ -416,7 +414,7 @@ void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t dep
   if (depth < 1) c.fail("TPipe::InitBuffer", fmt::format("queue depth {} must be at least 1", depth));
   const uint64_t slot = (uint64_t(len) + 31) / 32 * 32;
   const uint64_t base = allocate(pos, slot * num, "TPipe::InitBuffer");
-  q.init(pos, static_cast<unsigned>(depth), num, static_cast<uint32_t>(slot), base, 0, 0);
+  q.init(pos, static_cast<unsigned>(depth), num, static_cast<uint32_t>(slot), base);
   if (pos == TPosition::VECIN || pos == TPosition::VECOUT) {
     const auto producer = pos == TPosition::VECIN ? npuvp::aicore::Pipe::MTE2 : npuvp::aicore::Pipe::V;
     const auto consumer = pos == TPosition::VECIN ? npuvp::aicore::Pipe::V : npuvp::aicore::Pipe::MTE3;

@@ -17,8 +17,7 @@ namespace npuvp::ascendc {
 
 class QueueState {
  public:
-  void init(AscendC::TPosition pos, unsigned depth, uint8_t num, uint32_t len, uint64_t base,
-            uint32_t producer_consumer_ids, uint32_t consumer_producer_ids);
+  void init(AscendC::TPosition pos, unsigned depth, uint8_t num, uint32_t len, uint64_t base);
   void set_ids(int buffer, uint32_t producer_consumer_id, uint32_t consumer_producer_id) {
     buffers_[buffer].pc_id = producer_consumer_id;
     buffers_[buffer].cp_id = consumer_producer_id;
