@@ -46,7 +46,7 @@ build_and_run() {
   run "$cmake" -S "$example" -B "$dir" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@" ||
     fail "configuring $example failed"
   local found
-  found=$(sed -n 's/^npuvp_DIR:PATH=//p' "$dir/CMakeCache.txt")
+  found=$(sed -n 's/^npuvp_DIR:[A-Z]*=//p' "$dir/CMakeCache.txt")
   echo "$me: find_package(npuvp) used $found"
   [[ $found == "$want_pkg"* ]] || fail "find_package(npuvp) found '$found', wanted a package under '$want_pkg'"
   run "$cmake" --build "$dir" --parallel 2 || fail "building $example failed"
@@ -75,7 +75,7 @@ case $mode in
     echo "+ $cmake --install $build --prefix $prefix > $work/install.log"
     "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
       { cat "$work/install.log"; fail "cmake --install $build --prefix $prefix failed"; }
-    echo "$me: installed $(grep -c '^-- Installing' "$work/install.log" || true) files into $prefix"
+    echo "$me: installed into $prefix ($(grep -c "^-- Installing" "$work/install.log" || true) entries, see $work/install.log)"
 
     configs=${NPUVP_CONFIG_PATH:-}
     [[ -n $configs ]] || fail "NPUVP_CONFIG_PATH is not set: the installed runtime would look in the configured prefix"
