@@ -27,6 +27,8 @@ AiCore::Params AiCore::params_from_config() {
       c.get<double>("core.scalar.quantum_ns", p.quantum.to_seconds() * 1e9,
                     "how far (ns) the scalar unit may run ahead of simulated time"),
       sc_core::SC_NS);
+  p.scalar_stack_size = c.get<uint64_t>("core.scalar.stack_size", p.scalar_stack_size,
+                                        "host stack for the kernel body (bytes)");
   p.mte.gm_bytes_per_cycle = c.get<double>("core.mte.gm_bytes_per_cycle", p.mte.gm_bytes_per_cycle,
                                            "MTE2/MTE3 GM transfer width in bytes per cycle");
   p.mte.local_bytes_per_cycle = c.get<double>("core.mte.local_bytes_per_cycle",
@@ -85,6 +87,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
   }
   SC_HAS_PROCESS(AiCore);
   SC_THREAD(scalar_thread);
+  set_stack_size(params.scalar_stack_size);  // kernels keep their locals here, as on a thread
 }
 
 void AiCore::set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t size) {

@@ -43,6 +43,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
     uint64_t scalar_issue_cycles = 1;  // scalar cycles to issue one instruction
     uint64_t sync_cycles = 1;          // SetFlag / WaitFlag / barrier execution
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    uint64_t scalar_stack_size = 8ull << 20;  // the kernel body runs on this stack
     DataMover::Params mte;
     VectorUnit::Params vector;
   };

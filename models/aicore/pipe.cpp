@@ -1,5 +1,7 @@
 #include "models/aicore/pipe.h"
 
+#include <cmath>
+
 #include "tlm/tracer.h"
 
 namespace npuvp::aicore {
@@ -43,7 +45,7 @@ void PipeUnit::run() {
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     bytes += executor_.execute(kind_, e.instr);
     const sc_core::sc_time took = sc_core::sc_time_stamp() - start;
-    const uint64_t cycles = static_cast<uint64_t>(took / cycle_);
+    const uint64_t cycles = static_cast<uint64_t>(std::llround(took / cycle_));
     if (std::holds_alternative<WaitFlag>(e.instr)) {
       flag_wait_cycles += cycles;
     } else {

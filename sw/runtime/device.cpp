@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -183,27 +184,36 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
   last_.kernel = name;
   last_.block_dim = block_dim;
   last_.sim_time = took;
-  last_.cycles = static_cast<uint64_t>(took / soc_->core(0).cycle());
+  last_.cycles = static_cast<uint64_t>(std::llround(took / soc_->core(0).cycle()));
   last_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return last_;
 }
 
 std::string RunReport::to_text() const {
-  return fmt::format("kernel {}: {} blocks, {} cycles ({} simulated), {:.3f} s wall", kernel, block_dim,
-                     cycles, sim_time.to_string(), wall_seconds);
+  return fmt::format("kernel {}: {} blocks, {} cycles ({:.3f} us simulated), {:.3f} s wall", kernel, block_dim,
+                     cycles, sim_time.to_seconds() * 1e6, wall_seconds);
 }
 
 namespace runtime {
 
-void run_kernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {
+// Host API calls report errors the CPU-debug way: print and exit 1. After an error the
+// simulation cannot go on, so no destructors run (_Exit), but every stream is flushed first.
+template <class F>
+auto or_exit(F&& f) -> decltype(f()) {
   try {
-    const RunReport& r = Device::instance().launch(name, block_dim, body);
-    std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
+    return f();
   } catch (const std::exception& e) {
+    std::fflush(nullptr);
     std::fprintf(stderr, "[npuvp] error: %s\n", error_text(e).c_str());
-    std::fflush(stderr);
-    std::_Exit(1);  // the simulation cannot continue after an error
+    std::fflush(nullptr);
+    std::_Exit(1);
   }
+}
+
+void run_kernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {
+  const RunReport& r = or_exit([&]() -> const RunReport& { return Device::instance().launch(name, block_dim, body); });
+  std::fflush(stdout);  // keep the host's own output in order with ours
+  std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
 }
 
 void set_kernel_mode(AscendC::KernelMode mode) { (void)mode; }
@@ -212,6 +222,10 @@ void set_kernel_mode(AscendC::KernelMode mode) { (void)mode; }
 }  // namespace npuvp
 
 namespace AscendC {
-void* GmAlloc(size_t size) { return npuvp::Device::instance().malloc(size); }
-void GmFree(void* ptr) { npuvp::Device::instance().free(ptr); }
+void* GmAlloc(size_t size) {
+  return npuvp::runtime::or_exit([&] { return npuvp::Device::instance().malloc(size); });
+}
+void GmFree(void* ptr) {
+  npuvp::runtime::or_exit([&] { npuvp::Device::instance().free(ptr); });
+}
 }  // namespace AscendC

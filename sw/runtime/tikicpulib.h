@@ -17,5 +17,8 @@ void GmFree(void* ptr);
 inline void SetKernelMode(KernelMode mode) { npuvp::runtime::set_kernel_mode(mode); }
 }  // namespace AscendC
 
+// CPU-debug host programs name the mode unqualified: SetKernelMode(KernelMode::AIV_MODE).
+using AscendC::KernelMode;
+
 #define ICPU_RUN_KF(func, blockdim, ...) \
   ::npuvp::runtime::run_kernel(#func, (blockdim), [&]() { func(__VA_ARGS__); })

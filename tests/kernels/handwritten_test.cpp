@@ -209,3 +209,19 @@ TEST(VectorOps, DuplicateInt32) {
 }
 
 }  // namespace
+
+namespace {
+// Kernel locals live on the scalar thread's stack (core.scalar.stack_size, 8 MiB by default).
+TEST(HandwrittenKernels, LargeLocalArrayOnTheKernelStack) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1"});
+  int64_t sum = 0;
+  dev.launch("stack", 1, [&] {
+    volatile uint8_t big[1 << 20];
+    for (size_t i = 0; i < sizeof(big); i += 64) big[i] = static_cast<uint8_t>(i >> 6);
+    for (size_t i = 0; i < sizeof(big); i += 64) sum += big[i];
+  });
+  int64_t want = 0;
+  for (size_t i = 0; i < (1u << 20); i += 64) want += static_cast<uint8_t>(i >> 6);
+  EXPECT_EQ(sum, want);
+}
+}  // namespace

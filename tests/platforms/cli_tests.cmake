@@ -23,3 +23,19 @@ add_test(NAME platforms.cli.too_small_ub_fails_cleanly
          COMMAND ${expect} fail "soc.core0 @ .*UB overflow" ${cli} run add --set core.ub.size=1KiB)
 add_test(NAME platforms.cli.trace_and_stats_files
          COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run add --trace cli.trace.json --stats cli.stats.json && grep -q '\"ph\": *\"X\"' cli.trace.json && grep -q 'busy_cycles' cli.stats.json")
+
+# A CPU-debug host program: errors print and exit 1, whether they come before the launch
+# (configuration) or during it (the kernel), and what the host printed before is not lost.
+add_executable(npuvp_cpu_debug_host ${CMAKE_CURRENT_SOURCE_DIR}/platforms/cpu_debug_host.cpp)
+target_link_libraries(npuvp_cpu_debug_host PRIVATE npuvp_ascendc)
+set(host $<TARGET_FILE:npuvp_cpu_debug_host>)
+add_test(NAME platforms.host.runs COMMAND ${expect} ok "host: starting.*kernel add_custom: 8 blocks.*host: done" ${host})
+add_test(NAME platforms.host.config_error_exits_1
+         COMMAND ${expect} fail "host: starting.*error: .*unknown config key 'core.ub.szie'" ${host})
+set_tests_properties(platforms.host.config_error_exits_1 PROPERTIES ENVIRONMENT "NPUVP_SET=core.ub.szie=1")
+add_test(NAME platforms.host.kernel_error_exits_1
+         COMMAND ${expect} fail "host: starting.*error: soc.core0 @ .*UB overflow" ${host})
+set_tests_properties(platforms.host.kernel_error_exits_1 PROPERTIES ENVIRONMENT "NPUVP_SET=core.ub.size=1KiB")
+add_test(NAME platforms.host.unknown_platform_exits_1
+         COMMAND ${expect} fail "error: .*unknown platform 'nosuch'" ${host})
+set_tests_properties(platforms.host.unknown_platform_exits_1 PROPERTIES ENVIRONMENT "NPUVP_PLATFORM=nosuch")
