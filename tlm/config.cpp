@@ -38,13 +38,27 @@ void flatten(const nlohmann::json& object, const std::string& prefix,
   }
 }
 
-// Parses "64KiB", "1M", "512B", "4096": K/Ki = 2^10, M/Mi = 2^20, G/Gi = 2^30, T/Ti = 2^40,
+// Parses "64KiB", "1M", "512B", "4096", "0x1000": K/Ki = 2^10, M/Mi = 2^20, G/Gi = 2^30, T/Ti = 2^40,
 // an optional trailing 'B'. Binary multiples only: memory sizes are never decimal here.
 std::optional<uint64_t> parse_size(const std::string& text) {
   const std::string s = trim(text);
   size_t i = 0;
   uint64_t number = 0;
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  // Addresses are written in hex: "0x100000000" (digits may be grouped with '_').
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    bool any = false;
+    for (i = 2; i < s.size(); ++i) {
+      if (s[i] == '_') continue;
+      if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
+      if (number > (kMax >> 4)) return std::nullopt;
+      number = number * 16 + static_cast<uint64_t>(std::isdigit(static_cast<unsigned char>(s[i]))
+                                                        ? s[i] - '0'
+                                                        : std::tolower(static_cast<unsigned char>(s[i])) - 'a' + 10);
+      any = true;
+    }
+    return any ? std::optional<uint64_t>(number) : std::nullopt;
+  }
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
     const uint64_t digit = static_cast<uint64_t>(s[i] - '0');
     if (number > (kMax - digit) / 10) return std::nullopt;
@@ -98,7 +112,7 @@ template <class T>
 T integer_as(const std::string& key, const nlohmann::json& value, const std::string& source) {
   constexpr bool kUnsigned = std::is_unsigned_v<T>;
   const char* expected =
-      kUnsigned ? "an unsigned integer (or size like \"256KiB\")" : "an integer";
+      kUnsigned ? "an unsigned integer (or a size like \"256KiB\" or hex like \"0x1000\")" : "an integer";
   auto out_of_range = [&]() {
     raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, value.dump(),
           std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), source_text(source));

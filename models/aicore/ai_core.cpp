@@ -125,6 +125,10 @@ void AiCore::fail(const std::string& instruction, const std::string& why) {
 
 void AiCore::start(Task& task) {
   task_ = &task;
+  // Claim the first block now, so that core i starts on block i whatever order SystemC runs
+  // the cores in; later blocks go to whichever core frees up first.
+  has_first_block_ = task.next_block < task.block_num;
+  if (has_first_block_) first_block_ = task.next_block++;
   start_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -151,8 +155,9 @@ void AiCore::scalar_thread() {
   for (;;) {
     while (!task_) wait(start_);
     Task& task = *task_;
-    while (task.next_block < task.block_num) {
-      block_idx_ = task.next_block++;
+    while (has_first_block_ || task.next_block < task.block_num) {
+      block_idx_ = has_first_block_ ? first_block_ : task.next_block++;
+      has_first_block_ = false;
       flags_.reset();
       ++blocks_;
       current_ = this;

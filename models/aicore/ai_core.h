@@ -123,6 +123,8 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
 
   Task* task_ = nullptr;
   uint32_t block_idx_ = 0;
+  uint32_t first_block_ = 0;
+  bool has_first_block_ = false;
   sc_core::sc_event start_, pipe_idle_;
   sc_core::sc_time scalar_offset_ = sc_core::SC_ZERO_TIME;  // temporal decoupling
   std::string scalar_state_ = "idle";

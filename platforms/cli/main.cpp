@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
       return 0;
     }
   } catch (const std::exception& e) {
+    std::fflush(stdout);
     fmt::print(stderr, "npuvp: error: {}\n", npuvp::error_text(e));
     return 1;
   }

@@ -111,6 +111,9 @@ Device::Device() {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   soc_ = std::make_unique<platform::CoupledSoc>("soc");
   Config::global().check_unused();  // every user key must have been declared by now
+  // Finish elaboration now: binding errors surface here, and debug access works before the
+  // first launch. Every thread runs to its first wait; no simulated time passes.
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
   gm_ = soc_->gm().data();
   gm_size_ = soc_->gm().size();
   free_[0] = gm_size_;

@@ -225,3 +225,39 @@ TEST(HandwrittenKernels, LargeLocalArrayOnTheKernelStack) {
   EXPECT_EQ(sum, want);
 }
 }  // namespace
+
+namespace {
+// UB -> UB DataCopy (on the V pipe), by count and with gaps.
+TEST(HandwrittenKernels, UbToUbCopies) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1"});
+  const int n = 512;
+  auto x = random_vector<int32_t>(n, 9, -1e6, 1e6);
+  int32_t* gx = to_gm(x);
+  auto* gz = static_cast<int32_t*>(GmAlloc(2 * n * sizeof(int32_t)));
+  std::memset(gz, 0, 2 * n * sizeof(int32_t));
+  dev.launch("ub2ub", 1, [&] {
+    GlobalTensor<int32_t> X, Z;
+    X.SetGlobalBuffer(gx);
+    Z.SetGlobalBuffer(gz);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, n * 4);
+    pipe.InitBuffer(b, 2 * n * 4);
+    auto la = a.Get<int32_t>(), lb = b.Get<int32_t>();
+    DataCopy(la, X, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Duplicate(lb, int32_t(0), 2 * n);
+    DataCopy(lb, la, DataCopyParams(n / 8, 1, 0, 1));  // every 32 B block, one block apart
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(Z, lb, 2 * n);
+  });
+  for (int blk = 0; blk < n / 8; ++blk) {
+    for (int e = 0; e < 8; ++e) {
+      ASSERT_EQ(gz[blk * 16 + e], x[blk * 8 + e]);
+      ASSERT_EQ(gz[blk * 16 + 8 + e], 0);
+    }
+  }
+}
+}  // namespace

@@ -140,8 +140,8 @@ TEST(ConfigTest, WrongTypeErrorNamesKeyValueAndSource) {
   cfg.set_override("core.ub.size=abc");
   const std::string text = error_of([&] { cfg.get<unsigned long>("core.ub.size", 0, ""); });
   EXPECT_NE(text.find("config @ "), std::string::npos) << text;
-  EXPECT_NE(text.find("config key 'core.ub.size': expected an unsigned integer (or size like "
-                      "\"256KiB\"), got \"abc\" (from command line)"),
+  EXPECT_NE(text.find("config key 'core.ub.size': expected an unsigned integer (or a size like "
+                      "\"256KiB\" or hex like \"0x1000\"), got \"abc\" (from command line)"),
             std::string::npos)
       << text;
 }
@@ -244,4 +244,14 @@ TEST(ConfigTest, GlobalIsOneInstanceAndClearForgets) {
   EXPECT_FALSE(g.has_user_value("x"));
   EXPECT_TRUE(g.parameters().empty());
   EXPECT_NO_THROW(g.check_unused());
+}
+
+TEST(ConfigTest, HexValuesForAddresses) {
+  npuvp::Config c;
+  c.set_override("gm.base=0x1_0000_0000");
+  c.set_override("x.mask=\"0xFF\"");
+  EXPECT_EQ(c.get<uint64_t>("gm.base", 0, "base"), 0x100000000ull);
+  EXPECT_EQ(c.get<unsigned>("x.mask", 0, "mask"), 255u);
+  c.set_override("bad=0xZZ");
+  EXPECT_THROW(c.get<uint64_t>("bad", 0, "bad"), std::exception);
 }

@@ -1,0 +1,49 @@
+// The minimal platform: composition from the configuration, the address map, GM behind it.
+#include <gtest/gtest.h>
+#include <cstring>
+#include "platforms/coupled_soc.h"
+#include "tests/support/device_fixture.h"
+#include "tlm/config.h"
+
+namespace {
+
+TEST(CoupledSocTest, BuildsWhatTheConfigurationSays) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=5", "gm.size=2GiB", "gm.base=0x0"});
+  auto& soc = dev.soc();
+  EXPECT_EQ(soc.num_cores(), 5u);
+  EXPECT_EQ(soc.gm().size(), 2ull << 30);
+  ASSERT_EQ(soc.router().ranges().size(), 1u);
+  EXPECT_EQ(soc.router().ranges()[0].base, 0u);
+  EXPECT_EQ(soc.router().ranges()[0].size, 2ull << 30);
+  for (unsigned i = 0; i < 5; ++i) EXPECT_EQ(soc.core(i).id(), int(i));
+}
+
+// GmAlloc memory is simulated GM: host writes are what the router's target holds.
+TEST(CoupledSocTest, HostPointersAreGmThroughTheRouter) {
+  auto& dev = npuvp::testing::make_device();
+  auto* p = static_cast<uint32_t*>(dev.malloc(4096));
+  p[10] = 0xdeadbeef;
+  const uint64_t addr = dev.device_address(p + 10);
+  EXPECT_EQ(addr, dev.soc().params().gm_base + uint64_t(reinterpret_cast<uint8_t*>(p + 10) - dev.soc().gm().data()));
+  tlm::tlm_generic_payload tx;
+  uint32_t got = 0;
+  tx.set_command(tlm::TLM_READ_COMMAND);
+  tx.set_address(addr);
+  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&got));
+  tx.set_data_length(4);
+  EXPECT_EQ(dev.soc().core(0).gm_socket->transport_dbg(tx), 4u);
+  EXPECT_EQ(got, 0xdeadbeefu);
+  EXPECT_EQ(dev.soc().core(0).gm_address(p + 10), addr);
+  EXPECT_EQ(dev.soc().core(0).gm_host_pointer(addr, 4), reinterpret_cast<uint8_t*>(p + 10));
+  EXPECT_EQ(dev.soc().core(0).gm_host_pointer(dev.soc().params().gm_base - 4, 4), nullptr);
+}
+
+TEST(CoupledSocTest, OutOfRangeParameterIsAnError) {
+  try {
+    npuvp::testing::make_device({"platform.cores=0"});
+    FAIL() << "0 cores accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(npuvp::error_text(e).find("platform.cores must be in [1, 1024], got 0"), std::string::npos);
+  }
+}
+}  // namespace
