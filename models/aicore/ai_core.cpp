@@ -182,6 +182,8 @@ std::string AiCore::check(const Instruction& instr) const {
     std::string operator()(const SetFlag& f) const { return core.flags_.check(f.id); }
     std::string operator()(const WaitFlag& f) const { return core.flags_.check(f.id); }
     std::string operator()(const Barrier&) const { return {}; }
+    template <class Other>
+    std::string operator()(const Other&) const { return "not supported by this core yet"; }
   };
   return std::visit(Check{*this}, instr);
 }

@@ -63,6 +63,11 @@ struct PipeOf {
   Pipe operator()(const SetFlag& i) const { return i.src; }
   Pipe operator()(const WaitFlag& i) const { return i.dst; }
   Pipe operator()(const Barrier& i) const { return i.pipe; }
+  Pipe operator()(const Nd2Nz& i) const { return i.pipe; }
+  Pipe operator()(const LoadData2D& i) const { return i.pipe; }
+  Pipe operator()(const LoadData3D&) const { return Pipe::MTE1; }
+  Pipe operator()(const Mmad&) const { return Pipe::M; }
+  Pipe operator()(const Fixpipe&) const { return Pipe::FIX; }
 };
 
 std::string operand_text(const Operand& o) {
@@ -86,6 +91,13 @@ std::string instr_name(const Instruction& instr) {
     std::string operator()(const SetFlag&) const { return "SetFlag"; }
     std::string operator()(const WaitFlag&) const { return "WaitFlag"; }
     std::string operator()(const Barrier&) const { return "PipeBarrier"; }
+    std::string operator()(const Nd2Nz&) const { return "DataCopy.Nd2Nz"; }
+    std::string operator()(const LoadData2D&) const { return "LoadData2D"; }
+    std::string operator()(const LoadData3D&) const { return "LoadData3D"; }
+    std::string operator()(const Mmad& i) const {
+      return fmt::format("Mmad.{}{}{}", dtype_name(i.c_type), dtype_name(i.a_type), dtype_name(i.b_type));
+    }
+    std::string operator()(const Fixpipe&) const { return "Fixpipe"; }
   };
   return std::visit(Name{}, instr);
 }
@@ -118,6 +130,37 @@ std::string describe(const Instruction& instr) {
     }
     std::string operator()(const Barrier& i) const {
       return fmt::format("PipeBarrier<PIPE_{}>", pipe_name(i.pipe));
+    }
+    std::string operator()(const Nd2Nz& i) const {
+      return fmt::format("DataCopy.Nd2Nz.{} {} <- {} ndNum={} nValue={} dValue={} srcNdMatrixStride={} "
+                         "srcDValue={} dstNzC0Stride={} dstNzNStride={} dstNzMatrixStride={}",
+                         dtype_name(i.dtype), operand_text(i.dst), operand_text(i.src), i.nd_num, i.n_value,
+                         i.d_value, i.src_nd_matrix_stride, i.src_d_value, i.dst_nz_c0_stride,
+                         i.dst_nz_n_stride, i.dst_nz_matrix_stride);
+    }
+    std::string operator()(const LoadData2D& i) const {
+      return fmt::format("LoadData2D.{} {} <- {} startIndex={} repeatTimes={} srcStride={} dstGap={} ifTranspose={}",
+                         dtype_name(i.dtype), operand_text(i.dst), operand_text(i.src), i.start_index, i.repeat,
+                         i.src_stride, i.dst_gap, i.transpose);
+    }
+    std::string operator()(const LoadData3D& i) const {
+      return fmt::format("LoadData3D.{} {} <- {} fm={}x{}x{} pad=({},{},{},{}) stride=({},{}) kernel=({},{}) "
+                         "dilation=({},{}) m=[{},+{}) k=[{},+{})",
+                         dtype_name(i.dtype), operand_text(i.dst), operand_text(i.src), i.channels, i.fm_h, i.fm_w,
+                         i.pad_top, i.pad_bottom, i.pad_left, i.pad_right, i.stride_h, i.stride_w, i.kernel_h,
+                         i.kernel_w, i.dilation_h, i.dilation_w, i.m_start, i.m_extent, i.k_start, i.k_extent);
+    }
+    std::string operator()(const Mmad& i) const {
+      return fmt::format("Mmad.{}.{}x{} C=L0C:0x{:x} A=L0A:0x{:x} B=L0B:0x{:x} m={} n={} k={} cmatrixInitVal={} "
+                         "cmatrixSource={}{}",
+                         dtype_name(i.c_type), dtype_name(i.a_type), dtype_name(i.b_type), i.c, i.a, i.b, i.m, i.n,
+                         i.k, i.init_c, i.bias, i.bias ? fmt::format(" bias=BT:0x{:x}", i.bias_addr) : "");
+    }
+    std::string operator()(const Fixpipe& i) const {
+      return fmt::format("Fixpipe.{}->{} {} <- L0C:0x{:x} mSize={} nSize={} srcStride={} dstStride={} quant={} "
+                         "relu={} nz2nd={}",
+                         dtype_name(i.src_type), dtype_name(i.dst_type), operand_text(i.dst), i.src, i.m_size,
+                         i.n_size, i.src_stride, i.dst_stride, static_cast<int>(i.quant), i.relu, i.nz2nd);
     }
   };
   return std::visit(Describe{}, instr);

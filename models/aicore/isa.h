@@ -5,25 +5,10 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include "models/aicore/isa_types.h"
+#include "models/aicore/isa_vector.h"
 
 namespace npuvp::aicore {
-
-enum class Pipe : uint8_t { S, V, M, MTE1, MTE2, MTE3, FIX, ALL };
-inline constexpr int kNumPipes = 7;  // every pipe but ALL
-const char* pipe_name(Pipe pipe);    // "S", "V", "M", "MTE1", ...
-
-enum class DType : uint8_t { F16, BF16, F32, S8, U8, S16, U16, S32, U32 };
-unsigned dtype_size(DType type);
-const char* dtype_name(DType type);  // "f16", "bf16", "f32", "s8", ...
-
-// Where an operand lives. GM addresses are device addresses; local ones are byte offsets.
-enum class MemSpace : uint8_t { GM, UB, L1, L0A, L0B, L0C, BT, FB };
-const char* mem_space_name(MemSpace space);
-
-struct Operand {
-  MemSpace space = MemSpace::UB;
-  uint64_t addr = 0;
-};
 
 // DataCopy: block_count blocks of block_len units; the gaps are the distance, in units, from
 // the end of one block to the start of the next (SPEC.md §1.5).
@@ -36,32 +21,107 @@ struct DataMove {
   uint32_t dst_gap = 0;      // units
   uint32_t unit = 32;        // bytes per unit
   uint32_t elem_size = 1;    // bytes per element: GM addresses must be aligned to it
+  // L1 -> BT may convert f16 to f32 (SPEC.md §1.5); L0C -> UB matrix mode may convert f32/s32
+  // to f16. When src_type != dst_type the copy converts element by element.
+  DType src_type = DType::U8, dst_type = DType::U8;
 };
 
-enum class VecOp : uint8_t {
-  Add, Sub, Mul, Div, Max, Min,  // dst = src0 op src1
-  Adds, Muls,                    // dst = src0 op scalar
-  Abs, Relu, Exp,                // dst = op(src0)
-  Duplicate,                     // dst = scalar
-};
-const char* vec_op_name(VecOp op);
-int vec_op_sources(VecOp op);  // 0, 1 or 2 tensor sources
-
-// One vector instruction: `repeat` iterations over 256 B (8 blocks of 32 B) per operand.
-// Normal mask: bit i of (mask_hi:mask_lo) enables element i of each repeat (mask_lo holds
-// elements 0..63). Counter mask: mask_lo is the total number of elements over all repeats,
-// taken in order, each repeat handling up to one full repeat's worth.
-struct VectorOp {
-  VecOp op = VecOp::Add;
+// DataCopy with ND -> NZ conversion (Nd2NzParams), GM or UB -> L1 (and GM -> UB where legal).
+// For matrix i < nd_num, row j < n_value, 32 B block b < ceil(d_value * size / 32):
+//   src element offset  = i * src_nd_matrix_stride + j * src_d_value        (elements)
+//   dst byte offset     = i * dst_nz_matrix_stride * size                   (elements -> bytes)
+//                       + j * dst_nz_n_stride * 32 + b * dst_nz_c0_stride * 32
+// A block past d_value is padded with zeros in the destination.
+struct Nd2Nz {
+  Pipe pipe = Pipe::MTE2;
+  Operand dst, src;
   DType dtype = DType::F16;
-  uint64_t dst = 0, src0 = 0, src1 = 0;  // UB byte addresses
-  double scalar = 0;                     // Adds/Muls/Duplicate, converted to dtype first
-  bool counter_mode = false;
-  uint64_t mask_lo = ~0ull, mask_hi = ~0ull;
-  uint32_t repeat = 1;  // [0, 255]; 0 does nothing
-  uint32_t dst_blk_stride = 1, src0_blk_stride = 1, src1_blk_stride = 1;  // 32 B units
-  uint32_t dst_rep_stride = 8, src0_rep_stride = 8, src1_rep_stride = 8;  // 32 B units
+  uint32_t nd_num = 1;                // [0, 4095]
+  uint32_t n_value = 0;               // rows, [0, 16384]
+  uint32_t d_value = 0;               // columns (elements), [0, 65535]
+  uint32_t src_nd_matrix_stride = 0;  // elements
+  uint32_t src_d_value = 0;           // elements per source row
+  uint32_t dst_nz_c0_stride = 0;      // 32 B blocks between consecutive column blocks
+  uint32_t dst_nz_n_stride = 0;       // 32 B blocks between consecutive rows
+  uint32_t dst_nz_matrix_stride = 0;  // elements between consecutive matrices
 };
+
+// LoadData 2D: moves whole fractals (512 B: 16x16 16-bit, 16x32 8-bit, 16x8 32-bit).
+// Fractal r < repeat is read at src + (start_index + r * src_stride) * 512 and written at
+// dst + r * (1 + dst_gap) * 512. With transpose (16-bit types only), each 16x16 fractal is
+// transposed on the way (element (i, j) -> (j, i)).
+struct LoadData2D {
+  Pipe pipe = Pipe::MTE1;  // MTE1 for L1 -> L0A/L0B, MTE2 for GM -> L1/L0A/L0B
+  Operand dst, src;
+  DType dtype = DType::F16;
+  uint32_t start_index = 0;  // [0, 65535] fractals
+  uint32_t repeat = 1;       // [1, 255]
+  uint32_t src_stride = 0;   // [0, 65535] fractals, start to start
+  uint32_t dst_gap = 0;      // [0, 65535] fractals, end to start
+  bool transpose = false;
+};
+
+// LoadData 3D (img2col), L1 -> L0A or L0B. The source is one feature map in L1 in
+// NC1HWC0 order: element (c1, h, w, c0) at ((c1 * fm_h + h) * fm_w + w) * C0 + c0, with
+// C0 = 32 / size elements. The im2col matrix has one row per output position
+// p = ho * Wo + wo and one column per q = ((c1 * kernel_h + kh) * kernel_w + kw) * C0 + c0,
+// with input position h = ho * stride_h - pad_top + kh * dilation_h (likewise w); positions
+// in the padding, and channels >= channels, read pad_value.
+// Rows [m_start, m_start + m_extent) and columns [k_start, k_start + k_extent) are written
+// to dst as fractals of 16 rows x C0 columns: in L0A in ZZ order (fractal (m1, k1) at
+// (m1 * K1 + k1) * 512, K1 = k_extent / C0, row-major inside), in L0B in ZN order (the same
+// matrix as K x N with N = rows: fractal (k1, n1) at (k1 * N1 + n1) * 512, column-major
+// inside). m_extent is a multiple of 16 and k_extent of C0.
+struct LoadData3D {
+  Operand dst, src;
+  DType dtype = DType::F16;
+  uint32_t fm_h = 1, fm_w = 1, channels = 1;
+  uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+  uint32_t stride_h = 1, stride_w = 1, kernel_h = 1, kernel_w = 1, dilation_h = 1, dilation_w = 1;
+  uint32_t m_start = 0, m_extent = 16, k_start = 0, k_extent = 16;
+  double pad_value = 0;
+};
+
+// Mmad: C[m x n] (+)= A[m x k] * B[k x n] in fractals (SPEC.md §1.4).
+//   L0A, ZZ: A fractal (m1, k1) of 16 x K0 at (m1 * K1 + k1) * 512, row-major inside;
+//   L0B, ZN: B fractal (k1, n1) of K0 x 16 at (k1 * N1 + n1) * 512, column-major inside
+//            (element (ki, ni) at ni * K0 + ki);
+//   L0C, NZ: C fractal (m1, n1) of 16 x 16 at (n1 * M1 + m1) * 256 * csize, row-major inside;
+// with K0 = 32 / asize, M1 = ceil(m / 16), K1 = ceil(k / K0), N1 = ceil(n / 16).
+// Every element of the M1 x N1 fractals is computed and written, from exactly k products in
+// increasing k order. The accumulator starts at 0 (init_c), at the BT bias of its column
+// (bias, f32 at bias_addr + col * 4), or at the L0C value.
+struct Mmad {
+  uint64_t c = 0, a = 0, b = 0;  // byte addresses in L0C, L0A, L0B
+  uint32_t m = 0, n = 0, k = 0;  // [0, 4095]
+  DType a_type = DType::F16, b_type = DType::F16, c_type = DType::F32;
+  bool init_c = true;  // cmatrixInitVal
+  bool bias = false;   // cmatrixSource: initial value from BT
+  uint64_t bias_addr = 0;
+};
+
+// Fixpipe (A2): L0C (NZ, f32 or s32) -> GM or L1, with conversion, ReLU and NZ -> ND.
+// Source fractal column n1 starts at src + n1 * src_stride * 16 * csize (src_stride in rows
+// of 16 elements, >= m_size rounded up to 16). Elements (i < m_size, j < n_size):
+//   value = relu ? max(v, 0) : v, then converted: F322F16/F322BF16 round to nearest even;
+//   DEQF16 (s32 -> f16) multiplies by deq_scale; QF322B8 (f32 -> s8) and REQ8 (s32 -> s8)
+//   multiply by deq_scale, round to nearest even and saturate.
+//   nz2nd: written at dst + (i * dst_stride + j) * dsize (dst_stride in elements);
+//   else NZ: fractal column n1 at dst + n1 * dst_stride * 32, rows of 16 elements.
+enum class QuantMode : uint8_t { None, F322F16, F322BF16, DEQF16, QF322B8, REQ8 };
+struct Fixpipe {
+  Operand dst;
+  uint64_t src = 0;  // L0C byte address
+  DType src_type = DType::F32, dst_type = DType::F32;
+  uint32_t m_size = 0, n_size = 0;  // [1, 4095]
+  uint32_t src_stride = 0;          // rows of 16 elements between fractal columns
+  uint32_t dst_stride = 0;          // ND: elements between rows; NZ: 32 B units between columns
+  QuantMode quant = QuantMode::None;
+  float deq_scale = 1.0f;
+  bool relu = false;
+  bool nz2nd = true;
+};
+
 
 // Event-sync: SetFlag runs on `src` after src's earlier instructions; WaitFlag runs on
 // `dst`, blocks it until the flag (src, dst, id) is set, and clears it.
@@ -79,7 +139,8 @@ struct Barrier {
   Pipe pipe = Pipe::V;
 };
 
-using Instruction = std::variant<DataMove, VectorOp, SetFlag, WaitFlag, Barrier>;
+using Instruction = std::variant<DataMove, VectorOp, SetFlag, WaitFlag, Barrier, Nd2Nz, LoadData2D,
+                                 LoadData3D, Mmad, Fixpipe>;
 
 // The pipe that executes an instruction.
 Pipe pipe_of(const Instruction& instr);
