@@ -175,17 +175,12 @@ void AiCore::scalar_thread() {
 }
 
 std::string AiCore::check(const Instruction& instr) const {
-  struct Check {
-    const AiCore& core;
-    std::string operator()(const DataMove& m) const { return core.mover_.check(m); }
-    std::string operator()(const VectorOp& v) const { return core.vector_.check(v, core.ub_.size()); }
-    std::string operator()(const SetFlag& f) const { return core.flags_.check(f.id); }
-    std::string operator()(const WaitFlag& f) const { return core.flags_.check(f.id); }
-    std::string operator()(const Barrier&) const { return {}; }
-    template <class Other>
-    std::string operator()(const Other&) const { return "not supported by this core yet"; }
-  };
-  return std::visit(Check{*this}, instr);
+  if (auto* m = std::get_if<DataMove>(&instr)) return mover_.check(*m);
+  if (auto* v = std::get_if<VectorOp>(&instr)) return vector_.check(*v, ub_.size());
+  if (auto* f = std::get_if<SetFlag>(&instr)) return flags_.check(f->id);
+  if (auto* f = std::get_if<WaitFlag>(&instr)) return flags_.check(f->id);
+  if (std::holds_alternative<Barrier>(instr)) return {};
+  return "not supported by this core yet";
 }
 
 void AiCore::issue(Instruction instr) {
