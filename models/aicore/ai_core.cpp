@@ -14,8 +14,16 @@ AiCore* AiCore::current_ = nullptr;
 AiCore::Params AiCore::params_from_config() {
   Config& c = Config::global();
   Params p;
+  p.product = product_from_name(c.get<std::string>("core.product", product_name(p.product),
+                                                   "ascend910, ascend310p or ascend910b: paths, types, buffers"));
   p.clock_mhz = c.get<double>("core.clock_mhz", p.clock_mhz, "AI Core clock in MHz");
   p.ub_size = c.get<uint64_t>("core.ub.size", p.ub_size, "Unified Buffer capacity in bytes");
+  p.l1_size = c.get<uint64_t>("core.l1.size", p.l1_size, "L1 buffer capacity in bytes");
+  p.l0a_size = c.get<uint64_t>("core.l0a.size", p.l0a_size, "L0A capacity in bytes");
+  p.l0b_size = c.get<uint64_t>("core.l0b.size", p.l0b_size, "L0B capacity in bytes");
+  p.l0c_size = c.get<uint64_t>("core.l0c.size", p.l0c_size, "L0C capacity in bytes");
+  p.bt_size = c.get<uint64_t>("core.bt.size", p.bt_size, "BiasTable capacity in bytes (0: none)");
+  p.fb_size = c.get<uint64_t>("core.fb.size", p.fb_size, "FixPipe buffer capacity in bytes (0: none)");
   p.ub_alignment = c.get<unsigned>("core.ub.alignment", p.ub_alignment, "UB address alignment in bytes");
   p.event_ids = c.get<unsigned>("core.event_ids", p.event_ids, "event ids per HardEvent");
   p.queue_depth = c.get<unsigned>("core.queue_depth", p.queue_depth, "instruction queue depth of every pipe");
@@ -41,7 +49,31 @@ AiCore::Params AiCore::params_from_config() {
   p.vector.repeats_per_cycle = c.get<double>("core.vector.repeats_per_cycle",
                                              p.vector.repeats_per_cycle,
                                              "vector repeats (256 B) executed per cycle");
+  p.mte.mte1_start_cycles = c.get<uint64_t>("core.mte1.start_cycles", p.mte.mte1_start_cycles,
+                                            "start cost of an MTE1 instruction in cycles");
+  p.mte.l1_to_l0a_bytes_per_cycle = c.get<double>("core.mte1.l0a_bytes_per_cycle", p.mte.l1_to_l0a_bytes_per_cycle,
+                                                  "L1 -> L0A bytes per cycle");
+  p.mte.l1_to_l0b_bytes_per_cycle = c.get<double>("core.mte1.l0b_bytes_per_cycle", p.mte.l1_to_l0b_bytes_per_cycle,
+                                                  "L1 -> L0B bytes per cycle");
+  p.mte.l1_to_bt_fb_bytes_per_cycle = c.get<double>("core.mte1.bt_fb_bytes_per_cycle",
+                                                    p.mte.l1_to_bt_fb_bytes_per_cycle, "L1 -> BT/FB bytes per cycle");
+  p.mte.fix_bytes_per_cycle = c.get<double>("core.fix.bytes_per_cycle", p.mte.fix_bytes_per_cycle,
+                                            "FixPipe L0C -> GM/L1 bytes per cycle");
+  p.cube.head_cycles = c.get<uint64_t>("core.cube.head_cycles", p.cube.head_cycles, "fixed issue cost of an Mmad");
+  p.cube.f16_fractal_steps_per_cycle = c.get<double>("core.cube.f16_steps_per_cycle", p.cube.f16_fractal_steps_per_cycle,
+                                                     "16x16x16 f16/bf16 fractal steps per cycle");
+  p.cube.s8_fractal_steps_per_cycle = c.get<double>("core.cube.s8_steps_per_cycle", p.cube.s8_fractal_steps_per_cycle,
+                                                    "16x32x16 int8 fractal steps per cycle");
+  p.cube.f32_fractal_steps_per_cycle = c.get<double>("core.cube.f32_steps_per_cycle", p.cube.f32_fractal_steps_per_cycle,
+                                                     "16x8x16 f32 fractal steps per cycle");
+  p.cube.a2_types = is_a2(p.product);
+  p.cube.f16_output = !is_a2(p.product);
   if (p.clock_mhz <= 0) raise("config", "core.clock_mhz must be positive, got {}", p.clock_mhz);
+  if (p.cube.f16_fractal_steps_per_cycle <= 0 || p.cube.s8_fractal_steps_per_cycle <= 0 ||
+      p.cube.f32_fractal_steps_per_cycle <= 0 || p.mte.l1_to_l0a_bytes_per_cycle <= 0 ||
+      p.mte.l1_to_l0b_bytes_per_cycle <= 0 || p.mte.l1_to_bt_fb_bytes_per_cycle <= 0 || p.mte.fix_bytes_per_cycle <= 0) {
+    raise("config", "core.cube.*_steps_per_cycle and core.mte1/fix rates must be positive");
+  }
   if (p.event_ids < 1 || p.event_ids > 16) {
     raise("config", "core.event_ids must be in [1, 16], got {}", p.event_ids);
   }
@@ -62,11 +94,11 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       id_(id),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
-      ub_(MemSpace::UB, params.ub_size, params.ub_alignment),
       flags_(params.event_ids),
       vector_(params.vector),
+      cube_(params.cube),
       mover_(
-          params.mte, [this](MemSpace s) { return buffer(s); },
+          params.product, params.mte, [this](MemSpace s) { return buffer(s); },
           [this](tlm::tlm_command cmd, uint64_t a, uint8_t* d, uint32_t n) {
             return gm_access(cmd, a, d, n, issuing_);
           }),
@@ -79,7 +111,19 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
                                       "task blocks run")),
       gm_read_bytes_(Stats::global().counter(std::string(basename()) + ".gm.read_bytes", "bytes")),
       gm_write_bytes_(Stats::global().counter(std::string(basename()) + ".gm.write_bytes", "bytes")) {
-  for (Pipe p : {Pipe::MTE2, Pipe::V, Pipe::MTE3}) {
+  const std::pair<MemSpace, uint64_t> sizes[] = {
+      {MemSpace::UB, params.ub_size},   {MemSpace::L1, params.l1_size},   {MemSpace::L0A, params.l0a_size},
+      {MemSpace::L0B, params.l0b_size}, {MemSpace::L0C, params.l0c_size}, {MemSpace::BT, params.bt_size},
+      {MemSpace::FB, params.fb_size}};
+  for (auto [space, size] : sizes) {
+    if (size == 0) continue;
+    const unsigned align = space == MemSpace::UB ? params.ub_alignment : buffer_alignment(space);
+    buffers_[space] = std::make_unique<LocalBuffer>(space, size, align);
+  }
+  ub_ = buffer(MemSpace::UB);
+  std::vector<Pipe> pipes = {Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::V, Pipe::MTE3};
+  if (is_a2(params.product)) pipes.push_back(Pipe::FIX);
+  for (Pipe p : pipes) {
     const std::string pname = pipe_name(p);
     int track = Tracer::global().track(basename(), pname);
     pipes_[p] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth, *this,
@@ -111,7 +155,10 @@ uint8_t* AiCore::gm_host_pointer(uint64_t device_address, uint64_t length) const
   return gm_host_base_ + offset;
 }
 
-LocalBuffer* AiCore::buffer(MemSpace space) { return space == MemSpace::UB ? &ub_ : nullptr; }
+LocalBuffer* AiCore::buffer(MemSpace space) {
+  auto it = buffers_.find(space);
+  return it == buffers_.end() ? nullptr : it->second.get();
+}
 
 PipeUnit* AiCore::pipe(Pipe p) const {
   auto it = pipes_.find(p);
@@ -175,12 +222,18 @@ void AiCore::scalar_thread() {
 }
 
 std::string AiCore::check(const Instruction& instr) const {
-  if (auto* m = std::get_if<DataMove>(&instr)) return mover_.check(*m);
-  if (auto* v = std::get_if<VectorOp>(&instr)) return vector_.check(*v, ub_.size());
+  if (auto* v = std::get_if<VectorOp>(&instr)) return ub_ ? vector_.check(*v, ub_->size()) : "this core has no UB";
   if (auto* f = std::get_if<SetFlag>(&instr)) return flags_.check(f->id);
   if (auto* f = std::get_if<WaitFlag>(&instr)) return flags_.check(f->id);
   if (std::holds_alternative<Barrier>(instr)) return {};
-  return "not supported by this core yet";
+  if (auto* m = std::get_if<Mmad>(&instr)) {
+    auto size = [this](MemSpace s) {
+      auto it = buffers_.find(s);
+      return it == buffers_.end() ? uint64_t(0) : it->second->size();
+    };
+    return cube_.check(*m, size(MemSpace::L0A), size(MemSpace::L0B), size(MemSpace::L0C), size(MemSpace::BT));
+  }
+  return mover_.check(instr, pipe_of(instr));  // every kind of data move
 }
 
 void AiCore::issue(Instruction instr) {
@@ -237,10 +290,16 @@ void AiCore::barrier_all() {
 uint64_t AiCore::execute(Pipe p, const Instruction& instr) {
   issuing_ = p;
   issuing_instr_ = &instr;
-  if (auto* move = std::get_if<DataMove>(&instr)) return mover_.run(*move, cycle_);
   if (auto* op = std::get_if<VectorOp>(&instr)) {
     wait(cycle_ * double(vector_.cost(*op)));
-    vector_.execute(*op, ub_.data());
+    vector_.execute(*op, ub_->data());
+    return 0;
+  }
+  if (auto* op = std::get_if<Mmad>(&instr)) {
+    wait(cycle_ * double(cube_.cost(*op)));
+    const LocalBuffer* bt = buffer(MemSpace::BT);
+    cube_.execute(*op, buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(), buffer(MemSpace::L0C)->data(),
+                  bt ? bt->data() : nullptr);
     return 0;
   }
   if (auto* f = std::get_if<SetFlag>(&instr)) {
@@ -253,8 +312,11 @@ uint64_t AiCore::execute(Pipe p, const Instruction& instr) {
     wait(cycle_ * double(params_.sync_cycles));
     return 0;
   }
-  wait(cycle_ * double(params_.sync_cycles));  // Barrier: the pipe is in order already
-  return 0;
+  if (std::holds_alternative<Barrier>(instr)) {
+    wait(cycle_ * double(params_.sync_cycles));  // the pipe is in order already
+    return 0;
+  }
+  return mover_.run(instr, cycle_);  // every kind of data move
 }
 
 sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, uint64_t address, uint8_t* data,

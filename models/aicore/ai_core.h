@@ -12,11 +12,13 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include "models/aicore/cube_unit.h"
 #include "models/aicore/data_mover.h"
 #include "models/aicore/event_sync.h"
 #include "models/aicore/isa.h"
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/pipe.h"
+#include "models/aicore/product.h"
 #include "models/aicore/vector_unit.h"
 #include "tlm/stats.h"
 
@@ -35,8 +37,16 @@ struct Task {
 class AiCore : public sc_core::sc_module, public PipeExecutor {
  public:
   struct Params {
+    Product product = Product::Ascend910;
     double clock_mhz = 1000;
+    // Local buffer capacities (SPEC.md §1.2); 0 means the core has no such buffer.
     uint64_t ub_size = 256 * 1024;
+    uint64_t l1_size = 1024 * 1024;
+    uint64_t l0a_size = 64 * 1024;
+    uint64_t l0b_size = 64 * 1024;
+    uint64_t l0c_size = 256 * 1024;
+    uint64_t bt_size = 0;
+    uint64_t fb_size = 0;
     unsigned ub_alignment = 32;
     unsigned event_ids = 8;
     unsigned queue_depth = 32;
@@ -46,6 +56,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
     uint64_t scalar_stack_size = 8ull << 20;  // the kernel body runs on this stack
     DataMover::Params mte;
     VectorUnit::Params vector;
+    CubeUnit::Params cube;
   };
   // Reads every core.* parameter from the global Config (one set of keys for all cores).
   static Params params_from_config();
@@ -91,6 +102,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
 
   // ---- Introspection ----
   bool has_pipe(Pipe pipe) const { return pipes_.count(pipe) != 0; }
+  Product product() const { return params_.product; }
   PipeUnit* pipe(Pipe pipe) const;
   std::string state() const;  // scalar and pipe states, for deadlock reports
   EventSync& flags() { return flags_; }
@@ -112,9 +124,11 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   int id_;
   Params params_;
   sc_core::sc_time cycle_;
-  LocalBuffer ub_;
+  std::map<MemSpace, std::unique_ptr<LocalBuffer>> buffers_;
+  LocalBuffer* ub_ = nullptr;
   EventSync flags_;
   VectorUnit vector_;
+  CubeUnit cube_;
   DataMover mover_;
   std::map<Pipe, std::unique_ptr<PipeUnit>> pipes_;
   // The instruction whose GM accesses are under way (they happen before its pipe waits).

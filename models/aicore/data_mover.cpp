@@ -5,27 +5,109 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "models/numerics/fp16.h"
+
 namespace npuvp::aicore {
 
-DataMover::DataMover(const Params& params, BufferLookup buffers, GmAccess gm)
-    : params_(params), buffers_(std::move(buffers)), gm_(std::move(gm)) {}
+namespace {
+// Bytes GM accesses are split into (a transaction's length is 32-bit; bursts stay moderate).
+constexpr uint64_t kGmChunk = 64 * 1024;
 
-std::optional<Pipe> DataMover::path_pipe(MemSpace src, MemSpace dst) {
-  if (src == MemSpace::GM && dst == MemSpace::UB) return Pipe::MTE2;
-  if (src == MemSpace::UB && dst == MemSpace::GM) return Pipe::MTE3;
-  if (src == MemSpace::UB && dst == MemSpace::UB) return Pipe::V;  // copy_ubuf_to_ubuf
-  return std::nullopt;
+std::string path_text(MemSpace src, MemSpace dst) {
+  return fmt::format("{}->{}", mem_space_name(src), mem_space_name(dst));
+}
+}  // namespace
+
+DataMover::DataMover(Product product, const Params& params, BufferLookup buffers, GmAccess gm)
+    : product_(product), params_(params), buffers_(std::move(buffers)), gm_(std::move(gm)) {}
+
+std::string DataMover::check_local(MemSpace space, layout::Range r, const char* what) const {
+  const LocalBuffer* buf = buffers_(space);
+  if (!buf) return fmt::format("this core has no {}", mem_space_name(space));
+  return buf->check(r.begin, r.end - r.begin, what);
 }
 
-std::string DataMover::check(const DataMove& m) const {
-  auto pipe = path_pipe(m.src.space, m.dst.space);
+std::string DataMover::check_gm(uint64_t addr, unsigned elem_size, const char* what) const {
+  if (elem_size > 1 && addr % elem_size != 0) {
+    return fmt::format("{} GM address 0x{:x} is not aligned to the element size {} B", what, addr, elem_size);
+  }
+  return {};
+}
+
+std::string DataMover::check(const Instruction& instr, Pipe pipe) const {
+  auto wrong_pipe = [&](Pipe want) {
+    return fmt::format("this move runs on pipe {}, not {}", pipe_name(want), pipe_name(pipe));
+  };
+  auto no_path = [&](MemSpace src, MemSpace dst, const char* what) {
+    return fmt::format("{} {} is not a legal data path on {}", what, path_text(src, dst), product_name(product_));
+  };
+  // Checks one operand: GM (element alignment; ranges are the memory system's) or local.
+  auto operand = [&](const Operand& o, layout::Range r, unsigned elem, const char* what) {
+    return o.space == MemSpace::GM ? check_gm(o.addr, elem, what) : check_local(o.space, r, what);
+  };
+  if (auto* m = std::get_if<DataMove>(&instr)) return check_copy(*m);
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) {
+    auto p = nd2nz_pipe(product_, op->src.space, op->dst.space);
+    if (!p) return no_path(op->src.space, op->dst.space, "DataCopy with Nd2Nz");
+    if (*p != pipe) return wrong_pipe(*p);
+    std::string why = layout::nd2nz_check(*op);
+    if (why.empty()) why = operand(op->src, layout::nd2nz_src_range(*op), dtype_size(op->dtype), "src");
+    if (why.empty()) why = operand(op->dst, layout::nd2nz_dst_range(*op), dtype_size(op->dtype), "dst");
+    return why;
+  }
+  if (auto* op = std::get_if<LoadData2D>(&instr)) {
+    auto p = load2d_pipe(product_, op->src.space, op->dst.space);
+    if (!p) return no_path(op->src.space, op->dst.space, "LoadData 2D");
+    if (*p != pipe) return wrong_pipe(*p);
+    std::string why = layout::load2d_check(*op);
+    if (why.empty()) why = operand(op->src, layout::load2d_src_range(*op), dtype_size(op->dtype), "src");
+    if (why.empty()) why = operand(op->dst, layout::load2d_dst_range(*op), dtype_size(op->dtype), "dst");
+    return why;
+  }
+  if (auto* op = std::get_if<LoadData3D>(&instr)) {
+    if (!load3d_legal(product_, op->src.space, op->dst.space)) {
+      return no_path(op->src.space, op->dst.space, "LoadData 3D");
+    }
+    if (pipe != Pipe::MTE1) return wrong_pipe(Pipe::MTE1);
+    std::string why = layout::load3d_check(*op);
+    if (why.empty()) why = check_local(op->src.space, layout::load3d_src_range(*op), "src");
+    if (why.empty()) why = check_local(op->dst.space, layout::load3d_dst_range(*op), "dst");
+    return why;
+  }
+  if (auto* op = std::get_if<Fixpipe>(&instr)) {
+    if (!fixpipe_legal(product_, op->dst.space)) {
+      return is_a2(product_) ? no_path(MemSpace::L0C, op->dst.space, "Fixpipe")
+                             : fmt::format("{} has no FixPipe (L0C leaves through UB by DataCopy in matrix mode)",
+                                           product_name(product_));
+    }
+    if (pipe != Pipe::FIX) return wrong_pipe(Pipe::FIX);
+    std::string why = layout::fixpipe_check(*op);
+    if (why.empty()) why = check_local(MemSpace::L0C, layout::fixpipe_src_range(*op), "src");
+    if (why.empty()) why = operand(op->dst, layout::fixpipe_dst_range(*op), dtype_size(op->dst_type), "dst");
+    return why;
+  }
+  return "not a data move";
+}
+
+std::string DataMover::check_copy(const DataMove& m) const {
+  auto pipe = copy_pipe(product_, m.src.space, m.dst.space);
   if (!pipe) {
-    return fmt::format("DataCopy {}->{} is not a legal data path on this core",
-                       mem_space_name(m.src.space), mem_space_name(m.dst.space));
+    return fmt::format("DataCopy {} is not a legal data path on {}", path_text(m.src.space, m.dst.space),
+                       product_name(product_));
   }
   if (*pipe != m.pipe) {
-    return fmt::format("DataCopy {}->{} runs on pipe {}, not {}", mem_space_name(m.src.space),
-                       mem_space_name(m.dst.space), pipe_name(*pipe), pipe_name(m.pipe));
+    return fmt::format("DataCopy {} runs on pipe {}, not {}", path_text(m.src.space, m.dst.space),
+                       pipe_name(*pipe), pipe_name(m.pipe));
+  }
+  if (m.src_type != m.dst_type) {
+    const bool bias_f16_to_f32 = m.src.space == MemSpace::L1 && m.dst.space == MemSpace::BT &&
+                                 m.src_type == DType::F16 && m.dst_type == DType::F32;
+    const bool matrix_f32_to_f16 = m.src.space == MemSpace::L0C && m.dst.space == MemSpace::UB &&
+                                   m.src_type == DType::F32 && m.dst_type == DType::F16;
+    if (!bias_f16_to_f32 && !matrix_f32_to_f16) {
+      return fmt::format("DataCopy {} cannot convert {} to {}", path_text(m.src.space, m.dst.space),
+                         dtype_name(m.src_type), dtype_name(m.dst_type));
+    }
   }
   if (m.block_count < 1 || m.block_count > 4095) {
     return fmt::format("blockCount {} out of range [1, 4095]", m.block_count);
@@ -36,47 +118,151 @@ std::string DataMover::check(const DataMove& m) const {
   if (m.src_gap > 65535 || m.dst_gap > 65535) {
     return fmt::format("srcGap {} / dstGap {} out of range [0, 65535]", m.src_gap, m.dst_gap);
   }
-  const uint64_t block = uint64_t(m.block_len) * m.unit;
-  auto extent = [&](uint32_t gap) {
-    return uint64_t(m.block_count - 1) * (uint64_t(m.block_len) + gap) * m.unit + block;
+  const uint64_t dst_unit = uint64_t(m.unit) * dtype_size(m.dst_type) / dtype_size(m.src_type);
+  auto extent = [&](uint64_t unit, uint32_t gap) {
+    return uint64_t(m.block_count - 1) * (uint64_t(m.block_len) + gap) * unit + uint64_t(m.block_len) * unit;
   };
-  for (auto [op, gap, what] : {std::tuple{m.src, m.src_gap, "src"}, {m.dst, m.dst_gap, "dst"}}) {
-    if (op.space == MemSpace::GM) {
-      if (m.elem_size > 1 && op.addr % m.elem_size != 0) {
-        return fmt::format("{} GM address 0x{:x} is not aligned to the element size {} B", what,
-                           op.addr, m.elem_size);
-      }
-      continue;  // GM ranges are checked by the memory system (address error response)
-    }
-    const LocalBuffer* buf = buffers_(op.space);
-    if (!buf) return fmt::format("this core has no {}", mem_space_name(op.space));
-    std::string why = buf->check(op.addr, extent(gap), what);
+  for (auto [op, unit, gap, what] : {std::tuple{m.src, uint64_t(m.unit), m.src_gap, "src"},
+                                     std::tuple{m.dst, dst_unit, m.dst_gap, "dst"}}) {
+    std::string why = op.space == MemSpace::GM
+                          ? check_gm(op.addr, m.elem_size, what)
+                          : check_local(op.space, {op.addr, op.addr + extent(unit, gap)}, what);
     if (!why.empty()) return why;
   }
   return {};
 }
 
-uint64_t DataMover::run(const DataMove& m, const sc_core::sc_time& cycle) {
-  const uint64_t block = uint64_t(m.block_len) * m.unit;
-  const uint64_t total = block * m.block_count;
+layout::ConstView DataMover::local_view(MemSpace space) const {
+  LocalBuffer* b = buffers_(space);
+  return {b->data(), 0, b->size()};
+}
+
+sc_core::sc_time DataMover::fetch(layout::Range r, std::vector<uint8_t>& staging) {
+  staging.resize(r.end - r.begin);
+  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+  for (uint64_t off = 0; off < staging.size(); off += kGmChunk) {
+    const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmChunk, staging.size() - off));
+    memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, r.begin + off, staging.data() + off, n));
+  }
+  return memory;
+}
+
+sc_core::sc_time DataMover::store(uint64_t addr, const uint8_t* data, uint64_t length) {
+  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+  for (uint64_t off = 0; off < length; off += kGmChunk) {
+    const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmChunk, length - off));
+    memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, addr + off, const_cast<uint8_t*>(data + off), n));
+  }
+  return memory;
+}
+
+uint64_t DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle) {
+  auto cycles = [&](double bytes, double per_cycle) { return cycle * std::ceil(bytes / per_cycle); };
+  if (auto* m = std::get_if<DataMove>(&instr)) return run_copy(*m, cycle);
+
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) {
+    const layout::Range src = layout::nd2nz_src_range(*op), dst = layout::nd2nz_dst_range(*op);
+    const uint64_t bytes = dst.end - dst.begin;
+    sc_core::sc_time t = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_bytes_per_cycle));
+    t = std::max(t, fetch(src, staging_));
+    sc_core::wait(t);
+    LocalBuffer* out = buffers_(op->dst.space);
+    layout::nd2nz(*op, {staging_.data(), src.begin, staging_.size()}, {out->data(), 0, out->size()});
+    return bytes;
+  }
+
+  if (auto* op = std::get_if<LoadData2D>(&instr)) {
+    const layout::Range src = layout::load2d_src_range(*op);
+    const uint64_t bytes = uint64_t(op->repeat) * 512;
+    sc_core::sc_time t;
+    if (op->src.space == MemSpace::GM) {
+      t = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_bytes_per_cycle));
+      t = std::max(t, fetch(src, staging_));
+    } else {
+      const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
+                                                         : params_.l1_to_l0b_bytes_per_cycle;
+      t = std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate));
+    }
+    sc_core::wait(t);
+    LocalBuffer* out = buffers_(op->dst.space);
+    const layout::ConstView in = op->src.space == MemSpace::GM
+                                     ? layout::ConstView{staging_.data(), src.begin, staging_.size()}
+                                     : local_view(op->src.space);
+    layout::load2d(*op, in, {out->data(), 0, out->size()});
+    return bytes;
+  }
+
+  if (auto* op = std::get_if<LoadData3D>(&instr)) {
+    const uint64_t bytes = uint64_t(op->m_extent) * op->k_extent * dtype_size(op->dtype);
+    const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
+                                                       : params_.l1_to_l0b_bytes_per_cycle;
+    sc_core::wait(std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)));
+    LocalBuffer* out = buffers_(op->dst.space);
+    layout::load3d(*op, local_view(op->src.space), {out->data(), 0, out->size()});
+    return bytes;
+  }
+
+  if (auto* op = std::get_if<Fixpipe>(&instr)) {
+    const layout::Range dst = layout::fixpipe_dst_range(*op);
+    const uint64_t dsize = dtype_size(op->dst_type);
+    const uint64_t bytes = uint64_t(op->m_size) * op->n_size * dsize;
+    sc_core::sc_time t = cycles(double(bytes), params_.fix_bytes_per_cycle);
+    if (op->dst.space == MemSpace::GM) {
+      // Converted at the start and posted to GM piece by piece: only the bytes Fixpipe
+      // writes, so neighbouring data (another core's tile) is never rewritten.
+      staging_out_.assign(dst.end - dst.begin, 0);
+      layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, staging_out_.size()});
+      sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+      if (op->nz2nd) {
+        for (uint32_t i = 0; i < op->m_size; ++i) {
+          const uint64_t a = op->dst.addr + uint64_t(i) * op->dst_stride * dsize;
+          memory = std::max(memory, store(a, staging_out_.data() + (a - dst.begin), op->n_size * dsize));
+        }
+      } else {
+        const uint32_t n1 = (op->n_size + 15) / 16;
+        for (uint32_t c = 0; c < n1; ++c) {
+          const uint64_t a = op->dst.addr + uint64_t(c) * op->dst_stride * 32;
+          memory = std::max(memory, store(a, staging_out_.data() + (a - dst.begin), uint64_t(op->m_size) * 16 * dsize));
+        }
+      }
+      sc_core::wait(std::max(t, memory));
+    } else {
+      sc_core::wait(t);
+      LocalBuffer* out = buffers_(op->dst.space);
+      layout::fixpipe(*op, local_view(MemSpace::L0C), {out->data(), 0, out->size()});
+    }
+    return bytes;
+  }
+  return 0;
+}
+
+uint64_t DataMover::run_copy(const DataMove& m, const sc_core::sc_time& cycle) {
+  const unsigned ssize = dtype_size(m.src_type), dsize = dtype_size(m.dst_type);
+  const uint64_t src_block = uint64_t(m.block_len) * m.unit;
+  const uint64_t dst_block = src_block * dsize / ssize;
+  const uint64_t total = src_block * m.block_count;
   auto src_at = [&](uint32_t i) { return m.src.addr + i * (uint64_t(m.block_len) + m.src_gap) * m.unit; };
-  auto dst_at = [&](uint32_t i) { return m.dst.addr + i * (uint64_t(m.block_len) + m.dst_gap) * m.unit; };
+  auto dst_at = [&](uint32_t i) {
+    return m.dst.addr + i * (uint64_t(m.block_len) + m.dst_gap) * (uint64_t(m.unit) * dsize / ssize);
+  };
 
   const bool gm_read = m.src.space == MemSpace::GM;
   const bool gm_write = m.dst.space == MemSpace::GM;
-  const double bytes_per_cycle =
-      (gm_read || gm_write) ? params_.gm_bytes_per_cycle : params_.local_bytes_per_cycle;
-  sc_core::sc_time duration =
-      std::max(cycle * double(params_.issue_cycles),
-               cycle * std::ceil(double(total) / bytes_per_cycle));
+  double rate = (gm_read || gm_write) ? params_.gm_bytes_per_cycle : params_.local_bytes_per_cycle;
+  uint64_t start = params_.issue_cycles;
+  if (m.pipe == Pipe::MTE1) {
+    rate = params_.l1_to_bt_fb_bytes_per_cycle;
+    start = params_.mte1_start_cycles;
+  }
+  sc_core::sc_time duration = std::max(cycle * double(start), cycle * std::ceil(double(total) / rate));
 
   // Sources are read when the move starts; GM reads land in staging until it completes.
   if (gm_read) {
     staging_.resize(total);
     sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
     for (uint32_t i = 0; i < m.block_count; ++i) {
-      memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, src_at(i), staging_.data() + i * block,
-                                    static_cast<uint32_t>(block)));
+      memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, src_at(i), staging_.data() + i * src_block,
+                                    static_cast<uint32_t>(src_block)));
     }
     duration = std::max(duration, memory);
   } else if (gm_write) {
@@ -84,22 +270,32 @@ uint64_t DataMover::run(const DataMove& m, const sc_core::sc_time& cycle) {
     sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
     for (uint32_t i = 0; i < m.block_count; ++i) {
       memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, dst_at(i), src + src_at(i),
-                                    static_cast<uint32_t>(block)));
+                                    static_cast<uint32_t>(src_block)));
     }
     duration = std::max(duration, memory);
   }
 
   sc_core::wait(duration);
 
-  if (gm_read) {
-    uint8_t* dst = buffers_(m.dst.space)->data();
-    for (uint32_t i = 0; i < m.block_count; ++i) {
-      std::memcpy(dst + dst_at(i), staging_.data() + i * block, block);
+  if (gm_write) return total;
+  uint8_t* dst = buffers_(m.dst.space)->data();
+  const uint8_t* src = gm_read ? staging_.data() : buffers_(m.src.space)->data();
+  for (uint32_t i = 0; i < m.block_count; ++i) {
+    const uint8_t* from = gm_read ? src + i * src_block : src + src_at(i);
+    uint8_t* to = dst + dst_at(i);
+    if (ssize == dsize) {
+      std::memmove(to, from, src_block);
+    } else if (m.src_type == DType::F16) {  // f16 -> f32 (bias into BT)
+      const size_t n = src_block / 2;
+      std::vector<float> tmp(n);
+      f16_to_f32(reinterpret_cast<const _Float16*>(from), tmp.data(), n);
+      std::memcpy(to, tmp.data(), n * 4);
+    } else {  // f32 -> f16 (L0C -> UB matrix mode)
+      const size_t n = src_block / 4;
+      std::vector<_Float16> tmp(n);
+      f32_to_f16(reinterpret_cast<const float*>(from), tmp.data(), n);
+      std::memcpy(to, tmp.data(), n * 2);
     }
-  } else if (!gm_write) {
-    uint8_t* src = buffers_(m.src.space)->data();
-    uint8_t* dst = buffers_(m.dst.space)->data();
-    for (uint32_t i = 0; i < m.block_count; ++i) std::memmove(dst + dst_at(i), src + src_at(i), block);
   }
   return total;
 }

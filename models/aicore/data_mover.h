@@ -1,7 +1,8 @@
-// The MTE data movers (SPEC.md §1.5): DataCopy between GM and local buffers and between
-// local buffers. A plain class the MTE pipes (and V, for UB->UB) call. Local destinations
-// are written when the instruction completes; GM is reached only through the core's
-// initiator socket.
+// The movers (SPEC.md §1.5): MTE2 (GM -> local), MTE1 (L1 -> L0A/L0B/BT/FB, LoadData),
+// MTE3 (local -> GM/L1), FixPipe (L0C -> GM/L1) and the vector pipe's local copies.
+// A plain class the pipes call. Sources in GM are read when an instruction starts; local
+// destinations are written when it completes (so a consumer that skips its flag sees stale
+// data); GM destinations are posted when it starts. GM is reached only through `gm`.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -11,41 +12,57 @@
 #include <systemc>
 #include <tlm>
 #include "models/aicore/isa.h"
+#include "models/aicore/layout.h"
 #include "models/aicore/local_buffer.h"
+#include "models/aicore/product.h"
 
 namespace npuvp::aicore {
 
 class DataMover {
  public:
   struct Params {
-    double gm_bytes_per_cycle = 32;      // MTE2 GM->local and MTE3 local->GM
-    double local_bytes_per_cycle = 128;  // local->local copies
-    uint64_t issue_cycles = 10;          // fixed start cost of every move
+    double gm_bytes_per_cycle = 32;      // MTE2 GM -> local, MTE3 local -> GM
+    double local_bytes_per_cycle = 128;  // UB -> UB, UB -> L1, L0C -> UB
+    uint64_t issue_cycles = 10;          // start cost of an MTE2/MTE3/V copy
+    uint64_t mte1_start_cycles = 26;     // start cost of an MTE1 instruction
+    double l1_to_l0a_bytes_per_cycle = 512;
+    double l1_to_l0b_bytes_per_cycle = 256;
+    double l1_to_bt_fb_bytes_per_cycle = 64;
+    double fix_bytes_per_cycle = 32;     // L0C -> GM/L1
   };
-  // One GM access of `length` bytes; returns the memory time the access takes, measured from
-  // the start of the instruction. Raises on a transport error.
+  // One GM access of `length` bytes; returns the memory time it takes, measured from the
+  // start of the instruction. Raises on a transport error.
   using GmAccess = std::function<sc_core::sc_time(tlm::tlm_command, uint64_t address,
                                                   uint8_t* data, uint32_t length)>;
   // A local buffer by memory space, or nullptr if the core has none.
   using BufferLookup = std::function<LocalBuffer*(MemSpace)>;
 
-  DataMover(const Params& params, BufferLookup buffers, GmAccess gm);
+  DataMover(Product product, const Params& params, BufferLookup buffers, GmAccess gm);
 
-  // The pipe that executes a copy from `src` to `dst`, or nothing if the path is illegal.
-  static std::optional<Pipe> path_pipe(MemSpace src, MemSpace dst);
+  Product product() const { return product_; }
 
-  // Empty if `move` is legal (path, pipe, ranges, alignment, block counts); else why not.
-  std::string check(const DataMove& move) const;
+  // Empty if the move is legal (path on this product, pipe, limits, ranges, alignment).
+  std::string check(const Instruction& instr, Pipe pipe) const;
 
   // Runs the move in the calling pipe thread: waits its duration, moves the bytes.
   // Returns the bytes moved.
-  uint64_t run(const DataMove& move, const sc_core::sc_time& cycle);
+  uint64_t run(const Instruction& instr, const sc_core::sc_time& cycle);
 
  private:
+  std::string check_copy(const DataMove& m) const;
+  std::string check_local(MemSpace space, layout::Range r, const char* what) const;
+  std::string check_gm(uint64_t addr, unsigned elem_size, const char* what) const;
+  uint64_t run_copy(const DataMove& m, const sc_core::sc_time& cycle);
+  // GM [r.begin, r.end) -> staging; returns the memory time.
+  sc_core::sc_time fetch(layout::Range r, std::vector<uint8_t>& staging);
+  sc_core::sc_time store(uint64_t addr, const uint8_t* data, uint64_t length);
+  layout::ConstView local_view(MemSpace space) const;
+
+  Product product_;
   Params params_;
   BufferLookup buffers_;
   GmAccess gm_;
-  std::vector<uint8_t> staging_;
+  std::vector<uint8_t> staging_, staging_out_;
 };
 
 }  // namespace npuvp::aicore

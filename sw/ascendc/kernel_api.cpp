@@ -5,6 +5,7 @@
 
 #include "models/aicore/ai_core.h"
 #include "models/aicore/data_mover.h"
+#include "models/aicore/product.h"
 #include "models/aicore/vector_unit.h"
 #include "sw/ascendc/kernel_operator.h"
 #include "tlm/log.h"
@@ -154,10 +155,10 @@ uint64_t gm_device_address(const void* host_pointer) { return core().gm_address(
 
 namespace {
 aicore::DataMove make_move(AiCore& c, CopyEnd dst, CopyEnd src, unsigned elem_size) {
-  auto pipe = aicore::DataMover::path_pipe(src.space, dst.space);
+  auto pipe = aicore::copy_pipe(c.product(), src.space, dst.space);
   if (!pipe) {
     c.fail(fmt::format("DataCopy {}->{}", aicore::mem_space_name(src.space), aicore::mem_space_name(dst.space)),
-           "not a legal data path on this core");
+           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
   }
   aicore::DataMove m;
   m.pipe = *pipe;
