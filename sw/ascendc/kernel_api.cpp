@@ -312,9 +312,28 @@ void QueueState::init(TPosition pos, unsigned depth, uint8_t num, uint32_t len, 
   buffers_.assign(num, Buffer{});
   queued_.clear();
   next_ = 0;
-  synchronised_ = pos == TPosition::VECIN || pos == TPosition::VECOUT;
-  producer_ = pos == TPosition::VECIN ? Pipe::MTE2 : Pipe::V;
-  consumer_ = pos == TPosition::VECIN ? Pipe::V : Pipe::MTE3;
+  auto pipes = queue_pipes(pos, core().product());
+  synchronised_ = pipes.has_value();
+  if (pipes) {
+    producer_ = pipes->first;
+    consumer_ = pipes->second;
+  }
+}
+
+// Who writes and who reads the buffers of a queue at each position (SPEC.md §1.5).
+std::optional<std::pair<Pipe, Pipe>> queue_pipes(TPosition pos, aicore::Product product) {
+  const bool a2 = aicore::is_a2(product);
+  switch (pos) {
+    case TPosition::VECIN: return std::pair{Pipe::MTE2, Pipe::V};
+    case TPosition::VECOUT: return std::pair{Pipe::V, Pipe::MTE3};
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: return std::pair{Pipe::MTE2, Pipe::MTE1};
+    case TPosition::A2: case TPosition::B2: case TPosition::C2: return std::pair{Pipe::MTE1, Pipe::M};
+    case TPosition::CO1: return std::pair{Pipe::M, a2 ? Pipe::FIX : Pipe::V};
+    case TPosition::CO2: return std::pair{Pipe::V, Pipe::MTE3};
+    case TPosition::C2PIPE2GM: return std::pair{Pipe::MTE1, Pipe::FIX};
+    case TPosition::TSCM: return std::pair{Pipe::MTE3, Pipe::MTE1};
+    default: return std::nullopt;  // VECCALC and the rest: no implicit flags
+  }
 }
 
 int QueueState::alloc(const char* api) {
@@ -416,12 +435,10 @@ void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t dep
   const uint64_t slot = (uint64_t(len) + 31) / 32 * 32;
   const uint64_t base = allocate(pos, slot * num, "TPipe::InitBuffer");
   q.init(pos, static_cast<unsigned>(depth), num, static_cast<uint32_t>(slot), base);
-  if (pos == TPosition::VECIN || pos == TPosition::VECOUT) {
-    const auto producer = pos == TPosition::VECIN ? npuvp::aicore::Pipe::MTE2 : npuvp::aicore::Pipe::V;
-    const auto consumer = pos == TPosition::VECIN ? npuvp::aicore::Pipe::V : npuvp::aicore::Pipe::MTE3;
+  if (auto pipes = npuvp::ascendc::queue_pipes(pos, c.product())) {
     for (uint8_t b = 0; b < num; ++b) {
-      q.set_ids(b, next_event_id(npuvp::ascendc::event_of(producer, consumer)),
-                next_event_id(npuvp::ascendc::event_of(consumer, producer)));
+      q.set_ids(b, next_event_id(npuvp::ascendc::event_of(pipes->first, pipes->second)),
+                next_event_id(npuvp::ascendc::event_of(pipes->second, pipes->first)));
     }
   }
 }

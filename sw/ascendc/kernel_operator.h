@@ -8,3 +8,4 @@
 #include "sw/ascendc/ascendc/data_copy.h"
 #include "sw/ascendc/ascendc/vector.h"
 #include "sw/ascendc/ascendc/sync.h"
+#include "sw/ascendc/ascendc/cube.h"

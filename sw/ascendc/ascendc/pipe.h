@@ -10,10 +10,16 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <optional>
+#include <utility>
 #include <vector>
 #include "sw/ascendc/ascendc/tensor.h"
+#include "models/aicore/product.h"
 
 namespace npuvp::ascendc {
+
+// The producer and consumer pipes of a queue at `pos`, or nothing (no implicit flags).
+std::optional<std::pair<aicore::Pipe, aicore::Pipe>> queue_pipes(AscendC::TPosition pos, aicore::Product product);
 
 class QueueState {
  public:

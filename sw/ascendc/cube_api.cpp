@@ -1,0 +1,140 @@
+// The cube-side kernel API: each call becomes one instruction on MTE1, MTE2, M or FIX.
+#include <cstring>
+#include <fmt/format.h>
+
+#include "models/aicore/ai_core.h"
+#include "sw/ascendc/kernel_operator.h"
+#include "tlm/log.h"
+
+namespace npuvp::ascendc {
+
+using aicore::AiCore;
+using aicore::DType;
+using aicore::MemSpace;
+using aicore::Pipe;
+
+namespace {
+std::string path(const CopyEnd& src, const CopyEnd& dst) {
+  return fmt::format("{}->{}", aicore::mem_space_name(src.space), aicore::mem_space_name(dst.space));
+}
+}  // namespace
+
+void nd2nz_copy(CopyEnd dst, CopyEnd src, DType type, const AscendC::Nd2NzParams& p) {
+  AiCore& c = core();
+  aicore::Nd2Nz op;
+  auto pipe = aicore::nd2nz_pipe(c.product(), src.space, dst.space);
+  if (!pipe) {
+    c.fail(fmt::format("DataCopy.Nd2Nz {}", path(src, dst)),
+           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
+  }
+  op.pipe = *pipe;
+  op.dst = {dst.space, dst.addr};
+  op.src = {src.space, src.addr};
+  op.dtype = type;
+  op.nd_num = p.ndNum;
+  op.n_value = p.nValue;
+  op.d_value = p.dValue;
+  op.src_nd_matrix_stride = p.srcNdMatrixStride;
+  op.src_d_value = p.srcDValue;
+  op.dst_nz_c0_stride = p.dstNzC0Stride;
+  op.dst_nz_n_stride = p.dstNzNStride;
+  op.dst_nz_matrix_stride = p.dstNzMatrixStride;
+  c.issue(op);
+}
+
+void load_2d(CopyEnd dst, CopyEnd src, DType type, const AscendC::LoadData2DParams& p) {
+  AiCore& c = core();
+  auto pipe = aicore::load2d_pipe(c.product(), src.space, dst.space);
+  if (!pipe) {
+    c.fail(fmt::format("LoadData2D {}", path(src, dst)),
+           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
+  }
+  aicore::LoadData2D op;
+  op.pipe = *pipe;
+  op.dst = {dst.space, dst.addr};
+  op.src = {src.space, src.addr};
+  op.dtype = type;
+  op.start_index = p.startIndex;
+  op.repeat = p.repeatTimes;
+  op.src_stride = p.srcStride;
+  op.dst_gap = p.dstGap;
+  op.transpose = p.ifTranspose;
+  c.issue(op);
+}
+
+void load_3d(CopyEnd dst, CopyEnd src, DType type, const aicore::LoadData3D& shape) {
+  aicore::LoadData3D op = shape;
+  op.dst = {dst.space, dst.addr};
+  op.src = {src.space, src.addr};
+  op.dtype = type;
+  core().issue(op);
+}
+
+void mmad(uint64_t c_addr, uint64_t a, uint64_t b, DType ct, DType at, DType bt, const AscendC::MmadParams& p,
+          bool with_bias, uint64_t bias_addr) {
+  aicore::Mmad op;
+  op.c = c_addr;
+  op.a = a;
+  op.b = b;
+  op.m = p.m;
+  op.n = p.n;
+  op.k = p.k;
+  op.a_type = at;
+  op.b_type = bt;
+  op.c_type = ct;
+  op.bias = with_bias || p.cmatrixSource;
+  op.init_c = op.bias ? false : p.cmatrixInitVal;
+  op.bias_addr = bias_addr;
+  core().issue(op);
+}
+
+void fixpipe(CopyEnd dst, uint64_t src, DType dt, DType st, const AscendC::FixpipeParamsV220& p, bool nz2nd) {
+  aicore::Fixpipe op;
+  op.dst = {dst.space, dst.addr};
+  op.src = src;
+  op.src_type = st;
+  op.dst_type = dt;
+  op.m_size = p.mSize;
+  op.n_size = p.nSize;
+  op.src_stride = p.srcStride;
+  op.dst_stride = p.dstStride;
+  op.relu = p.reluEn;
+  op.nz2nd = nz2nd;
+  uint32_t scale_bits = static_cast<uint32_t>(p.deqScalar);
+  std::memcpy(&op.deq_scale, &scale_bits, sizeof(float));
+  switch (p.quantPre) {
+    case AscendC::NoQuant: op.quant = aicore::QuantMode::None; op.deq_scale = 1.0f; break;
+    case AscendC::F322F16: op.quant = aicore::QuantMode::F322F16; break;
+    case AscendC::F322BF16: op.quant = aicore::QuantMode::F322BF16; break;
+    case AscendC::DEQF16: case AscendC::VDEQF16: op.quant = aicore::QuantMode::DEQF16; break;
+    case AscendC::QF322B8_PRE: case AscendC::VQF322B8_PRE: op.quant = aicore::QuantMode::QF322B8; break;
+    case AscendC::REQ8: case AscendC::VREQ8: op.quant = aicore::QuantMode::REQ8; break;
+  }
+  core().issue(op);
+}
+
+void local_copy(CopyEnd dst, CopyEnd src, DType dt, DType st, const AscendC::DataCopyParams& p, bool matrix_mode) {
+  AiCore& c = core();
+  auto pipe = aicore::copy_pipe(c.product(), src.space, dst.space);
+  if (!pipe) {
+    c.fail(fmt::format("DataCopy {}", path(src, dst)),
+           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
+  }
+  aicore::DataMove m;
+  m.pipe = *pipe;
+  m.dst = {dst.space, dst.addr};
+  m.src = {src.space, src.addr};
+  m.block_count = p.blockCount;
+  m.block_len = p.blockLen;
+  m.src_gap = p.srcStride;
+  m.dst_gap = p.dstStride;
+  m.src_type = st;
+  m.dst_type = dt;
+  m.elem_size = aicore::dtype_size(st);
+  // Units (SPEC.md §1.5): one 16x16 fractal of the source type in matrix mode, 64 B into
+  // BT (C2), 128 B into FB (C2PIPE2GM), else 32 B.
+  m.unit = matrix_mode ? 256 * aicore::dtype_size(st) : dst.space == MemSpace::BT ? 64 : dst.space == MemSpace::FB ? 128 : 32;
+  c.issue(m);
+}
+
+}  // namespace npuvp::ascendc

@@ -1,0 +1,137 @@
+// The single-core matmul, written as an Ascend C programmer writes one: TPipe and TQues for
+// every level, so the pipes overlap (MTE2 fetches the next L1 block while MTE1 feeds L0 and
+// the cube computes; FixPipe drains one L0C tile while the next accumulates).
+//
+// Layouts (models/aicore/isa.h): A and B arrive in L1 as NZ by Nd2Nz (fractal (r1, c1) of a
+// tile with R1 fractal rows at (c1 * R1 + r1) * 512, row-major inside). LoadData2D gathers
+// A's fractals into L0A's ZZ order, and B's — transposed — into L0B's ZN order.
+#include "sw/kernels/matmul.h"
+
+#include <algorithm>
+
+namespace npuvp::kernels {
+
+using namespace AscendC;
+
+namespace {
+constexpr uint32_t kBaseM = 128, kBaseN = 128;  // an L0C tile
+constexpr uint32_t kBlockK = 256;               // K held in L1 per block
+constexpr uint32_t kBaseK = 64;                 // K per Mmad (an L0A/L0B tile)
+constexpr uint32_t kFractal = 16;
+constexpr int32_t kBuffers = 2;
+
+uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+uint32_t round_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
+
+template <class CT>
+class KernelMatmul {
+ public:
+  KernelMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape s) : s_(s) {
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), uint64_t(s.m) * s.k);
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(s.m) * s.n);
+    pipe.InitBuffer(qA1, kBuffers, kBaseM * kBlockK * sizeof(half));
+    pipe.InitBuffer(qB1, kBuffers, kBlockK * kBaseN * sizeof(half));
+    pipe.InitBuffer(qA2, kBuffers, kBaseM * kBaseK * sizeof(half));
+    pipe.InitBuffer(qB2, kBuffers, kBaseK * kBaseN * sizeof(half));
+    pipe.InitBuffer(qCO1, kBuffers, kBaseM * kBaseN * sizeof(float));
+  }
+
+  void Process() {
+    for (uint32_t m0 = 0; m0 < s_.m; m0 += kBaseM) {
+      for (uint32_t n0 = 0; n0 < s_.n; n0 += kBaseN) {
+        const uint32_t m = std::min(kBaseM, s_.m - m0), n = std::min(kBaseN, s_.n - n0);
+        LocalTensor<float> c = qCO1.AllocTensor<float>();
+        for (uint32_t k0 = 0; k0 < s_.k; k0 += kBlockK) {
+          const uint32_t k = std::min(kBlockK, s_.k - k0);
+          CopyIn(m0, n0, k0, m, n, k);
+          Compute(c, m, n, k, k0 == 0);
+        }
+        qCO1.EnQue(c);
+        CopyOut(m0, n0, m, n);
+      }
+    }
+  }
+
+ private:
+  // GM -> L1, ND -> NZ: A block m x k (row stride K), B block k x n (row stride N).
+  void CopyIn(uint32_t m0, uint32_t n0, uint32_t k0, uint32_t m, uint32_t n, uint32_t k) {
+    LocalTensor<half> a1 = qA1.AllocTensor<half>();
+    DataCopy(a1, aGm[uint64_t(m0) * s_.k + k0],
+             Nd2NzParams(1, m, k, 0, s_.k, round_up(m, kFractal), 1, 0));
+    qA1.EnQue(a1);
+    LocalTensor<half> b1 = qB1.AllocTensor<half>();
+    DataCopy(b1, bGm[uint64_t(k0) * s_.n + n0],
+             Nd2NzParams(1, k, n, 0, s_.n, round_up(k, kFractal), 1, 0));
+    qB1.EnQue(b1);
+  }
+
+  void Compute(LocalTensor<float>& c, uint32_t m, uint32_t n, uint32_t k, bool first_block) {
+    LocalTensor<half> a1 = qA1.DeQue<half>();
+    LocalTensor<half> b1 = qB1.DeQue<half>();
+    const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1_block = ceil_div(k, kFractal);
+    for (uint32_t kk0 = 0; kk0 < k; kk0 += kBaseK) {
+      const uint32_t kk = std::min(kBaseK, k - kk0);
+      const uint32_t k1 = ceil_div(kk, kFractal), k1_start = kk0 / kFractal;
+      // L1 NZ -> L0A ZZ: one row of fractals (m1 fixed, k1 walking) per LoadData.
+      LocalTensor<half> a2 = qA2.AllocTensor<half>();
+      for (uint32_t i = 0; i < m1; ++i) {
+        LoadData(a2[i * k1 * 256], a1, LoadData2DParams(k1_start * m1 + i, k1, m1, 0, 0, false, 0));
+      }
+      qA2.EnQue(a2);
+      // L1 NZ -> L0B ZN: for each k1, the row of n fractals, each transposed.
+      LocalTensor<half> b2 = qB2.AllocTensor<half>();
+      for (uint32_t j = 0; j < k1; ++j) {
+        LoadData(b2[j * n1 * 256], b1, LoadData2DParams(k1_start + j, n1, k1_block, 0, 0, true, 0));
+      }
+      qB2.EnQue(b2);
+      a2 = qA2.DeQue<half>();
+      b2 = qB2.DeQue<half>();
+      MmadParams p;
+      p.m = m;
+      p.n = n;
+      p.k = kk;
+      p.cmatrixInitVal = first_block && kk0 == 0;
+      Mmad(c, a2, b2, p);
+      qA2.FreeTensor(a2);
+      qB2.FreeTensor(b2);
+    }
+    qA1.FreeTensor(a1);
+    qB1.FreeTensor(b1);
+  }
+
+  // L0C NZ -> GM ND, converting to CT.
+  void CopyOut(uint32_t m0, uint32_t n0, uint32_t m, uint32_t n) {
+    LocalTensor<float> c = qCO1.DeQue<float>();
+    FixpipeParamsV220 p;
+    p.mSize = m;
+    p.nSize = n;
+    p.srcStride = round_up(m, kFractal);
+    p.dstStride = s_.n;
+    p.quantPre = std::is_same<CT, half>::value ? F322F16 : NoQuant;
+    Fixpipe(cGm[uint64_t(m0) * s_.n + n0], c, p);
+    qCO1.FreeTensor(c);
+  }
+
+  MatmulShape s_;
+  TPipe pipe;
+  TQue<TPosition::A1, kBuffers> qA1;
+  TQue<TPosition::B1, kBuffers> qB1;
+  TQue<TPosition::A2, kBuffers> qA2;
+  TQue<TPosition::B2, kBuffers> qB2;
+  TQue<TPosition::CO1, kBuffers> qCO1;
+  GlobalTensor<half> aGm, bGm;
+  GlobalTensor<CT> cGm;
+};
+}  // namespace
+
+template <class CT>
+void matmul_a2(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape shape) {
+  KernelMatmul<CT> op(a, b, c, shape);
+  op.Process();
+}
+
+template void matmul_a2<float>(GM_ADDR, GM_ADDR, GM_ADDR, MatmulShape);
+template void matmul_a2<half>(GM_ADDR, GM_ADDR, GM_ADDR, MatmulShape);
+
+}  // namespace npuvp::kernels

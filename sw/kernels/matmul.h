@@ -1,0 +1,17 @@
+// Single-core tiled matmul C[M][N] = A[M][K] * B[K][N], f16 in, f32 or f16 out, any shape.
+#pragma once
+#include <cstdint>
+#include "kernel_operator.h"
+
+namespace npuvp::kernels {
+
+struct MatmulShape {
+  uint32_t m = 0, n = 0, k = 0;
+};
+
+// A2 (ascend910b): GM --Nd2Nz--> L1 --LoadData2D--> L0A/L0B --Mmad--> L0C --Fixpipe--> GM.
+// CT is float or half. Double-buffered at every level through TQues.
+template <class CT>
+void matmul_a2(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape shape);
+
+}  // namespace npuvp::kernels
