@@ -239,7 +239,9 @@ std::string AiCore::check(const Instruction& instr) const {
 void AiCore::issue(Instruction instr) {
   const Pipe p = pipe_of(instr);
   PipeUnit* target = pipe(p);
-  if (!target) fail(describe(instr), fmt::format("pipe {} does not exist on this core", pipe_name(p)));
+  if (!target) {
+    fail(describe(instr), fmt::format("pipe {} does not exist on this {} core", pipe_name(p), product_name(params_.product)));
+  }
   ++scalar_instructions_;
   charge_scalar(params_.scalar_issue_cycles);
   std::string why = check(instr);

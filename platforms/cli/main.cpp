@@ -22,14 +22,17 @@ void print_summary(const npuvp::RunReport& run, npuvp::platform::CoupledSoc& soc
   const double clock = soc.core(0).params().clock_mhz;
   fmt::print("simulated: {} cycles ({:.3f} us at {} MHz)   wall: {:.3f} s\n", run.cycles,
              run.sim_time.to_seconds() * 1e6, clock, run.wall_seconds);
-  const char* pipes[] = {"MTE2", "V", "MTE3"};
+  std::vector<std::string> pipes;
+  for (const char* pipe : {"MTE2", "MTE1", "M", "V", "MTE3", "FIX"}) {
+    if (Stats::global().find(fmt::format("core0.{}.busy_cycles", pipe))) pipes.emplace_back(pipe);
+  }
   fmt::print("pipe busy, % of kernel cycles:\n  {:<8}", "core");
-  for (const char* pipe : pipes) fmt::print("{:>8}", pipe);
+  for (const auto& pipe : pipes) fmt::print("{:>8}", pipe);
   fmt::print("{:>10}\n", "blocks");
   for (unsigned i = 0; i < p.cores; ++i) {
     const std::string core = fmt::format("core{}", i);
     fmt::print("  {:<8}", core);
-    for (const char* pipe : pipes) {
+    for (const auto& pipe : pipes) {
       const uint64_t busy = Stats::global().value(fmt::format("{}.{}.busy_cycles", core, pipe));
       fmt::print("{:>7.1f}%", run.cycles ? 100.0 * double(busy) / double(run.cycles) : 0.0);
     }
@@ -51,7 +54,7 @@ int run_command(const std::string& kernel, const std::string& platform, const st
     fmt::print(stderr, "npuvp: unknown kernel '{}'; built-in kernels:{}\n", kernel, names);
     return 2;
   }
-  npuvp::Device::configure(platform, sets);
+  npuvp::Device::configure(platform.empty() ? sample->platform : platform, sets);
   if (!trace.empty()) npuvp::Tracer::global().open(trace);
   auto& dev = npuvp::Device::instance();
   auto& soc = dev.soc();
@@ -87,13 +90,13 @@ int main(int argc, char** argv) {
   CLI::App app{"npuvp: SystemC/TLM-2.0 virtual platforms for AI accelerators"};
   app.require_subcommand(1);
 
-  std::string kernel, platform = "minimal", trace, stats;
+  std::string kernel, platform, trace, stats;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
 
   auto* run = app.add_subcommand("run", "run a built-in sample kernel and check its result");
   run->add_option("kernel", kernel, "sample kernel (see `npuvp list`)")->required();
-  run->add_option("-p,--platform", platform, "platform name or config file")->capture_default_str();
+  run->add_option("-p,--platform", platform, "platform name or config file (default: the kernel's own)");
   run->add_option("-s,--set", sets, "override a parameter: key=value (repeatable)");
   run->add_option("--trace", trace, "write a Chrome/Perfetto trace JSON");
   run->add_option("--stats", stats, "write all statistics as JSON");
@@ -102,14 +105,14 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "list platforms and sample kernels");
 
   auto* info = app.add_subcommand("info", "print every parameter of a platform with its value and source");
-  info->add_option("platform", platform, "platform name or config file")->capture_default_str();
+  info->add_option("platform", platform, "platform name or config file (default: minimal)");
   info->add_option("-s,--set", sets, "override a parameter: key=value (repeatable)");
 
   CLI11_PARSE(app, argc, argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   try {
     if (*run) return run_command(kernel, platform, sets, trace, stats, blocks);
-    if (*info) return info_command(platform, sets);
+    if (*info) return info_command(platform.empty() ? "minimal" : platform, sets);
     if (*list) {
       fmt::print("platforms:\n");
       for (const auto& p : npuvp::available_platforms()) fmt::print("  {}\n", p);

@@ -14,4 +14,8 @@ struct MatmulShape {
 template <class CT>
 void matmul_a2(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape shape);
 
+// int8: C[M][N] (s32) = A[M][K] (s8) * B[K][N] (s8), with B supplied transposed as Bt[N][K]
+// (the usual int8 layout: Bt's NZ fractals in L1 are already L0B's ZN fractals).
+void matmul_int8_a2(GM_ADDR a, GM_ADDR bt, GM_ADDR c, MatmulShape shape);
+
 }  // namespace npuvp::kernels

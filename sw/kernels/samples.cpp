@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sw/kernels/elementwise.h"
+#include "sw/kernels/matmul.h"
 #include "sw/runtime/device.h"
 #include "sw/runtime/tikicpulib.h"
 
@@ -144,6 +145,38 @@ SampleResult run_sample(const char* name, uint32_t blocks, int inputs, Kernel ke
 
 uint32_t blocks_or_default(uint32_t b) { return b ? b : kDefaultBlocks; }
 
+// f16 matmul on one A2 core, checked against the numeric contract (SPEC.md §1.4).
+SampleResult run_matmul(uint32_t m, uint32_t n, uint32_t k) {
+  Device& dev = Device::instance();
+  auto a = random_values<half>(size_t(m) * k, 11, -2, 2);
+  auto b = random_values<half>(size_t(k) * n, 12, -2, 2);
+  auto* ga = static_cast<half*>(AscendC::GmAlloc(a.size() * 2));
+  auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
+  auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
+  std::memcpy(ga, a.data(), a.size() * 2);
+  std::memcpy(gb, b.data(), b.size() * 2);
+  dev.launch("matmul_custom", 1, [&] {
+    matmul_a2<float>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb), reinterpret_cast<GM_ADDR>(gc),
+                     MatmulShape{m, n, k});
+  });
+  std::vector<float> want(size_t(m) * n);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      float acc = 0;
+      for (uint32_t kk = 0; kk < k; ++kk) {
+        volatile float sum = acc + float(a[size_t(i) * k + kk]) * float(b[size_t(kk) * n + j]);
+        acc = sum;
+      }
+      want[size_t(i) * n + j] = acc;
+    }
+  }
+  SampleResult r = compare(gc, want);
+  AscendC::GmFree(ga);
+  AscendC::GmFree(gb);
+  AscendC::GmFree(gc);
+  return r;
+}
+
 }  // namespace
 
 const std::vector<Sample>& samples() {
@@ -182,6 +215,8 @@ const std::vector<Sample>& samples() {
              },
              -1e6f, 1e6f);
        }},
+      {"matmul", "C = A x B, 256x192x320 f16 -> f32 on one A2 core (Nd2Nz, LoadData, Mmad, Fixpipe)",
+       [](uint32_t) { return run_matmul(256, 192, 320); }, "core910b"},
   };
   return list;
 }

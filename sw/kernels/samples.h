@@ -17,6 +17,7 @@ struct Sample {
   std::string name;
   std::string description;
   std::function<SampleResult(uint32_t block_dim)> run;  // block_dim 0 = the sample's default
+  std::string platform = "minimal";                      // where it runs by default
 };
 
 const std::vector<Sample>& samples();

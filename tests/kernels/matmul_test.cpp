@@ -40,3 +40,39 @@ TEST(MatmulA2, F32Out_64x300x520) { check_matmul_a2<float>(64, 300, 520); }
 TEST(MatmulA2, F16Out_17x33x50) { check_matmul_a2<half>(17, 33, 50); }
 TEST(MatmulA2, F16Out_256x144x272) { check_matmul_a2<half>(256, 144, 272); }
 }  // namespace
+
+namespace {
+// int8 x int8 -> int32, exact with two's-complement wrap; B given transposed.
+void check_matmul_int8(uint32_t m, uint32_t n, uint32_t k) {
+  auto& dev = npuvp::testing::make_device({}, "core910b");
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int> d(-128, 127);
+  std::vector<int8_t> a(size_t(m) * k), bt(size_t(n) * k);
+  for (auto& x : a) x = int8_t(d(gen));
+  for (auto& x : bt) x = int8_t(d(gen));
+  auto* ga = static_cast<int8_t*>(AscendC::GmAlloc(a.size()));
+  auto* gb = static_cast<int8_t*>(AscendC::GmAlloc(bt.size()));
+  auto* gc = static_cast<int32_t*>(AscendC::GmAlloc(size_t(m) * n * 4));
+  std::memcpy(ga, a.data(), a.size());
+  std::memcpy(gb, bt.data(), bt.size());
+  dev.launch("matmul_int8", 1, [&] {
+    npuvp::kernels::matmul_int8_a2(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
+                                   reinterpret_cast<GM_ADDR>(gc), MatmulShape{m, n, k});
+  });
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      int32_t want = 0;
+      for (uint32_t kk = 0; kk < k; ++kk) want += int32_t(a[size_t(i) * k + kk]) * int32_t(bt[size_t(j) * k + kk]);
+      ASSERT_EQ(gc[size_t(i) * n + j], want) << i << "," << j;
+    }
+  }
+}
+TEST(MatmulA2, Int8_32x32x32) { check_matmul_int8(32, 32, 32); }
+TEST(MatmulA2, Int8_19x45x70) { check_matmul_int8(19, 45, 70); }
+TEST(MatmulA2, Int8_130x140x600) { check_matmul_int8(130, 140, 600); }
+}  // namespace
+namespace {
+TEST(MatmulA2, Int8_16x16x64) { check_matmul_int8(16, 16, 64); }
+TEST(MatmulA2, Int8_16x16x40) { check_matmul_int8(16, 16, 40); }
+TEST(MatmulA2, Int8_32x16x32) { check_matmul_int8(32, 16, 32); }
+}

@@ -2,7 +2,7 @@
 set(expect ${CMAKE_CURRENT_SOURCE_DIR}/platforms/expect.sh)
 set(cli $<TARGET_FILE:npuvp>)
 
-foreach(kernel add mul relu prefix_sum)
+foreach(kernel add mul relu prefix_sum matmul)
   add_test(NAME platforms.cli.run_${kernel} COMMAND ${expect} ok "result: PASS" ${cli} run ${kernel})
 endforeach()
 add_test(NAME platforms.cli.run_prints_pipe_busy_and_traffic
