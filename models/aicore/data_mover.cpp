@@ -219,10 +219,20 @@ uint64_t DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle)
           memory = std::max(memory, store(a, staging_out_.data() + (a - dst.begin), op->n_size * dsize));
         }
       } else {
+        // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
+        // written only up to n_size (the rest of GM stays as it was).
         const uint32_t n1 = (op->n_size + 15) / 16;
         for (uint32_t c = 0; c < n1; ++c) {
-          const uint64_t a = op->dst.addr + uint64_t(c) * op->dst_stride * 32;
-          memory = std::max(memory, store(a, staging_out_.data() + (a - dst.begin), uint64_t(op->m_size) * 16 * dsize));
+          const uint64_t col = op->dst.addr + uint64_t(c) * op->dst_stride * 32;
+          const uint32_t width = std::min<uint32_t>(16, op->n_size - c * 16);
+          if (width == 16) {
+            memory = std::max(memory, store(col, staging_out_.data() + (col - dst.begin), uint64_t(op->m_size) * 16 * dsize));
+            continue;
+          }
+          for (uint32_t i = 0; i < op->m_size; ++i) {
+            const uint64_t row = col + uint64_t(i) * 16 * dsize;
+            memory = std::max(memory, store(row, staging_out_.data() + (row - dst.begin), width * dsize));
+          }
         }
       }
       sc_core::wait(std::max(t, memory));
