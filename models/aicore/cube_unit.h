@@ -15,7 +15,7 @@ class CubeUnit {
     uint64_t head_cycles = 2;               // fixed issue cost of an Mmad
     double f16_fractal_steps_per_cycle = 1;  // 16x16x16 f16 steps per cycle (4096 MAC)
     double s8_fractal_steps_per_cycle = 1;   // 16x32x16 s8 steps per cycle (8192 MAC)
-    double f32_fractal_steps_per_cycle = 1;  // 16x8x16 f32 steps per cycle (quarter f16 MAC rate)
+    double f32_fractal_steps_per_cycle = 0.5;  // 16x8x16 f32 steps (2048 MAC): 0.5/cycle = quarter of f16
   };
   CubeUnit() = default;
   explicit CubeUnit(const Params& params) : params_(params) {}

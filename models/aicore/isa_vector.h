@@ -1,6 +1,8 @@
-// The vector instruction (SPEC.md §1.6 and the Ascend C vector ISA).
+// The vector instruction (SPEC.md §1.6 and the Ascend C vector ISA). docs/vector-isa.md is the
+// reference for every operation's operands, dtypes and numeric contract.
 #pragma once
 #include <cstdint>
+#include <string>
 #include "models/aicore/isa_types.h"
 
 namespace npuvp::aicore {
@@ -10,24 +12,65 @@ enum class VecOp : uint8_t {
   Adds, Muls,                    // dst = src0 op scalar
   Abs, Relu, Exp,                // dst = op(src0)
   Duplicate,                     // dst = scalar
+  Ln, Sqrt, Rsqrt, Reciprocal,   // dst = op(src0), f16/f32
+  LeakyRelu,                     // dst = src0 >= 0 ? src0 : src0 * scalar
+  Not, And, Or,                  // bitwise on 16-bit integers
+  Cast,                          // dst (dst_dtype) = convert(src0 (dtype), round)
+  Compare,                       // bit field at dst = src0 cmp src1
+  CompareScalar,                 // bit field at dst = src0 cmp scalar
+  CompareToCmpMask,              // CMPMASK register = src0 cmp src1 (one repeat)
+  SetCmpMask,                    // CMPMASK register = 16 B at src0
+  GetCmpMask,                    // 16 B at dst = CMPMASK register
+  Select,                        // dst = sel bit ? src0 : (src1 or scalar)
+  ReduceSum, ReduceMax, ReduceMin,                 // one result over every repeat
+  WholeReduceSum, WholeReduceMax, WholeReduceMin,  // one result per repeat
+  BlockReduceSum, BlockReduceMax, BlockReduceMin,  // one result per 32 B block
+  Brcb,       // each of 8 src0 elements fills one 32 B block of dst, per repeat
+  Transpose,  // one 16x16 matrix of 16-bit elements (512 B)
+  Gather,     // dst[i] = element at src0 + u32 byte offset src1[i]
 };
 const char* vec_op_name(VecOp op);
-int vec_op_sources(VecOp op);  // 0, 1 or 2 tensor sources
+int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2
+
+// Values equal those of the Ascend C enums (AscendC::RoundMode, CMPMODE, SELMODE, ReduceOrder),
+// so the API converts them with a static_cast.
+enum class RoundMode : uint8_t { None, Rint, Floor, Ceil, Round, Trunc, Odd };
+enum class CmpMode : uint8_t { LT, GT, EQ, LE, GE, NE };
+enum class SelMode : uint8_t { CmpMaskSpr, TensorScalar, TensorTensor };
+enum class ReduceOrder : uint8_t { ValueIndex, IndexValue, OnlyValue, OnlyIndex };
+const char* round_mode_name(RoundMode mode);  // "CAST_RINT", ...
+const char* cmp_mode_name(CmpMode mode);      // "LT", ...
+const char* sel_mode_name(SelMode mode);      // "VSEL_CMPMASK_SPR", ...
+const char* reduce_order_name(ReduceOrder order);
 
 // One vector instruction: `repeat` iterations over 256 B (8 blocks of 32 B) per operand.
 // Normal mask: bit i of (mask_hi:mask_lo) enables element i of each repeat (mask_lo holds
 // elements 0..63). Counter mask: mask_lo is the total number of elements over all repeats,
 // taken in order, each repeat handling up to one full repeat's worth.
+// Cast with operands of different widths: one repeat holds 256 B of the wider operand, so
+// the narrower one spans 4 blocks (or 2 for 8-bit <-> 32-bit, which the model does not have).
 struct VectorOp {
   VecOp op = VecOp::Add;
-  DType dtype = DType::F16;
+  DType dtype = DType::F16;              // element type (Cast: the source type)
   uint64_t dst = 0, src0 = 0, src1 = 0;  // UB byte addresses
-  double scalar = 0;                     // Adds/Muls/Duplicate, converted to dtype first
+  double scalar = 0;  // Adds/Muls/Duplicate/LeakyRelu/CompareScalar/Select, converted to dtype first
   bool counter_mode = false;
   uint64_t mask_lo = ~0ull, mask_hi = ~0ull;
-  uint32_t repeat = 1;  // [0, 255]; 0 does nothing
+  uint32_t repeat = 1;  // [0, 255]; 0 does nothing. ReduceSum/Max/Min accept up to 2^31 - 1.
   uint32_t dst_blk_stride = 1, src0_blk_stride = 1, src1_blk_stride = 1;  // 32 B units
-  uint32_t dst_rep_stride = 8, src0_rep_stride = 8, src1_rep_stride = 8;  // 32 B units
+  // 32 B units, except where the reduction ops define their own unit (docs/vector-isa.md).
+  uint32_t dst_rep_stride = 8, src0_rep_stride = 8, src1_rep_stride = 8;
+
+  DType dst_dtype = DType::F16;                  // Cast: destination type
+  RoundMode round = RoundMode::None;             // Cast
+  CmpMode cmp = CmpMode::LT;                     // Compare, CompareScalar, CompareToCmpMask
+  SelMode sel = SelMode::CmpMaskSpr;             // Select
+  ReduceOrder order = ReduceOrder::ValueIndex;   // Reduce/WholeReduce Max/Min: what is stored
+  uint64_t src2 = 0;  // Select TensorScalar/TensorTensor: UB address of the selection bits
 };
+
+// The fields describe() in isa.cpp does not show, e.g. " dst_dtype=s32 round=CAST_FLOOR";
+// empty for the ops that have none.
+std::string vec_op_details(const VectorOp& op);
 
 }  // namespace npuvp::aicore

@@ -1,5 +1,7 @@
-// The vector unit: executes one VectorOp on the Unified Buffer's bytes (SPEC.md §1.6).
-// A plain class that the V pipe calls: check() validates, cost() times, execute() computes.
+// The vector unit: executes one VectorOp on the Unified Buffer's bytes (SPEC.md §1.6,
+// docs/vector-isa.md). A plain class that the V pipe calls: check() validates, cost() times,
+// execute() computes. It holds the one piece of vector state the ISA has, the CMPMASK
+// register (Compare without dst, SetCmpMask, GetCmpMask, Select VSEL_CMPMASK_SPR).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,7 +20,9 @@ class VectorUnit {
 
   // Empty if `op` is legal on a UB of `ub_size` bytes; else the reason, e.g.
   // "repeat 256 out of range [0, 255]", "dst block at 0x40020 (32 B) beyond UB size 0x40000",
-  // "address 0x13 not 32 B aligned", "Exp does not support s32", "mask_hi must be 0 for f32".
+  // "address 0x13 not 32 B aligned", "Exp does not support s32", "mask_hi must be 0 for f32",
+  // "Cast f16->s8 does not support CAST_ODD". It also records `ub_size` for execute()'s
+  // data-dependent bounds (Gather): the core checks every instruction before issuing it.
   std::string check(const VectorOp& op, uint64_t ub_size) const;
 
   // Cycles the instruction occupies the V pipe.
@@ -26,15 +30,34 @@ class VectorUnit {
 
   // Computes `op` in place on `ub` (already checked). Repeats run in order; within a repeat
   // all sources are read before the destination is written, so overlapping and in-place
-  // operands behave as on hardware.
-  void execute(const VectorOp& op, uint8_t* ub) const;
+  // operands behave as on hardware. Gather offsets are data, so they are bounded here, by
+  // `ub_size` (or, in the two-argument form, by the size last passed to check()); a bad
+  // offset raises an npuvp error naming the instruction.
+  void execute(const VectorOp& op, uint8_t* ub, uint64_t ub_size);
+  void execute(const VectorOp& op, uint8_t* ub) { execute(op, ub, checked_ub_size_); }
+
+  // The CMPMASK register: bit i (of w[i / 64]) is element i.
+  struct CmpMask {
+    uint64_t w[2] = {0, 0};
+  };
+  const CmpMask& cmp_mask() const { return cmp_mask_; }
 
   // Elements of `type` in one repeat (256 B) and in one block (32 B).
   static unsigned elems_per_repeat(DType type) { return 256 / dtype_size(type); }
   static unsigned elems_per_block(DType type) { return 32 / dtype_size(type); }
+  // Elements one repeat of `op` handles (its mask width): 256 B of its widest operand.
+  static unsigned repeat_elems(const VectorOp& op);
+  // The largest legal `repeat` of an operation (255, or more for ReduceSum/Max/Min).
+  static uint32_t max_repeat(VecOp op);
+  // `op` with every operand moved to where its repeat number `repeats` starts, so that
+  // running `op` for k repeats and then advance(op, k) for the rest is the same as running
+  // it once (the API splits long counter-mode runs this way). Counter masks are not touched.
+  static VectorOp advance(const VectorOp& op, uint32_t repeats);
 
  private:
   Params params_;
+  CmpMask cmp_mask_;
+  mutable uint64_t checked_ub_size_ = 0;
 };
 
 }  // namespace npuvp::aicore
