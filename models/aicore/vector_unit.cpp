@@ -707,11 +707,17 @@ void execute_cast(const VectorOp& op, uint8_t* ub) {
     case cast_key(DType::F32, DType::S32):
       return run_cast<float, int32_t>(op, ub, [m](float a) { return cast_to_int<int32_t>(a, m); });
     case cast_key(DType::F16, DType::S32):
-      return run_cast<_Float16, int32_t>(op, ub, [m](_Float16 a) { return cast_to_int<int32_t>(static_cast<float>(a), m); });
+      return run_cast<_Float16, int32_t>(op, ub, [m](_Float16 a) {
+        return cast_to_int<int32_t>(static_cast<float>(a), m);
+      });
     case cast_key(DType::F16, DType::S8):
-      return run_cast<_Float16, int8_t>(op, ub, [m](_Float16 a) { return cast_to_int<int8_t>(static_cast<float>(a), m); });
+      return run_cast<_Float16, int8_t>(op, ub, [m](_Float16 a) {
+        return cast_to_int<int8_t>(static_cast<float>(a), m);
+      });
     case cast_key(DType::F16, DType::U8):
-      return run_cast<_Float16, uint8_t>(op, ub, [m](_Float16 a) { return cast_to_int<uint8_t>(static_cast<float>(a), m); });
+      return run_cast<_Float16, uint8_t>(op, ub, [m](_Float16 a) {
+        return cast_to_int<uint8_t>(static_cast<float>(a), m);
+      });
     case cast_key(DType::S32, DType::F32):
       return run_cast<int32_t, float>(op, ub, [m](int32_t a) {
         return static_cast<float>(round_to_binary(a, 23, -126, m));
@@ -1144,8 +1150,12 @@ std::vector<Access> accesses(const VectorOp& op) {
       list.push_back(strided_access("src0", op, src0_of(op), epr, size));
       list.push_back(strided_access("src1", op, src1_of(op), epr, size));
       break;
-    case VecOp::SetCmpMask: list.push_back(bytes_access("src0", op.src0, kBlockBytes, op.repeat > 0, 16)); break;
-    case VecOp::GetCmpMask: list.push_back(bytes_access("dst", op.dst, kBlockBytes, op.repeat > 0, 16)); break;
+    case VecOp::SetCmpMask:
+      list.push_back(bytes_access("src0", op.src0, kBlockBytes, op.repeat > 0, 16));
+      break;
+    case VecOp::GetCmpMask:
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, op.repeat > 0, 16));
+      break;
     case VecOp::Select:
       list.push_back(strided_access("dst", op, dst_of(op), epr, size));
       list.push_back(strided_access("src0", op, src0_of(op), epr, size));
@@ -1194,7 +1204,8 @@ std::vector<Access> accesses(const VectorOp& op) {
     }
     case VecOp::Brcb: {
       const bool touched = op.repeat > 0;
-      const uint64_t top = touched ? uint64_t(op.repeat - 1) * op.dst_rep_stride + 7ull * op.dst_blk_stride : 0;
+      const uint64_t top =
+          touched ? uint64_t(op.repeat - 1) * op.dst_rep_stride + 7ull * op.dst_blk_stride : 0;
       list.push_back({"dst", op.dst, kBlockBytes, touched, top * kBlockBytes + kBlockBytes, true});
       list.push_back(bytes_access("src0", op.src0, kBlockBytes, touched, uint64_t(op.repeat) * 8 * size));
       break;
@@ -1311,7 +1322,9 @@ std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {
   checked_ub_size_ = ub_size;
   const uint32_t max = max_repeat(op.op);
   if (op.repeat > max) {
-    if (max == 1) return fmt::format("{} runs once: repeat {} out of range [0, 1]", vec_op_name(op.op), op.repeat);
+    if (max == 1) {
+      return fmt::format("{} runs once: repeat {} out of range [0, 1]", vec_op_name(op.op), op.repeat);
+    }
     return fmt::format("repeat {} out of range [0, {}]", op.repeat, max);
   }
   if (op.op == VecOp::Cast) {
@@ -1340,10 +1353,10 @@ std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {
   const unsigned epr = repeat_elems(op);
   if (!ignores_mask(op.op)) {
     if (!op.counter_mode && epr <= 64 && op.mask_hi != 0) {
-      return fmt::format("mask_hi must be 0 for {} (mask high word is {:#x})",
-                         op.op == VecOp::Cast ? fmt::format("{}->{}", dtype_name(op.dtype), dtype_name(op.dst_dtype))
-                                              : std::string(dtype_name(op.dtype)),
-                         op.mask_hi);
+      const std::string types =
+          op.op == VecOp::Cast ? fmt::format("{}->{}", dtype_name(op.dtype), dtype_name(op.dst_dtype))
+                               : std::string(dtype_name(op.dtype));
+      return fmt::format("mask_hi must be 0 for {} (mask high word is {:#x})", types, op.mask_hi);
     }
     if (op.counter_mode && op.mask_lo > static_cast<uint64_t>(op.repeat) * epr) {
       return fmt::format("counter mask {} exceeds repeat * elements per repeat ({} * {} = {})",

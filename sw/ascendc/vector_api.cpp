@@ -76,6 +76,12 @@ void vector_count(VectorOp v, int64_t count) {
   AiCore& c = core();
   const char* api = aicore::vec_op_name(v.op);
   if (count < 0) c.fail(api, fmt::format("count {} is negative", count));
+  if (v.op == VecOp::Cast) {
+    // Contiguous elements: the narrower operand's repeat is fewer than 8 blocks long.
+    const unsigned epr = VectorUnit::repeat_elems(v);
+    v.src0_rep_stride = epr * aicore::dtype_size(v.dtype) / 32;
+    v.dst_rep_stride = epr * aicore::dtype_size(v.dst_dtype) / 32;
+  }
   if (v.op == VecOp::Compare || v.op == VecOp::CompareScalar) {
     const uint64_t epr = VectorUnit::repeat_elems(v);
     if (static_cast<uint64_t>(count) % epr != 0) {
