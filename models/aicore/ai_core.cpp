@@ -294,7 +294,11 @@ uint64_t AiCore::execute(Pipe p, const Instruction& instr) {
   issuing_instr_ = &instr;
   if (auto* op = std::get_if<VectorOp>(&instr)) {
     wait(cycle_ * double(vector_.cost(*op)));
-    vector_.execute(*op, ub_->data());
+    try {
+      vector_.execute(*op, ub_->data());
+    } catch (const sc_core::sc_report& e) {  // faults found while executing (Gather offsets)
+      fail(describe(instr), error_text(e));
+    }
     return 0;
   }
   if (auto* op = std::get_if<Mmad>(&instr)) {

@@ -116,11 +116,11 @@ std::string describe(const Instruction& instr) {
       if (n >= 2) srcs += fmt::format(" src1=UB:0x{:x}", i.src1);
       bool scalar = i.op == VecOp::Adds || i.op == VecOp::Muls || i.op == VecOp::Duplicate;
       return fmt::format(
-          "{}.{} dst=UB:0x{:x}{}{} repeat={} {} blkStride=({},{},{}) repStride=({},{},{})",
+          "{}.{} dst=UB:0x{:x}{}{} repeat={} {} blkStride=({},{},{}) repStride=({},{},{}){}",
           vec_op_name(i.op), dtype_name(i.dtype), i.dst, srcs,
           scalar ? fmt::format(" scalar={}", i.scalar) : std::string(), i.repeat, mask_text(i),
           i.dst_blk_stride, i.src0_blk_stride, i.src1_blk_stride, i.dst_rep_stride,
-          i.src0_rep_stride, i.src1_rep_stride);
+          i.src0_rep_stride, i.src1_rep_stride, vec_op_details(i));
     }
     std::string operator()(const SetFlag& i) const {
       return fmt::format("SetFlag<{}_{}>({})", pipe_name(i.src), pipe_name(i.dst), i.id);

@@ -642,7 +642,8 @@ TEST(VectorIsaKernels, ErrorGatherOffsetOutOfUb) {
     Gather(ub_at<float>(0, 64), ub_at<float>(0x2000, 64), off, 0, 64);
     PipeBarrier<PIPE_ALL>();
   });
-  EXPECT_THAT(e, AllOf(HasSubstr("Gather.f32"), HasSubstr("offset[5] = 0x4b000"), HasSubstr("beyond UB size 0x40000")));
+  EXPECT_THAT(e, AllOf(HasSubstr("soc.core0 @ "), HasSubstr("Gather.f32"), HasSubstr("offset[5] = 0x4b000"),
+                       HasSubstr("beyond UB size 0x40000")));
 }
 
 TEST(VectorIsaKernels, ErrorTransposeMisaligned) {
