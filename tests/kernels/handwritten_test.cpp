@@ -6,30 +6,16 @@
 #include <random>
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/kernel_data.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
 
 namespace {
 
-template <class T>
-std::vector<T> random_vector(size_t n, uint32_t seed, float lo = -8, float hi = 8) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<T> v(n);
-  for (auto& x : v) x = static_cast<T>(d(gen));
-  return v;
-}
-
-template <class T>
-T* to_gm(const std::vector<T>& v) {
-  auto* p = static_cast<T*>(GmAlloc(v.size() * sizeof(T)));
-  std::memcpy(p, v.data(), v.size() * sizeof(T));
-  return p;
-}
-
-template <class T>
-bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+using npuvp::testing::random_vector;
+using npuvp::testing::same_bits;
+using npuvp::testing::to_gm;
 
 // Sub over float with explicit SetFlag/WaitFlag instead of queues, one block.
 TEST(HandwrittenKernels, ExplicitFlagsSubFloat) {

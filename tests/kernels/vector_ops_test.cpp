@@ -14,6 +14,7 @@
 
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/kernel_data.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -26,22 +27,13 @@ namespace {
 
 // ---- Host side.
 
-template <class T>
-T* to_gm(const std::vector<T>& v) {
-  auto* p = static_cast<T*>(GmAlloc(v.size() * sizeof(T)));
-  std::memcpy(p, v.data(), v.size() * sizeof(T));
-  return p;
-}
+using npuvp::testing::to_gm;
 template <class T>
 T* gm_filled(size_t n, T value) { return to_gm(std::vector<T>(n, value)); }
 
 template <class T>
 std::vector<T> random_values(size_t n, uint32_t seed, float lo = -8, float hi = 8) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<T> v(n);
-  for (auto& x : v) x = static_cast<T>(d(gen));
-  return v;
+  return npuvp::testing::random_vector<T>(n, seed, lo, hi);
 }
 
 template <class T>
