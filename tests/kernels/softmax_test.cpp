@@ -7,20 +7,9 @@
 #include "sw/kernels/softmax.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
+#include "tests/support/reduce_reference.h"
 
 namespace {
-
-float tree_sum(const float* v, size_t n, size_t lanes) {
-  std::vector<float> x(lanes, -0.0f);
-  for (size_t i = 0; i < n; ++i) x[i] = v[i];
-  for (size_t w = lanes; w > 1; w /= 2) {
-    for (size_t i = 0; i < w / 2; ++i) {
-      volatile float s = x[2 * i] + x[2 * i + 1];
-      x[i] = s;
-    }
-  }
-  return x[0];
-}
 
 std::vector<float> softmax_reference(const std::vector<float>& x, uint32_t rows, uint32_t cols) {
   std::vector<float> y(x.size());
@@ -33,11 +22,7 @@ std::vector<float> softmax_reference(const std::vector<float>& x, uint32_t rows,
       volatile float d = in[j] + (-mx);
       out[j] = std::exp(float(d));
     }
-    float sum = -0.0f;
-    for (uint32_t r0 = 0; r0 < cols; r0 += 64) {
-      volatile float s = sum + tree_sum(out + r0, std::min<uint32_t>(64, cols - r0), 64);
-      sum = s;
-    }
+    const float sum = npuvp::testing::reduce_sum_count_form(out, cols);
     const float scale = 1.0f / sum;
     for (uint32_t j = 0; j < cols; ++j) {
       volatile float p = out[j] * scale;
