@@ -14,20 +14,20 @@ using aicore::MemSpace;
 using aicore::Pipe;
 
 namespace {
-std::string path(const CopyEnd& src, const CopyEnd& dst) {
-  return fmt::format("{}->{}", aicore::mem_space_name(src.space), aicore::mem_space_name(dst.space));
+// The pipe for `what` from src to dst on this core's product; fails naming path and product.
+Pipe require_path(AiCore& c, std::optional<Pipe> pipe, const char* what, const CopyEnd& src, const CopyEnd& dst) {
+  if (!pipe) {
+    c.fail(fmt::format("{} {}->{}", what, aicore::mem_space_name(src.space), aicore::mem_space_name(dst.space)),
+           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
+  }
+  return *pipe;
 }
 }  // namespace
 
 void nd2nz_copy(CopyEnd dst, CopyEnd src, DType type, const AscendC::Nd2NzParams& p) {
   AiCore& c = core();
   aicore::Nd2Nz op;
-  auto pipe = aicore::nd2nz_pipe(c.product(), src.space, dst.space);
-  if (!pipe) {
-    c.fail(fmt::format("DataCopy.Nd2Nz {}", path(src, dst)),
-           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
-  }
-  op.pipe = *pipe;
+  op.pipe = require_path(c, aicore::nd2nz_pipe(c.product(), src.space, dst.space), "DataCopy.Nd2Nz", src, dst);
   op.dst = {dst.space, dst.addr};
   op.src = {src.space, src.addr};
   op.dtype = type;
@@ -44,13 +44,8 @@ void nd2nz_copy(CopyEnd dst, CopyEnd src, DType type, const AscendC::Nd2NzParams
 
 void load_2d(CopyEnd dst, CopyEnd src, DType type, const AscendC::LoadData2DParams& p) {
   AiCore& c = core();
-  auto pipe = aicore::load2d_pipe(c.product(), src.space, dst.space);
-  if (!pipe) {
-    c.fail(fmt::format("LoadData2D {}", path(src, dst)),
-           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
-  }
   aicore::LoadData2D op;
-  op.pipe = *pipe;
+  op.pipe = require_path(c, aicore::load2d_pipe(c.product(), src.space, dst.space), "LoadData2D", src, dst);
   op.dst = {dst.space, dst.addr};
   op.src = {src.space, src.addr};
   op.dtype = type;
@@ -115,13 +110,8 @@ void fixpipe(CopyEnd dst, uint64_t src, DType dt, DType st, const AscendC::Fixpi
 
 void local_copy(CopyEnd dst, CopyEnd src, DType dt, DType st, const AscendC::DataCopyParams& p, bool matrix_mode) {
   AiCore& c = core();
-  auto pipe = aicore::copy_pipe(c.product(), src.space, dst.space);
-  if (!pipe) {
-    c.fail(fmt::format("DataCopy {}", path(src, dst)),
-           fmt::format("not a legal data path on {}", aicore::product_name(c.product())));
-  }
   aicore::DataMove m;
-  m.pipe = *pipe;
+  m.pipe = require_path(c, aicore::copy_pipe(c.product(), src.space, dst.space), "DataCopy", src, dst);
   m.dst = {dst.space, dst.addr};
   m.src = {src.space, src.addr};
   m.block_count = p.blockCount;

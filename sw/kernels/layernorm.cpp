@@ -2,6 +2,7 @@
 // through VECIN, the vector unit forms the sums (ReduceSum), the scalar unit turns them into
 // mean and 1/sqrt(var + eps) after a V->S flag, and the vector unit applies them.
 #include "sw/kernels/layernorm.h"
+#include "sw/kernels/reduction.h"
 
 #include <cmath>
 
@@ -48,12 +49,6 @@ class KernelLayernorm {
   }
 
  private:
-  float ScalarResult(const LocalTensor<float>& r) {
-    SetFlag<HardEvent::V_S>(EVENT_ID0);
-    WaitFlag<HardEvent::V_S>(EVENT_ID0);
-    return r.GetValue(0);
-  }
-
   void Compute(const LocalTensor<float>& gb) {
     LocalTensor<float> x = inQueue.DeQue<float>();
     LocalTensor<float> y = outQueue.AllocTensor<float>();
@@ -62,11 +57,11 @@ class KernelLayernorm {
     const int32_t n = static_cast<int32_t>(cols_);
     const float inv_n = 1.0f / float(cols_);
     ReduceSum(r, x, tmp, n);
-    const float mean = ScalarResult(r) * inv_n;
+    const float mean = read_reduction(r) * inv_n;
     Adds(y, x, -mean, n);   // centred
     Mul(tmp, y, y, n);      // squares
     ReduceSum(r, tmp, tmp, n);
-    const float var = ScalarResult(r) * inv_n;
+    const float var = read_reduction(r) * inv_n;
     const float rstd = 1.0f / std::sqrt(var + eps_);
     Muls(y, y, rstd, n);
     Mul(y, y, gb, n);         // gamma

@@ -2,6 +2,7 @@
 // finds the max and the sum (ReduceMax/ReduceSum), the scalar unit reads them after a V->S
 // flag and feeds them back as scalars (Adds, Muls), and the result leaves through VECOUT.
 #include "sw/kernels/softmax.h"
+#include "sw/kernels/reduction.h"
 
 #include "models/aicore/ai_core.h"
 
@@ -37,13 +38,6 @@ class KernelSoftmax {
   }
 
  private:
-  // Reads dst[0] of a reduction on the scalar unit once the vector unit has written it.
-  float ScalarResult(const LocalTensor<float>& r) {
-    SetFlag<HardEvent::V_S>(EVENT_ID0);
-    WaitFlag<HardEvent::V_S>(EVENT_ID0);
-    return r.GetValue(0);
-  }
-
   void Compute() {
     LocalTensor<float> x = inQueue.DeQue<float>();
     LocalTensor<float> y = outQueue.AllocTensor<float>();
@@ -51,11 +45,11 @@ class KernelSoftmax {
     LocalTensor<float> r = result.Get<float>();
     const int32_t n = static_cast<int32_t>(cols_);
     ReduceMax(r, x, tmp, n);
-    const float max = ScalarResult(r);
+    const float max = read_reduction(r);
     Adds(y, x, -max, n);
     Exp(y, y, n);
     ReduceSum(r, y, tmp, n);
-    const float sum = ScalarResult(r);
+    const float sum = read_reduction(r);
     Muls(y, y, 1.0f / sum, n);
     outQueue.EnQue(y);
     inQueue.FreeTensor(x);
