@@ -14,6 +14,14 @@ struct MatmulShape {
 template <class CT>
 void matmul_a2(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape shape);
 
+// Coupled 910 (no ND2NZ, no FixPipe): a vector pre-pass pads A and B into `workspace` (GM,
+// at least matmul_910_workspace_bytes), strided DataCopy builds NZ in L1, the cube computes,
+// L0C leaves through UB in matrix mode into a padded C, and a vector post-pass writes the
+// exact C (scalar stores for row tails shorter than a 32 B block). CT is float or half.
+template <class CT>
+void matmul_910(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, MatmulShape shape);
+uint64_t matmul_910_workspace_bytes(MatmulShape shape);
+
 // int8: C[M][N] (s32) = A[M][K] (s8) * B[K][N] (s8), with B supplied transposed as Bt[N][K]
 // (the usual int8 layout: Bt's NZ fractals in L1 are already L0B's ZN fractals).
 void matmul_int8_a2(GM_ADDR a, GM_ADDR bt, GM_ADDR c, MatmulShape shape);

@@ -76,3 +76,33 @@ TEST(MatmulA2, Int8_16x16x64) { check_matmul_int8(16, 16, 64); }
 TEST(MatmulA2, Int8_16x16x40) { check_matmul_int8(16, 16, 40); }
 TEST(MatmulA2, Int8_32x16x32) { check_matmul_int8(32, 16, 32); }
 }
+
+namespace {
+// Coupled 910: padding pre-pass, strided NZ copies, matrix-mode L0C -> UB, unpadding post-pass.
+template <class CT>
+void check_matmul_910(uint32_t m, uint32_t n, uint32_t k) {
+  auto& dev = npuvp::testing::make_device({}, "core910");
+  auto a = npuvp::testing::random_halves(size_t(m) * k, 3);
+  auto b = npuvp::testing::random_halves(size_t(k) * n, 4);
+  auto* ga = static_cast<half*>(AscendC::GmAlloc(a.size() * 2));
+  auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
+  auto* gc = static_cast<CT*>(AscendC::GmAlloc(size_t(m) * n * sizeof(CT)));
+  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes({m, n, k})));
+  std::memcpy(ga, a.data(), a.size() * 2);
+  std::memcpy(gb, b.data(), b.size() * 2);
+  dev.launch("matmul_910", 1, [&] {
+    npuvp::kernels::matmul_910<CT>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
+                                   reinterpret_cast<GM_ADDR>(gc), ws, MatmulShape{m, n, k});
+  });
+  const auto want = npuvp::testing::matmul_reference(a, b, m, n, k);
+  const long bad = npuvp::testing::first_mismatch(gc, want);
+  EXPECT_EQ(bad, -1) << "C[" << bad / long(n) << "][" << bad % long(n) << "] = " << double(gc[bad < 0 ? 0 : bad])
+                     << ", want " << (bad < 0 ? 0.0 : double(static_cast<CT>(want[bad])));
+}
+TEST(Matmul910, F32Out_16x16x16) { check_matmul_910<float>(16, 16, 16); }
+TEST(Matmul910, F32Out_1x1x1) { check_matmul_910<float>(1, 1, 1); }
+TEST(Matmul910, F32Out_17x33x50) { check_matmul_910<float>(17, 33, 50); }
+TEST(Matmul910, F32Out_200x130x300) { check_matmul_910<float>(200, 130, 300); }
+TEST(Matmul910, F16Out_17x33x50) { check_matmul_910<half>(17, 33, 50); }
+TEST(Matmul910, F16Out_144x150x272) { check_matmul_910<half>(144, 150, 272); }
+}  // namespace
