@@ -121,9 +121,8 @@ void local_copy(CopyEnd dst, CopyEnd src, DType dt, DType st, const AscendC::Dat
   m.src_type = st;
   m.dst_type = dt;
   m.elem_size = aicore::dtype_size(st);
-  // Units (SPEC.md §1.5): one 16x16 fractal of the source type in matrix mode, 64 B into
-  // BT (C2), 128 B into FB (C2PIPE2GM), else 32 B.
-  m.unit = matrix_mode ? 256 * aicore::dtype_size(st) : dst.space == MemSpace::BT ? 64 : dst.space == MemSpace::FB ? 128 : 32;
+  // Units: one 16x16 fractal of the source type in matrix mode, else copy_unit().
+  m.unit = matrix_mode ? 256 * aicore::dtype_size(st) : copy_unit(dst.space);
   c.issue(m);
 }
 

@@ -165,25 +165,30 @@ aicore::DataMove make_move(AiCore& c, CopyEnd dst, CopyEnd src, unsigned elem_si
   m.dst = {dst.space, dst.addr};
   m.src = {src.space, src.addr};
   m.elem_size = elem_size;
+  m.unit = copy_unit(dst.space);
   return m;
 }
 }  // namespace
 
+// DataCopyParams units (SPEC.md §1.5): 64 B into the BiasTable (C2), 128 B into the FixPipe
+// buffer (C2PIPE2GM), else 32 B.
+uint32_t copy_unit(MemSpace dst) { return dst == MemSpace::BT ? 64 : dst == MemSpace::FB ? 128 : 32; }
+
 void data_copy_count(CopyEnd dst, CopyEnd src, uint64_t count, unsigned elem_size) {
   AiCore& c = core();
   aicore::DataMove m = make_move(c, dst, src, elem_size);
-  uint64_t units = count * elem_size / 32;  // rounded down to whole 32 B blocks
+  uint64_t units = count * elem_size / m.unit;  // rounded down to whole units
   if (units == 0) {
-    c.fail(aicore::describe(m), fmt::format("count {} x {} B is less than one 32 B block; "
-                                            "DataCopy moves whole 32 B blocks only", count, elem_size));
+    c.fail(aicore::describe(m), fmt::format("count {} x {} B is less than one {} B block; "
+                                            "DataCopy moves whole blocks only", count, elem_size, m.unit));
   }
   while (units > 0) {
     const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(units, 65535));
     m.block_count = 1;
     m.block_len = chunk;
     c.issue(m);
-    m.src.addr += uint64_t(chunk) * 32;
-    m.dst.addr += uint64_t(chunk) * 32;
+    m.src.addr += uint64_t(chunk) * m.unit;
+    m.dst.addr += uint64_t(chunk) * m.unit;
     units -= chunk;
   }
 }

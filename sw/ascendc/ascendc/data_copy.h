@@ -11,6 +11,8 @@ struct CopyEnd {
 void data_copy_count(CopyEnd dst, CopyEnd src, uint64_t count, unsigned elem_size);
 void data_copy_params(CopyEnd dst, CopyEnd src, const AscendC::DataCopyParams& p, unsigned elem_size);
 uint64_t gm_device_address(const void* host_pointer);
+// Bytes per DataCopyParams unit for a copy into `dst` (32, or 64 into BT, 128 into FB).
+uint32_t copy_unit(aicore::MemSpace dst);
 
 template <class T>
 CopyEnd end_of(const AscendC::GlobalTensor<T>& t) {

@@ -1,0 +1,26 @@
+// 2-D convolution on one A2 core: NCHW f16 input -> NC1HWC0 in L1 -> img2col (LoadData3D) ->
+// Mmad with the bias from the BiasTable -> Fixpipe with ReLU -> f32 output.
+#pragma once
+#include <cstdint>
+#include "kernel_operator.h"
+
+namespace npuvp::kernels {
+
+struct Conv2dShape {
+  uint32_t c = 1, h = 1, w = 1;  // input channels and size (one image)
+  uint32_t cout = 1;             // output channels
+  uint32_t kh = 1, kw = 1;
+  uint32_t stride = 1, pad = 0, dilation = 1;
+  uint32_t out_h() const { return (h + 2 * pad - dilation * (kh - 1) - 1) / stride + 1; }
+  uint32_t out_w() const { return (w + 2 * pad - dilation * (kw - 1) - 1) / stride + 1; }
+  uint32_t c1() const { return (c + 15) / 16; }
+  uint32_t k() const { return c1() * kh * kw * 16; }  // img2col columns: (c1, kh, kw, c0)
+};
+
+// x: NCHW f16 [c][h][w]. weight: f16 [cout][k()] with column ((c1 * kh + i) * kw + j) * 16 + c0
+// holding W[co][c1 * 16 + c0][i][j] (zero for channels >= c) — the fractal-ready weight format
+// (as CANN pre-formats weights). bias: f32 [cout rounded up to 16]. y: f32 [out_h * out_w][cout]
+// (NHWC: the orientation whose columns are output channels, so the bias comes from the BT).
+void conv2d_a2(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape shape, bool relu);
+
+}  // namespace npuvp::kernels
