@@ -6,6 +6,7 @@
 // tile with R1 fractal rows at (c1 * R1 + r1) * 512, row-major inside). LoadData2D gathers
 // A's fractals into L0A's ZZ order, and B's — transposed — into L0B's ZN order.
 #include "sw/kernels/matmul.h"
+#include "sw/kernels/matmul_tile.h"
 
 #include <algorithm>
 
@@ -14,14 +15,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
-constexpr uint32_t kBaseM = 128, kBaseN = 128;  // an L0C tile
-constexpr uint32_t kBlockK = 256;               // K held in L1 per block
-constexpr uint32_t kBaseK = 64;                 // K per Mmad (an L0A/L0B tile)
-constexpr uint32_t kFractal = 16;
-constexpr int32_t kBuffers = 2;
-
-uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-uint32_t round_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
+using namespace matmul_tile;
 
 template <class CT>
 class KernelMatmul {
@@ -69,33 +63,7 @@ class KernelMatmul {
   void Compute(LocalTensor<float>& c, uint32_t m, uint32_t n, uint32_t k, bool first_block) {
     LocalTensor<half> a1 = qA1.DeQue<half>();
     LocalTensor<half> b1 = qB1.DeQue<half>();
-    const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1_block = ceil_div(k, kFractal);
-    for (uint32_t kk0 = 0; kk0 < k; kk0 += kBaseK) {
-      const uint32_t kk = std::min(kBaseK, k - kk0);
-      const uint32_t k1 = ceil_div(kk, kFractal), k1_start = kk0 / kFractal;
-      // L1 NZ -> L0A ZZ: one row of fractals (m1 fixed, k1 walking) per LoadData.
-      LocalTensor<half> a2 = qA2.AllocTensor<half>();
-      for (uint32_t i = 0; i < m1; ++i) {
-        LoadData(a2[i * k1 * 256], a1, LoadData2DParams(k1_start * m1 + i, k1, m1, 0, 0, false, 0));
-      }
-      qA2.EnQue(a2);
-      // L1 NZ -> L0B ZN: for each k1, the row of n fractals, each transposed.
-      LocalTensor<half> b2 = qB2.AllocTensor<half>();
-      for (uint32_t j = 0; j < k1; ++j) {
-        LoadData(b2[j * n1 * 256], b1, LoadData2DParams(k1_start + j, n1, k1_block, 0, 0, true, 0));
-      }
-      qB2.EnQue(b2);
-      a2 = qA2.DeQue<half>();
-      b2 = qB2.DeQue<half>();
-      MmadParams p;
-      p.m = m;
-      p.n = n;
-      p.k = kk;
-      p.cmatrixInitVal = first_block && kk0 == 0;
-      Mmad(c, a2, b2, p);
-      qA2.FreeTensor(a2);
-      qB2.FreeTensor(b2);
-    }
+    matmul_tile::multiply_from_l1(c, a1, b1, qA2, qB2, m, n, k, first_block);
     qA1.FreeTensor(a1);
     qB1.FreeTensor(b1);
   }

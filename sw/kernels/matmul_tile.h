@@ -1,0 +1,54 @@
+// The heart of both matmul kernels: f16 A and B tiles already in L1 as NZ (see
+// docs/writing-kernels.md) go to L0A (ZZ) and L0B (ZN, each fractal transposed) in steps of
+// kBaseK along K, and the cube accumulates into the L0C tile c.
+#pragma once
+#include <algorithm>
+#include "kernel_operator.h"
+
+namespace npuvp::kernels::matmul_tile {
+
+using namespace AscendC;
+
+inline constexpr uint32_t kBaseM = 128, kBaseN = 128;  // an L0C tile
+inline constexpr uint32_t kBlockK = 256;               // K held in L1 per block
+inline constexpr uint32_t kBaseK = 64;                 // K per Mmad (an L0A/L0B tile)
+inline constexpr uint32_t kFractal = 16;
+inline constexpr int32_t kBuffers = 2;
+
+inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+inline uint32_t round_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
+
+// a1: m x k of A, b1: k x n of B, both NZ in L1; c starts from zero when first_block.
+template <class QueA2, class QueB2>
+void multiply_from_l1(LocalTensor<float>& c, const LocalTensor<half>& a1, const LocalTensor<half>& b1, QueA2& qA2,
+                      QueB2& qB2, uint32_t m, uint32_t n, uint32_t k, bool first_block) {
+  const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1_block = ceil_div(k, kFractal);
+  for (uint32_t kk0 = 0; kk0 < k; kk0 += kBaseK) {
+    const uint32_t kk = std::min(kBaseK, k - kk0);
+    const uint32_t k1 = ceil_div(kk, kFractal), k1_start = kk0 / kFractal;
+    // L1 NZ -> L0A ZZ: one row of fractals (m1 fixed, k1 walking) per LoadData.
+    LocalTensor<half> a2 = qA2.template AllocTensor<half>();
+    for (uint32_t i = 0; i < m1; ++i) {
+      LoadData(a2[i * k1 * 256], a1, LoadData2DParams(k1_start * m1 + i, k1, m1, 0, 0, false, 0));
+    }
+    qA2.EnQue(a2);
+    // L1 NZ -> L0B ZN: for each k1, the row of n fractals, each transposed.
+    LocalTensor<half> b2 = qB2.template AllocTensor<half>();
+    for (uint32_t j = 0; j < k1; ++j) {
+      LoadData(b2[j * n1 * 256], b1, LoadData2DParams(k1_start + j, n1, k1_block, 0, 0, true, 0));
+    }
+    qB2.EnQue(b2);
+    a2 = qA2.template DeQue<half>();
+    b2 = qB2.template DeQue<half>();
+    MmadParams p;
+    p.m = m;
+    p.n = n;
+    p.k = kk;
+    p.cmatrixInitVal = first_block && kk0 == 0;
+    Mmad(c, a2, b2, p);
+    qA2.FreeTensor(a2);
+    qB2.FreeTensor(b2);
+  }
+}
+
+}  // namespace npuvp::kernels::matmul_tile
