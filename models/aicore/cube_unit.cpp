@@ -519,6 +519,22 @@ void run_gemm(const Job<T>& j) {
 
 // ---- Operand preparation.
 
+// `count` f16, bf16 or f32 values at `src` as f32 (exact: every value is representable).
+void widen_to_f32(const uint8_t* src, DType type, float* out, size_t count) {
+  if (type == DType::F16) {
+    f16_to_f32(reinterpret_cast<const _Float16*>(src), out, count);
+  } else if (type == DType::BF16) {
+    for (size_t x = 0; x < count; ++x) {
+      uint16_t h;
+      std::memcpy(&h, src + 2 * x, 2);
+      const uint32_t u = uint32_t(h) << 16;
+      std::memcpy(&out[x], &u, 4);
+    }
+  } else {
+    std::memcpy(out, src, count * 4);
+  }
+}
+
 // B (float types) into k-major panels: bp[(n1 * k + kk) * 16 + ni] = b(kk, n1 * 16 + ni).
 // Source fractal (k1, n1) is column-major: element (ki, ni) at ni * K0 + ki.
 void pack_b_float(const uint8_t* src, DType type, uint32_t K1, uint32_t N1, uint32_t k,
@@ -537,19 +553,7 @@ void pack_b_float(const uint8_t* src, DType type, uint32_t K1, uint32_t N1, uint
         continue;
       }
 #endif
-      const uint32_t count = K0 * 16;
-      if (type == DType::F16) {
-        f16_to_f32(reinterpret_cast<const _Float16*>(frac), tmp, count);
-      } else if (type == DType::BF16) {
-        for (uint32_t x = 0; x < count; ++x) {
-          uint16_t h;
-          std::memcpy(&h, frac + 2 * x, 2);
-          const uint32_t u = uint32_t(h) << 16;
-          std::memcpy(&tmp[x], &u, 4);
-        }
-      } else {
-        std::memcpy(tmp, frac, count * 4);
-      }
+      widen_to_f32(frac, type, tmp, K0 * 16);
       const uint32_t kn = std::min(K0, k - k1 * K0);
       float* dst = panel + size_t(k1) * K0 * 16;
       for (uint32_t ki = 0; ki < kn; ++ki) {
@@ -565,18 +569,7 @@ const float* prep_a_float(const uint8_t* src, DType type, size_t count) {
     return reinterpret_cast<const float*>(src);  // already f32 in place
   }
   float* a = t_a.get<float>(count);
-  if (type == DType::F16) {
-    f16_to_f32(reinterpret_cast<const _Float16*>(src), a, count);
-  } else if (type == DType::BF16) {
-    for (size_t x = 0; x < count; ++x) {
-      uint16_t h;
-      std::memcpy(&h, src + 2 * x, 2);
-      const uint32_t u = uint32_t(h) << 16;
-      std::memcpy(&a[x], &u, 4);
-    }
-  } else {
-    std::memcpy(a, src, count * 4);
-  }
+  widen_to_f32(src, type, a, count);
   return a;
 }
 
