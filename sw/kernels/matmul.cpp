@@ -39,7 +39,7 @@ class KernelMatmul {
         for (uint32_t k0 = 0; k0 < s_.k; k0 += kBlockK) {
           const uint32_t k = std::min(kBlockK, s_.k - k0);
           CopyIn(m0, n0, k0, m, n, k);
-          Compute(c, m, n, k, k0 == 0);
+          matmul_tile::multiply_from_l1(c, qA1, qB1, qA2, qB2, m, n, k, k0 == 0);
         }
         qCO1.EnQue(c);
         CopyOut(m0, n0, m, n);
@@ -58,14 +58,6 @@ class KernelMatmul {
     DataCopy(b1, bGm[uint64_t(k0) * s_.n + n0],
              Nd2NzParams(1, k, n, 0, s_.n, round_up(k, kFractal), 1, 0));
     qB1.EnQue(b1);
-  }
-
-  void Compute(LocalTensor<float>& c, uint32_t m, uint32_t n, uint32_t k, bool first_block) {
-    LocalTensor<half> a1 = qA1.DeQue<half>();
-    LocalTensor<half> b1 = qB1.DeQue<half>();
-    matmul_tile::multiply_from_l1(c, a1, b1, qA2, qB2, m, n, k, first_block);
-    qA1.FreeTensor(a1);
-    qB1.FreeTensor(b1);
   }
 
   // L0C NZ -> GM ND, converting to CT.

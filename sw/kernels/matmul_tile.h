@@ -18,10 +18,13 @@ inline constexpr int32_t kBuffers = 2;
 inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 inline uint32_t round_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
 
-// a1: m x k of A, b1: k x n of B, both NZ in L1; c starts from zero when first_block.
-template <class QueA2, class QueB2>
-void multiply_from_l1(LocalTensor<float>& c, const LocalTensor<half>& a1, const LocalTensor<half>& b1, QueA2& qA2,
-                      QueB2& qB2, uint32_t m, uint32_t n, uint32_t k, bool first_block) {
+// Takes the next m x k tile of A and k x n tile of B (NZ in L1) from qA1/qB1, multiplies them
+// into c (from zero when first_block), and frees them.
+template <class QueA1, class QueB1, class QueA2, class QueB2>
+void multiply_from_l1(LocalTensor<float>& c, QueA1& qA1, QueB1& qB1, QueA2& qA2, QueB2& qB2, uint32_t m, uint32_t n,
+                      uint32_t k, bool first_block) {
+  LocalTensor<half> a1 = qA1.template DeQue<half>();
+  LocalTensor<half> b1 = qB1.template DeQue<half>();
   const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1_block = ceil_div(k, kFractal);
   for (uint32_t kk0 = 0; kk0 < k; kk0 += kBaseK) {
     const uint32_t kk = std::min(kBaseK, k - kk0);
@@ -49,6 +52,8 @@ void multiply_from_l1(LocalTensor<float>& c, const LocalTensor<half>& a1, const 
     qA2.FreeTensor(a2);
     qB2.FreeTensor(b2);
   }
+  qA1.FreeTensor(a1);
+  qB1.FreeTensor(b1);
 }
 
 }  // namespace npuvp::kernels::matmul_tile
