@@ -10,6 +10,7 @@
 // Every comparison runs once per kernel level the CPU has (scalar, AVX2, AVX-512), through a
 // test hook in cube_unit.cpp.
 #include "models/aicore/cube_unit.h"
+#include "tests/support/bits.h"
 
 #include <gtest/gtest.h>
 
@@ -33,23 +34,8 @@ namespace {
 
 // ---- Small helpers.
 
-uint32_t fbits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float ffrom(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-unsigned size_of(DType t) {
-  switch (t) {
-    case DType::F16: case DType::BF16: case DType::S16: case DType::U16: return 2;
-    case DType::F32: case DType::S32: case DType::U32: return 4;
-    default: return 1;
-  }
-}
+using npuvp::testing::fbits;
+using npuvp::testing::ffrom;
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 template <class T>
 T load(const std::vector<uint8_t>& buf, uint64_t off) {
@@ -80,24 +66,24 @@ struct LevelGuard {
 struct Geometry {
   uint32_t K0, M1, N1, K1;
   explicit Geometry(const Mmad& op)
-      : K0(32 / size_of(op.a_type)),
+      : K0(32 / dtype_size(op.a_type)),
         M1(ceil_div(op.m, 16)),
         N1(ceil_div(op.n, 16)),
-        K1(ceil_div(op.k, 32 / size_of(op.a_type))) {}
+        K1(ceil_div(op.k, 32 / dtype_size(op.a_type))) {}
 };
 
 // Byte offsets of element (i, kk) of A, (kk, j) of B, (i, j) of C (isa.h, struct Mmad).
 uint64_t a_offset(const Mmad& op, const Geometry& g, uint32_t i, uint32_t kk) {
   return op.a + (uint64_t(i / 16) * g.K1 + kk / g.K0) * 512 +
-         (uint64_t(i % 16) * g.K0 + kk % g.K0) * size_of(op.a_type);
+         (uint64_t(i % 16) * g.K0 + kk % g.K0) * dtype_size(op.a_type);
 }
 uint64_t b_offset(const Mmad& op, const Geometry& g, uint32_t kk, uint32_t j) {
   return op.b + (uint64_t(kk / g.K0) * g.N1 + j / 16) * 512 +
-         (uint64_t(j % 16) * g.K0 + kk % g.K0) * size_of(op.b_type);
+         (uint64_t(j % 16) * g.K0 + kk % g.K0) * dtype_size(op.b_type);
 }
 uint64_t c_offset(const Mmad& op, const Geometry& g, uint32_t i, uint32_t j) {
   return op.c + ((uint64_t(j / 16) * g.M1 + i / 16) * 256 + (i % 16) * 16 + j % 16) *
-                    size_of(op.c_type);
+                    dtype_size(op.c_type);
 }
 
 float decode_float(DType t, const std::vector<uint8_t>& buf, uint64_t off) {
@@ -218,7 +204,7 @@ Gen extreme(DType t) {
 }
 
 void fill(std::vector<uint8_t>& buf, DType t, const Gen& gen, std::mt19937& rng) {
-  const unsigned size = size_of(t);
+  const unsigned size = dtype_size(t);
   for (size_t off = 0; off + size <= buf.size(); off += size) {
     const uint32_t v = gen(rng);
     std::memcpy(buf.data() + off, &v, size);  // little-endian: the low bytes
@@ -244,7 +230,7 @@ Case make_case(const Mmad& op, const CubeUnit::Params& params, const Gen& ab_gen
   cs.op.bias_addr = 2 * 64;
   cs.l0a.resize(cs.op.a + uint64_t(g.M1) * g.K1 * 512 + 512);
   cs.l0b.resize(cs.op.b + uint64_t(g.K1) * g.N1 * 512 + 512);
-  cs.l0c.resize(cs.op.c + uint64_t(g.M1) * g.N1 * 256 * size_of(op.c_type) + 64);
+  cs.l0c.resize(cs.op.c + uint64_t(g.M1) * g.N1 * 256 * dtype_size(op.c_type) + 64);
   cs.bt.resize(cs.op.bias_addr + uint64_t(g.N1) * 64 + 64);
   fill(cs.l0a, op.a_type, ab_gen, rng);
   fill(cs.l0b, op.b_type, ab_gen, rng);
@@ -265,7 +251,7 @@ std::vector<uint8_t> expect_matches_reference(const Case& cs) {
   const CubeUnit cube(cs.params);
   EXPECT_EQ(cube.check(cs.op, cs.l0a.size(), cs.l0b.size(), cs.l0c.size(), cs.bt.size()), "");
   const std::vector<uint8_t> want = reference(cs.op, cs.l0a, cs.l0b, cs.l0c, cs.bt);
-  const unsigned csize = size_of(cs.op.c_type);
+  const unsigned csize = dtype_size(cs.op.c_type);
   LevelGuard guard;
   for (int level : kernel_levels()) {
     SCOPED_TRACE("kernel level " + std::to_string(level));
@@ -333,7 +319,7 @@ TEST(CubeUnitTest, F16F32Shapes) {
                                 {128, 128, 128}, {32, 48, 300}, {16, 80, 600}, {48, 16, 257}};
   uint32_t seed = 1;
   for (const auto& s : shapes) {
-    SCOPED_TRACE(testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
+    SCOPED_TRACE(::testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
     const Mmad op = mmad(s[0], s[1], s[2], DType::F16, DType::F16, DType::F32);
     expect_matches_reference(make_case(op, {}, moderate(DType::F16), moderate(DType::F32), seed++));
   }
@@ -345,7 +331,7 @@ TEST(CubeUnitTest, F16F32ExtremeValues) {
   const uint32_t shapes[][3] = {{16, 16, 16}, {33, 17, 70}, {64, 64, 300}};
   uint32_t seed = 100;
   for (const auto& s : shapes) {
-    SCOPED_TRACE(testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
+    SCOPED_TRACE(::testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
     Mmad op = mmad(s[0], s[1], s[2], DType::F16, DType::F16, DType::F32);
     op.init_c = false;
     const Case cs = make_case(op, {}, extreme(DType::F16), extreme(DType::F32), seed++);
@@ -406,7 +392,7 @@ TEST(CubeUnitTest, F16F16Output) {
   const uint32_t shapes[][3] = {{16, 16, 16}, {17, 33, 50}, {64, 48, 130}};
   uint32_t seed = 200;
   for (const auto& s : shapes) {
-    SCOPED_TRACE(testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
+    SCOPED_TRACE(::testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
     Mmad op = mmad(s[0], s[1], s[2], DType::F16, DType::F16, DType::F16);
     expect_matches_reference(make_case(op, coupled(), moderate(DType::F16), moderate(DType::F16), seed++));
     op.init_c = false;  // accumulate onto the f16 L0C
@@ -418,7 +404,7 @@ TEST(CubeUnitTest, Bf16F32) {
   const uint32_t shapes[][3] = {{16, 16, 16}, {17, 33, 50}, {64, 48, 300}};
   uint32_t seed = 300;
   for (const auto& s : shapes) {
-    SCOPED_TRACE(testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
+    SCOPED_TRACE(::testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
     Mmad op = mmad(s[0], s[1], s[2], DType::BF16, DType::BF16, DType::F32);
     expect_matches_reference(make_case(op, a2(), moderate(DType::BF16), moderate(DType::F32), seed++));
     op.init_c = false;
@@ -448,7 +434,7 @@ TEST(CubeUnitTest, F32F32Fused) {
   const uint32_t shapes[][3] = {{16, 16, 8}, {1, 1, 1}, {17, 33, 50}, {64, 48, 300}};
   uint32_t seed = 400;
   for (const auto& s : shapes) {
-    SCOPED_TRACE(testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
+    SCOPED_TRACE(::testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
     Mmad op = mmad(s[0], s[1], s[2], DType::F32, DType::F32, DType::F32);
     expect_matches_reference(make_case(op, a2(), moderate(DType::F32), moderate(DType::F32), seed++));
     op.init_c = false;
@@ -471,7 +457,7 @@ TEST(CubeUnitTest, Int8WrapsInInt32) {
   uint32_t seed = 500;
   for (DType a : {DType::S8, DType::U8}) {
     for (const auto& s : shapes) {
-      SCOPED_TRACE(testing::Message() << dtype_name(a) << " " << s[0] << "x" << s[1] << "x" << s[2]);
+      SCOPED_TRACE(::testing::Message() << dtype_name(a) << " " << s[0] << "x" << s[1] << "x" << s[2]);
       Mmad op = mmad(s[0], s[1], s[2], a, DType::S8, DType::S32);
       expect_matches_reference(make_case(op, {}, extreme(a), moderate(DType::S32), seed++));
       op.init_c = false;
@@ -509,7 +495,7 @@ TEST(CubeUnitTest, AccumulatesOntoL0C) {
 
 TEST(CubeUnitTest, BiasFromBiasTable) {
   for (uint32_t k : {0u, 1u, 50u, 300u}) {
-    SCOPED_TRACE(testing::Message() << "k=" << k);
+    SCOPED_TRACE(::testing::Message() << "k=" << k);
     Mmad op = mmad(33, 40, k, DType::F16, DType::F16, DType::F32);
     op.init_c = false;
     op.bias = true;

@@ -4,6 +4,7 @@
 // then gets a source view covering only its own src_range and a destination full of random
 // canary bytes, and the whole destination is compared byte for byte.
 #include "models/aicore/layout.h"
+#include "tests/support/bits.h"
 
 #include <gtest/gtest.h>
 
@@ -48,16 +49,8 @@ void put(Bytes& m, uint64_t addr, T v) {
   std::memcpy(&m[addr], &v, sizeof(T));
 }
 
-uint32_t fbits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float ffrom(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+using npuvp::testing::fbits;
+using npuvp::testing::ffrom;
 
 bool is_16bit_for_test(DType t) { return dtype_size(t) == 2; }
 

@@ -3,6 +3,7 @@
 // done through the integer-only half converters. Whole UBs are compared bit for bit, so
 // masked-off and untouched bytes are checked too.
 #include "models/aicore/vector_unit.h"
+#include "tests/support/bits.h"
 
 #include <gtest/gtest.h>
 
@@ -25,26 +26,11 @@ namespace {
 
 constexpr uint64_t kUbSize = 64 * 1024;
 
-uint32_t fbits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float ffrom(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+using npuvp::testing::fbits;
+using npuvp::testing::ffrom;
 
 // ---- The reference.
 
-unsigned size_of(DType t) {
-  switch (t) {
-    case DType::F16: case DType::BF16: case DType::S16: case DType::U16: return 2;
-    case DType::F32: case DType::S32: case DType::U32: return 4;
-    default: return 1;
-  }
-}
 
 bool is_scalar_op(VecOp op) {
   return op == VecOp::Adds || op == VecOp::Muls || op == VecOp::LeakyRelu;
@@ -156,7 +142,7 @@ int ref_sources(VecOp op) {
 // Literal per-element execution. Each repeat reads every enabled element's sources before
 // writing any of its results; repeats run in order.
 void ref_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
-  const unsigned size = size_of(op.dtype);
+  const unsigned size = dtype_size(op.dtype);
   const unsigned epr = 256 / size, epb = 32 / size;
   auto elem_addr = [&](uint64_t base, uint32_t rep, uint32_t blk, uint64_t r, unsigned i) {
     return base + (r * rep + static_cast<uint64_t>(i / epb) * blk) * 32 + (i % epb) * size;
@@ -338,7 +324,7 @@ uint32_t ref_cast(DType s, DType d, RoundMode mode, uint32_t bits) {
 
 // One repeat = 256 B of the wider operand; each operand's elements in its own blocks.
 void ref_cast_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
-  const unsigned ss = size_of(op.dtype), ds = size_of(op.dst_dtype);
+  const unsigned ss = dtype_size(op.dtype), ds = dtype_size(op.dst_dtype);
   const unsigned epr = 256 / std::max(ss, ds);
   for (uint64_t r = 0; r < op.repeat; ++r) {
     std::vector<std::pair<uint64_t, uint32_t>> writes;
@@ -368,7 +354,7 @@ bool ref_compare(CmpMode m, float a, float b) {
 
 // Repeat r's comparison bits (disabled elements 0), epr / 8 bytes.
 std::vector<uint8_t> ref_compare_repeat(const VectorOp& op, const std::vector<uint8_t>& ub, uint64_t r) {
-  const unsigned size = size_of(op.dtype), epr = 256 / size;
+  const unsigned size = dtype_size(op.dtype), epr = 256 / size;
   std::vector<uint8_t> bits(epr / 8, 0);
   const uint32_t s = op.dtype == DType::F16 ? f32_to_f16_reference(static_cast<float>(op.scalar))
                                             : fbits(static_cast<float>(op.scalar));
@@ -384,7 +370,7 @@ std::vector<uint8_t> ref_compare_repeat(const VectorOp& op, const std::vector<ui
 }
 
 void ref_compare_execute(const VectorOp& op, std::vector<uint8_t>& ub, RefRegs& regs) {
-  const unsigned epr = 256 / size_of(op.dtype);
+  const unsigned epr = 256 / dtype_size(op.dtype);
   if (op.op == VecOp::CompareToCmpMask) {
     if (op.repeat == 0) return;
     std::memset(regs.cmp, 0, sizeof regs.cmp);
@@ -400,7 +386,7 @@ void ref_compare_execute(const VectorOp& op, std::vector<uint8_t>& ub, RefRegs& 
 }
 
 void ref_select_execute(const VectorOp& op, std::vector<uint8_t>& ub, const RefRegs& regs) {
-  const unsigned size = size_of(op.dtype), epr = 256 / size;
+  const unsigned size = dtype_size(op.dtype), epr = 256 / size;
   const uint32_t s = op.dtype == DType::F16 ? f32_to_f16_reference(static_cast<float>(op.scalar))
                                             : fbits(static_cast<float>(op.scalar));
   for (uint64_t r = 0; r < op.repeat; ++r) {
@@ -468,7 +454,7 @@ bool is_sum_op(VecOp op) {
 // Stores value and/or index in the op's order; returns the bytes written.
 unsigned ref_store_record(std::vector<uint8_t>& ub, uint64_t addr, const VectorOp& op, float value,
                           uint64_t index) {
-  const unsigned size = size_of(op.dtype);
+  const unsigned size = dtype_size(op.dtype);
   const uint32_t vb = ref_from_float(op.dtype, value);
   const uint32_t ib = size == 2 ? static_cast<uint16_t>(index) : static_cast<uint32_t>(index);
   if (is_sum_op(op.op) || op.order == ReduceOrder::OnlyValue) {
@@ -486,12 +472,12 @@ unsigned ref_store_record(std::vector<uint8_t>& ub, uint64_t addr, const VectorO
 }
 
 float ref_src(const VectorOp& op, const std::vector<uint8_t>& ub, uint64_t r, unsigned i) {
-  const unsigned size = size_of(op.dtype);
+  const unsigned size = dtype_size(op.dtype);
   return ref_to_float(op.dtype, ref_load(ub, ref_elem_addr(op.src0, op.src0_rep_stride, op.src0_blk_stride, r, i, size), size));
 }
 
 void ref_reduce_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
-  const unsigned size = size_of(op.dtype), epr = 256 / size, epb = 32 / size;
+  const unsigned size = dtype_size(op.dtype), epr = 256 / size, epb = 32 / size;
   const bool max = is_max_op(op.op);
   if (op.op == VecOp::ReduceSum) {
     std::vector<float> partial;
@@ -572,7 +558,7 @@ void ref_reduce_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
 // ---- Brcb, Transpose, Gather.
 
 void ref_brcb_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
-  const unsigned size = size_of(op.dtype), epb = 32 / size;
+  const unsigned size = dtype_size(op.dtype), epb = 32 / size;
   for (uint64_t r = 0; r < op.repeat; ++r) {
     uint32_t e[8];
     for (unsigned b = 0; b < 8; ++b) e[b] = ref_load(ub, op.src0 + (r * 8 + b) * size, size);
@@ -594,7 +580,7 @@ void ref_transpose_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
 }
 
 void ref_gather_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
-  const unsigned size = size_of(op.dtype), epr = 256 / size;
+  const unsigned size = dtype_size(op.dtype), epr = 256 / size;
   for (uint64_t r = 0; r < op.repeat; ++r) {
     std::vector<std::pair<uint64_t, uint32_t>> writes;
     for (unsigned i = 0; i < epr; ++i) {
@@ -641,7 +627,7 @@ std::vector<uint8_t> random_ub(DType t, uint64_t size, uint32_t seed) {
   std::uniform_int_distribution<uint32_t> bits;
   std::uniform_real_distribution<float> moderate(-12.0f, 12.0f);
   std::vector<uint8_t> ub(size);
-  const unsigned es = size_of(t);
+  const unsigned es = dtype_size(t);
   for (uint64_t off = 0; off < size; off += es) {
     uint32_t v = bits(rng);
     const bool small = v & 1;
@@ -703,8 +689,8 @@ void expect_sequence_matches(const std::vector<VectorOp>& ops, uint32_t seed,
   }
   SCOPED_TRACE(describe(ops.back()) + vec_op_details(ops.back()));
   const VectorOp& last = ops.back();
-  unsigned es = size_of(last.dtype);
-  if (last.op == VecOp::Cast) es = std::min(es, size_of(last.dst_dtype));
+  unsigned es = dtype_size(last.dtype);
+  if (last.op == VecOp::Cast) es = std::min(es, dtype_size(last.dst_dtype));
   if (last.op == VecOp::Compare || last.op == VecOp::CompareScalar) es = 1;
   expect_same_ub(got, want, es);
   EXPECT_EQ(std::memcmp(vu.cmp_mask().w, regs.cmp, 16), 0) << "CMPMASK register differs";
@@ -756,7 +742,7 @@ const VecOp kAllOps[] = {VecOp::Add,  VecOp::Sub,  VecOp::Mul, VecOp::Div,
                          VecOp::Ln, VecOp::Sqrt, VecOp::Rsqrt, VecOp::Reciprocal,
                          VecOp::LeakyRelu, VecOp::Not, VecOp::And, VecOp::Or};
 
-unsigned epr_of(DType t) { return 256 / size_of(t); }
+unsigned epr_of(DType t) { return 256 / dtype_size(t); }
 
 // A full normal mask for the dtype.
 void full_mask(VectorOp& op) {
@@ -1243,7 +1229,7 @@ TEST(VectorUnitTest, DuplicateConvertsTheScalarOnce) {
     std::vector<uint8_t> ub(kUbSize, 0xab);
     ASSERT_EQ(vu.check(op, kUbSize), "");
     vu.execute(op, ub.data());
-    const unsigned es = size_of(c.t);
+    const unsigned es = dtype_size(c.t);
     uint32_t first = 0, last = 0, gap = 0;
     std::memcpy(&first, &ub[0], es);
     std::memcpy(&last, &ub[9 * 32 + 256 - es], es);
@@ -1408,7 +1394,7 @@ VectorOp make_cast(DType s, DType d, RoundMode m, uint32_t repeat = 3) {
   VectorOp op = make(VecOp::Cast, s, repeat);
   op.dst_dtype = d;
   op.round = m;
-  const unsigned epr = 256 / std::max(size_of(s), size_of(d));
+  const unsigned epr = 256 / std::max(dtype_size(s), dtype_size(d));
   op.mask_hi = epr == 128 ? ~0ull : 0;
   return op;
 }
@@ -1474,7 +1460,7 @@ TEST(VectorUnitTest, CastMasksStridesAndCounterMode) {
   uint32_t seed = 2100;
   for (const CastPair& p : cast_table()) {
     const RoundMode m = p.modes.back();
-    const unsigned epr = 256 / std::max(size_of(p.s), size_of(p.d));
+    const unsigned epr = 256 / std::max(dtype_size(p.s), dtype_size(p.d));
     VectorOp op = make_cast(p.s, p.d, m, 3);
     first_n_mask(op, epr / 2 + 3);
     expect_matches_reference(op, seed++);
@@ -1489,8 +1475,8 @@ TEST(VectorUnitTest, CastMasksStridesAndCounterMode) {
     // The usual Ascend C strides for a widening/narrowing cast: the narrow side advances 4
     // blocks per repeat; then odd block strides and repeat stride 0.
     op = make_cast(p.s, p.d, m, 5);
-    if (size_of(p.s) < size_of(p.d)) op.src0_rep_stride = 8 * size_of(p.s) / size_of(p.d);
-    if (size_of(p.d) < size_of(p.s)) op.dst_rep_stride = 8 * size_of(p.d) / size_of(p.s);
+    if (dtype_size(p.s) < dtype_size(p.d)) op.src0_rep_stride = 8 * dtype_size(p.s) / dtype_size(p.d);
+    if (dtype_size(p.d) < dtype_size(p.s)) op.dst_rep_stride = 8 * dtype_size(p.d) / dtype_size(p.s);
     expect_matches_reference(op, seed++);
     op.src0_blk_stride = 2;
     op.dst_blk_stride = 3;
@@ -1567,11 +1553,11 @@ TEST(VectorUnitTest, CastRoundingModesByHand) {
     VectorOp op = make_cast(c.s, c.d, c.m, 1);
     first_n_mask(op, 1);
     std::vector<uint8_t> ub(kUbSize, 0);
-    std::memcpy(&ub[op.src0], &c.in, size_of(c.s));
+    std::memcpy(&ub[op.src0], &c.in, dtype_size(c.s));
     ASSERT_EQ(vu.check(op, kUbSize), "");
     vu.execute(op, ub.data(), kUbSize);
     uint32_t got = 0;
-    std::memcpy(&got, &ub[op.dst], size_of(c.d));
+    std::memcpy(&got, &ub[op.dst], dtype_size(c.d));
     EXPECT_EQ(got, c.want) << dtype_name(c.s) << "->" << dtype_name(c.d) << " "
                            << round_mode_name(c.m) << " of " << hex(c.in);
     EXPECT_EQ(ref_cast(c.s, c.d, c.m, c.in), c.want) << "reference disagrees with the hand value";
@@ -1613,7 +1599,7 @@ VectorOp make_compare(VecOp o, DType t, CmpMode m, uint32_t repeat = 3) {
 std::function<void(std::vector<uint8_t>&)> small_values(DType t, uint64_t from, uint64_t to, uint32_t seed) {
   return [=](std::vector<uint8_t>& ub) {
     std::mt19937 rng(seed);
-    const unsigned size = size_of(t);
+    const unsigned size = dtype_size(t);
     for (uint64_t a = from; a < to; a += size) {
       const float v = static_cast<float>(static_cast<int>(rng() % 7) - 3);
       const uint32_t b = ref_from_float(t, v);
@@ -1924,7 +1910,7 @@ TEST(VectorUnitTest, BrcbTransposeGatherMatchReference) {
     expect_matches_reference(op, seed++);
   }
   for (DType t : {DType::F16, DType::BF16, DType::S16, DType::U16, DType::F32, DType::S32, DType::U32}) {
-    const unsigned size = size_of(t), epr = epr_of(t);
+    const unsigned size = dtype_size(t), epr = epr_of(t);
     auto offsets = [=](std::vector<uint8_t>& ub) {
       std::mt19937 rng(seed);
       for (unsigned k = 0; k < 8 * epr; ++k) {
