@@ -9,6 +9,7 @@
 
 #include "sw/kernels/elementwise.h"
 #include "sw/kernels/matmul.h"
+#include "sw/kernels/matmul_reference.h"
 #include "sw/runtime/device.h"
 #include "sw/runtime/tikicpulib.h"
 
@@ -159,18 +160,7 @@ SampleResult run_matmul(uint32_t m, uint32_t n, uint32_t k) {
     matmul_a2<float>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb), reinterpret_cast<GM_ADDR>(gc),
                      MatmulShape{m, n, k});
   });
-  std::vector<float> want(size_t(m) * n);
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < n; ++j) {
-      float acc = 0;
-      for (uint32_t kk = 0; kk < k; ++kk) {
-        volatile float sum = acc + float(a[size_t(i) * k + kk]) * float(b[size_t(kk) * n + j]);
-        acc = sum;
-      }
-      want[size_t(i) * n + j] = acc;
-    }
-  }
-  SampleResult r = compare(gc, want);
+  SampleResult r = compare(gc, matmul_reference(a, b, m, n, k));
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
   AscendC::GmFree(gc);

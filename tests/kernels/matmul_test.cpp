@@ -10,19 +10,30 @@
 namespace {
 using npuvp::kernels::MatmulShape;
 
+enum class Core { A2, Coupled910 };
+
+// Runs the f16 matmul of `core`'s kind on its single-core platform and compares C bit for bit
+// with the numeric contract.
 template <class CT>
-void check_matmul_a2(uint32_t m, uint32_t n, uint32_t k) {
-  auto& dev = npuvp::testing::make_device({}, "core910b");
-  auto a = npuvp::testing::random_halves(size_t(m) * k, 1);
-  auto b = npuvp::testing::random_halves(size_t(k) * n, 2);
+void check_matmul(Core core, uint32_t m, uint32_t n, uint32_t k, uint32_t seed) {
+  auto& dev = npuvp::testing::make_device({}, core == Core::A2 ? "core910b" : "core910");
+  auto a = npuvp::testing::random_halves(size_t(m) * k, seed);
+  auto b = npuvp::testing::random_halves(size_t(k) * n, seed + 1);
   auto* ga = static_cast<half*>(AscendC::GmAlloc(a.size() * 2));
   auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
   auto* gc = static_cast<CT*>(AscendC::GmAlloc(size_t(m) * n * sizeof(CT)));
   std::memcpy(ga, a.data(), a.size() * 2);
   std::memcpy(gb, b.data(), b.size() * 2);
+  const MatmulShape shape{m, n, k};
+  auto* ws = core == Core::A2 ? nullptr
+                              : static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape)));
   dev.launch("matmul", 1, [&] {
-    npuvp::kernels::matmul_a2<CT>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
-                                  reinterpret_cast<GM_ADDR>(gc), MatmulShape{m, n, k});
+    auto pa = reinterpret_cast<GM_ADDR>(ga), pb = reinterpret_cast<GM_ADDR>(gb), pc = reinterpret_cast<GM_ADDR>(gc);
+    if (core == Core::A2) {
+      npuvp::kernels::matmul_a2<CT>(pa, pb, pc, shape);
+    } else {
+      npuvp::kernels::matmul_910<CT>(pa, pb, pc, ws, shape);
+    }
   });
   const auto want = npuvp::testing::matmul_reference(a, b, m, n, k);
   const long bad = npuvp::testing::first_mismatch(gc, want);
@@ -30,6 +41,9 @@ void check_matmul_a2(uint32_t m, uint32_t n, uint32_t k) {
                      << ", want " << (bad < 0 ? 0.0 : double(static_cast<CT>(want[bad])));
   EXPECT_GT(npuvp::Stats::global().value("core0.M.instructions"), 0u);
 }
+
+template <class CT>
+void check_matmul_a2(uint32_t m, uint32_t n, uint32_t k) { check_matmul<CT>(Core::A2, m, n, k, 1); }
 
 TEST(MatmulA2, F32Out_16x16x16) { check_matmul_a2<float>(16, 16, 16); }
 TEST(MatmulA2, F32Out_1x1x1) { check_matmul_a2<float>(1, 1, 1); }
@@ -80,25 +94,7 @@ TEST(MatmulA2, Int8_32x16x32) { check_matmul_int8(32, 16, 32); }
 namespace {
 // Coupled 910: padding pre-pass, strided NZ copies, matrix-mode L0C -> UB, unpadding post-pass.
 template <class CT>
-void check_matmul_910(uint32_t m, uint32_t n, uint32_t k) {
-  auto& dev = npuvp::testing::make_device({}, "core910");
-  auto a = npuvp::testing::random_halves(size_t(m) * k, 3);
-  auto b = npuvp::testing::random_halves(size_t(k) * n, 4);
-  auto* ga = static_cast<half*>(AscendC::GmAlloc(a.size() * 2));
-  auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
-  auto* gc = static_cast<CT*>(AscendC::GmAlloc(size_t(m) * n * sizeof(CT)));
-  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes({m, n, k})));
-  std::memcpy(ga, a.data(), a.size() * 2);
-  std::memcpy(gb, b.data(), b.size() * 2);
-  dev.launch("matmul_910", 1, [&] {
-    npuvp::kernels::matmul_910<CT>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
-                                   reinterpret_cast<GM_ADDR>(gc), ws, MatmulShape{m, n, k});
-  });
-  const auto want = npuvp::testing::matmul_reference(a, b, m, n, k);
-  const long bad = npuvp::testing::first_mismatch(gc, want);
-  EXPECT_EQ(bad, -1) << "C[" << bad / long(n) << "][" << bad % long(n) << "] = " << double(gc[bad < 0 ? 0 : bad])
-                     << ", want " << (bad < 0 ? 0.0 : double(static_cast<CT>(want[bad])));
-}
+void check_matmul_910(uint32_t m, uint32_t n, uint32_t k) { check_matmul<CT>(Core::Coupled910, m, n, k, 3); }
 TEST(Matmul910, F32Out_16x16x16) { check_matmul_910<float>(16, 16, 16); }
 TEST(Matmul910, F32Out_1x1x1) { check_matmul_910<float>(1, 1, 1); }
 TEST(Matmul910, F32Out_17x33x50) { check_matmul_910<float>(17, 33, 50); }

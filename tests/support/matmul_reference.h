@@ -1,37 +1,19 @@
-// A plain C++ reference of SPEC.md §1.4's numeric contract for f16 inputs: exact products,
-// f32 accumulation in increasing k with round-to-nearest-even after every addition.
+// Test data and comparison for the matmul kernels; the reference itself is the library's
+// (sw/kernels/matmul_reference.h), shared with the sample's host program.
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
+#include "sw/kernels/matmul_reference.h"
+#include "tests/support/kernel_data.h"
 
 namespace npuvp::testing {
 
-inline std::vector<float> matmul_reference(const std::vector<_Float16>& a, const std::vector<_Float16>& b,
-                                           uint32_t m, uint32_t n, uint32_t k) {
-  std::vector<float> c(size_t(m) * n);
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < n; ++j) {
-      float acc = 0.0f;
-      for (uint32_t kk = 0; kk < k; ++kk) {
-        const float p = float(a[size_t(i) * k + kk]) * float(b[size_t(kk) * n + j]);  // exact
-        volatile float sum = acc + p;  // one rounding per addition, never fused
-        acc = sum;
-      }
-      c[size_t(i) * n + j] = acc;
-    }
-  }
-  return c;
-}
+using npuvp::kernels::matmul_reference;
 
 inline std::vector<_Float16> random_halves(size_t count, uint32_t seed, float lo = -2, float hi = 2) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<_Float16> v(count);
-  for (auto& x : v) x = static_cast<_Float16>(d(gen));
-  return v;
+  return random_vector<_Float16>(count, seed, lo, hi);
 }
 
 // Index of the first element whose bits differ, or -1.
