@@ -27,34 +27,29 @@ namespace {
 std::unique_ptr<Device> g_device;
 bool g_configured = false;
 
-std::vector<fs::path> config_dirs() {
-  std::vector<fs::path> dirs;
-  if (const char* env = std::getenv("NPUVP_CONFIG_PATH")) {
-    std::string s = env;
-    size_t start = 0;
-    while (start <= s.size()) {
-      size_t end = s.find(':', start);
-      if (end == std::string::npos) end = s.size();
-      if (end > start) dirs.emplace_back(s.substr(start, end - start));
-      start = end + 1;
-    }
-  }
-  dirs.emplace_back(fs::path(NPUVP_SOURCE_DIR) / "platforms" / "configs");
-  dirs.emplace_back(fs::path(NPUVP_INSTALL_DATADIR) / "configs");
-  return dirs;
-}
-
-std::vector<std::string> split_overrides(const std::string& s) {
+// The non-empty pieces of `s` between `separator`s.
+std::vector<std::string> split(const std::string& s, char separator) {
   std::vector<std::string> out;
   size_t start = 0;
-  while (start < s.size()) {
-    size_t end = s.find(';', start);
+  while (start <= s.size()) {
+    size_t end = s.find(separator, start);
     if (end == std::string::npos) end = s.size();
     if (end > start) out.push_back(s.substr(start, end - start));
     start = end + 1;
   }
   return out;
 }
+
+std::vector<fs::path> config_dirs() {
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("NPUVP_CONFIG_PATH")) {
+    for (const auto& dir : split(env, ':')) dirs.emplace_back(dir);
+  }
+  dirs.emplace_back(fs::path(NPUVP_SOURCE_DIR) / "platforms" / "configs");
+  dirs.emplace_back(fs::path(NPUVP_INSTALL_DATADIR) / "configs");
+  return dirs;
+}
+
 }  // namespace
 
 std::string resolve_platform(const std::string& name) {
@@ -98,7 +93,7 @@ Device& Device::instance() {
     if (!g_configured) {
       const char* p = std::getenv("NPUVP_PLATFORM");
       const char* set = std::getenv("NPUVP_SET");
-      configure(p ? p : "minimal", split_overrides(set ? set : ""));
+      configure(p ? p : "minimal", split(set ? set : "", ';'));
     }
     g_device.reset(new Device());
   }
