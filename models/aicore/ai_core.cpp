@@ -296,8 +296,8 @@ uint64_t AiCore::execute(Pipe p, const Instruction& instr) {
     wait(cycle_ * double(vector_.cost(*op)));
     try {
       vector_.execute(*op, ub_->data());
-    } catch (const sc_core::sc_report& e) {  // faults found while executing (Gather offsets)
-      fail(describe(instr), error_text(e));
+    } catch (const VectorFault& fault) {  // the message already names the instruction
+      raise(name(), "{}", fault.what());
     }
     return 0;
   }

@@ -1026,11 +1026,11 @@ void run_gather(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
       std::memcpy(&offset, ub + op.src1 + 4 * k, 4);
       const uint64_t addr = op.src0 + offset;
       if (addr % sizeof(B) != 0 || addr + sizeof(B) > ub_size) {
-        npuvp::raise("VectorUnit", "{}: offset[{}] = {:#x} gives source address {:#x}, {}",
-              describe(op), k, offset, addr,
-              addr % sizeof(B) != 0
-                  ? fmt::format("not aligned to the {}-byte element", sizeof(B))
-                  : fmt::format("beyond UB size {:#x}", ub_size));
+        throw VectorFault(fmt::format("{}: offset[{}] = {:#x} gives source address {:#x}, {}", describe(op), k,
+                                      offset, addr,
+                                      addr % sizeof(B) != 0
+                                          ? fmt::format("not aligned to the {}-byte element", sizeof(B))
+                                          : fmt::format("beyond UB size {:#x}", ub_size)));
       }
       std::memcpy(&d[i], ub + addr, sizeof(B));
     }

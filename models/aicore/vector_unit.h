@@ -4,10 +4,17 @@
 // register (Compare without dst, SetCmpMask, GetCmpMask, Select VSEL_CMPMASK_SPR).
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include "models/aicore/isa.h"
 
 namespace npuvp::aicore {
+
+// A fault only execution can find (Gather's offsets are data): "<instruction>: <reason>".
+// The core reports it under its own name and simulated time.
+struct VectorFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class VectorUnit {
  public:
