@@ -1,5 +1,7 @@
 #include "platforms/coupled_soc.h"
 
+#include <chrono>
+#include <cstdio>
 #include <fmt/format.h>
 
 #include "tlm/config.h"
@@ -12,25 +14,57 @@ CoupledSoc::Params CoupledSoc::params_from_config() {
   Params p;
   p.name = c.get<std::string>("platform.name", p.name, "platform name");
   p.cores = c.get<unsigned>("platform.cores", p.cores, "number of AI Cores");
+  p.mode = sim_mode_from_config();
   p.gm_base = c.get<uint64_t>("gm.base", p.gm_base, "device address of GM");
   p.gm_size = c.get<uint64_t>("gm.size", p.gm_size, "GM capacity in bytes (backed lazily)");
-  p.gm_latency_ns = c.get<double>("gm.latency_ns", p.gm_latency_ns, "GM access latency in ns");
-  p.gm_bandwidth_gbps = c.get<double>("gm.bandwidth_gbps", p.gm_bandwidth_gbps,
-                                      "GM bandwidth in GB/s (0 = unlimited)");
+  p.l2_slices = c.get<unsigned>("l2.slices", p.l2_slices, "L2 slices, address-interleaved (0: no L2)");
+  p.l2_size = c.get<uint64_t>("l2.size", p.l2_size, "L2 capacity in bytes, all slices together");
+  p.l2_line_bytes = c.get<unsigned>("l2.line_bytes", p.l2_line_bytes, "L2 line size in bytes (128, 256 or 512)");
+  p.l2_ways = c.get<unsigned>("l2.ways", p.l2_ways, "L2 associativity");
+  p.l2_hit_cycles = c.get<unsigned>("l2.hit_cycles", p.l2_hit_cycles, "L2 hit latency in interconnect cycles");
+  p.l2_bytes_per_cycle = c.get<double>("l2.bytes_per_cycle", p.l2_bytes_per_cycle,
+                                       "data port of one L2 slice, bytes per interconnect cycle");
+  p.l2_interleave_bytes = c.get<uint64_t>("l2.interleave_bytes", p.l2_interleave_bytes,
+                                          "consecutive bytes per L2 slice (0: one line)");
+  p.dram_controllers = c.get<unsigned>("dram.controllers", p.dram_controllers, "memory controllers (HBM stacks)");
+  p.dram_channels = c.get<unsigned>("dram.channels", p.dram_channels, "channels per memory controller");
+  p.dram_channel_gbps = c.get<double>("dram.channel_gbps", p.dram_channel_gbps, "bandwidth of one channel in GB/s");
+  p.dram_latency_ns = c.get<double>("dram.latency_ns", p.dram_latency_ns, "DRAM access latency in ns");
+  p.dram_interleave_bytes = c.get<uint64_t>("dram.interleave_bytes", p.dram_interleave_bytes,
+                                            "consecutive bytes per controller, then per channel");
+  auto& n = p.interconnect;
+  n.topology = c.get<std::string>("interconnect.topology", n.topology, "ring or mesh");
+  n.mesh_columns = c.get<unsigned>("interconnect.mesh_columns", n.mesh_columns, "mesh width in stops (0: square)");
+  n.clock_mhz = c.get<double>("interconnect.clock_mhz", n.clock_mhz, "interconnect and L2 clock in MHz");
+  n.link_bytes_per_cycle = c.get<double>("interconnect.link_bytes_per_cycle", n.link_bytes_per_cycle,
+                                         "width of one link, per direction and channel, in bytes per cycle");
+  n.hop_cycles = c.get<unsigned>("interconnect.hop_cycles", n.hop_cycles, "latency of one hop in cycles");
+  n.request_bytes = c.get<unsigned>("interconnect.request_bytes", n.request_bytes,
+                                    "size of a request or write acknowledgement in bytes");
   if (p.cores < 1 || p.cores > 1024) raise("config", "platform.cores must be in [1, 1024], got {}", p.cores);
   if (p.gm_size == 0) raise("config", "gm.size must be positive");
-  if (p.gm_latency_ns < 0 || p.gm_bandwidth_gbps < 0) {
-    raise("config", "gm.latency_ns and gm.bandwidth_gbps must not be negative");
+  if (p.dram_controllers < 1) raise("config", "dram.controllers must be at least 1");
+  if (p.l2_slices > 0 && p.l2_size % p.l2_slices != 0) {
+    raise("config", "l2.size {} is not divisible by l2.slices {}", p.l2_size, p.l2_slices);
   }
+  if (p.l2_interleave_bytes == 0) p.l2_interleave_bytes = p.l2_line_bytes;
+  if (p.l2_interleave_bytes % p.l2_line_bytes != 0) {
+    raise("config", "l2.interleave_bytes {} is not a multiple of l2.line_bytes {}", p.l2_interleave_bytes,
+          p.l2_line_bytes);
+  }
+  n.gm_base = p.gm_base;
+  n.gm_size = p.gm_size;
+  n.home_interleave_bytes = p.l2_interleave_bytes;
+  n.subordinate_interleave_bytes = p.dram_interleave_bytes;
   return p;
 }
 
 namespace {
-Memory::Params gm_params(const CoupledSoc::Params& p) {
+Memory::Params backing_params(const CoupledSoc::Params& p) {
   Memory::Params m;
   m.size = p.gm_size;
-  m.latency = sc_core::sc_time(p.gm_latency_ns, sc_core::SC_NS);
-  m.bandwidth = p.gm_bandwidth_gbps * 1e9;
+  m.latency = sc_core::SC_ZERO_TIME;  // the controllers time every access
+  m.bandwidth = 0;
   return m;
 }
 }  // namespace
@@ -38,23 +72,113 @@ Memory::Params gm_params(const CoupledSoc::Params& p) {
 CoupledSoc::CoupledSoc(sc_core::sc_module_name name)
     : sc_module(name),
       params_(params_from_config()),
-      router_("router"),
-      gm_("gm", gm_params(params_)) {
+      gm_("gm", backing_params(params_)),
+      backing_router_("backing") {
+  backing_router_.initiator_socket.bind(gm_.socket);
+  backing_router_.map("gm", 0, params_.gm_size, 0);
+  noc_ = std::make_unique<interconnect::ChiInterconnect>("ring", params_.interconnect);
   const aicore::AiCore::Params core_params = aicore::AiCore::params_from_config();
   for (unsigned i = 0; i < params_.cores; ++i) {
     auto core = std::make_unique<aicore::AiCore>(fmt::format("core{}", i).c_str(), int(i), core_params);
-    core->gm_socket.bind(router_.target_socket);
+    core->gm_socket.bind(noc_->target_socket);
     core->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
     cores_.push_back(std::move(core));
   }
-  router_.initiator_socket.bind(gm_.socket);
-  router_.map("gm", params_.gm_base, params_.gm_size, 0);
+  for (unsigned i = 0; i < params_.l2_slices; ++i) {
+    memory::L2Slice::Params lp;
+    lp.geometry.size = params_.l2_size / params_.l2_slices;
+    lp.geometry.line_bytes = params_.l2_line_bytes;
+    lp.geometry.ways = params_.l2_ways;
+    lp.geometry.slices = params_.l2_slices;
+    lp.geometry.interleave_lines = static_cast<uint32_t>(params_.l2_interleave_bytes / params_.l2_line_bytes);
+    lp.clock_mhz = params_.interconnect.clock_mhz;
+    lp.hit_cycles = params_.l2_hit_cycles;
+    lp.bytes_per_cycle = params_.l2_bytes_per_cycle;
+    auto slice = std::make_unique<memory::L2Slice>(fmt::format("l2_{}", i).c_str(), lp);
+    noc_->initiator_socket.bind(slice->upstream);
+    slice->downstream.bind(noc_->target_socket);
+    l2_.push_back(std::move(slice));
+  }
+  for (unsigned i = 0; i < params_.dram_controllers; ++i) {
+    memory::MemoryController::Params mp;
+    mp.channels = params_.dram_channels;
+    mp.channel_gbps = params_.dram_channel_gbps;
+    mp.latency_ns = params_.dram_latency_ns;
+    mp.base = params_.gm_base;
+    mp.interleave_bytes = params_.dram_interleave_bytes;
+    mp.controllers = params_.dram_controllers;
+    auto mc = std::make_unique<memory::MemoryController>(fmt::format("dram{}", i).c_str(), mp);
+    noc_->initiator_socket.bind(mc->upstream);
+    mc->downstream.bind(backing_router_.target_socket);
+    dram_.push_back(std::move(mc));
+  }
+  place_stops();
+}
+
+// Stops around the ring: cores and L2 slices alternate, so each core has a slice beside it;
+// the memory controllers are spread evenly among them. Registration follows binding order
+// (cores, then slices' downstream ports on the target side; slices, then controllers on the
+// initiator side).
+void CoupledSoc::place_stops() {
+  struct Stop { char kind; unsigned index; };
+  std::vector<Stop> order;
+  const unsigned pairs = std::max<unsigned>(params_.cores, params_.l2_slices);
+  for (unsigned i = 0; i < pairs; ++i) {
+    if (i < params_.cores) order.push_back({'c', i});
+    if (i < params_.l2_slices) order.push_back({'l', i});
+  }
+  const unsigned agents = static_cast<unsigned>(order.size());
+  for (unsigned m = 0; m < params_.dram_controllers; ++m) {
+    const size_t at = size_t(agents) * m / params_.dram_controllers + m;
+    order.insert(order.begin() + static_cast<long>(at), Stop{'m', m});
+  }
+  std::vector<unsigned> core_stop(params_.cores), l2_stop(params_.l2_slices), mc_stop(params_.dram_controllers);
+  for (unsigned s = 0; s < order.size(); ++s) {
+    auto& v = order[s].kind == 'c' ? core_stop : order[s].kind == 'l' ? l2_stop : mc_stop;
+    v[order[s].index] = s;
+  }
+  for (unsigned i = 0; i < params_.cores; ++i) noc_->add_requester(fmt::format("core{}", i), core_stop[i]);
+  for (unsigned i = 0; i < params_.l2_slices; ++i) {
+    noc_->add_requester(fmt::format("l2_{}", i), l2_stop[i], interconnect::ChiInterconnect::Role::HomeDownstream);
+  }
+  for (unsigned i = 0; i < params_.l2_slices; ++i) noc_->add_home(fmt::format("l2_{}", i), l2_stop[i]);
+  for (unsigned i = 0; i < params_.dram_controllers; ++i) noc_->add_subordinate(fmt::format("dram{}", i), mc_stop[i]);
+  noc_->finalize(static_cast<unsigned>(order.size()));
+}
+
+double CoupledSoc::dram_peak_bytes_per_second() const {
+  double total = 0;
+  for (const auto& mc : dram_) total += mc->peak_bytes_per_second();
+  return total;
+}
+
+double CoupledSoc::peak_flops() const {
+  const auto& p = cores_.front()->params();
+  return double(cores_.size()) * 4096.0 * p.cube.f16_fractal_steps_per_cycle * 2.0 * p.clock_mhz * 1e6;
 }
 
 sc_core::sc_time CoupledSoc::run(aicore::Task& task) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   for (auto& core : cores_) core->start(task);
-  sc_core::sc_start();  // returns when nothing is left to do: finished, or deadlocked
+  // Run in slices of simulated time so a long run can report progress; the slices do not
+  // change the simulation (sc_start resumes exactly where it stopped).
+  using clock = std::chrono::steady_clock;
+  const auto wall_start = clock::now();
+  auto next_report = wall_start + std::chrono::seconds(3);
+  const sc_core::sc_time slice(100, sc_core::SC_US);
+  bool reported = false;
+  while (task.blocks_done < task.block_num) {
+    sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    if (!sc_core::sc_pending_activity()) break;  // finished, or deadlocked
+    if (clock::now() >= next_report) {
+      const double wall = std::chrono::duration<double>(clock::now() - wall_start).count();
+      std::fprintf(stderr, "\rnpuvp: %s: %u/%u blocks done, simulated %.3f us, wall %.1f s   ", task.name.c_str(),
+                   task.blocks_done, task.block_num, (sc_core::sc_time_stamp() - start).to_seconds() * 1e6, wall);
+      reported = true;
+      next_report = clock::now() + std::chrono::seconds(1);
+    }
+  }
+  if (reported) std::fprintf(stderr, "\n");
   if (task.blocks_done < task.block_num) {
     std::string states;
     for (auto& core : cores_) {
@@ -64,6 +188,7 @@ sc_core::sc_time CoupledSoc::run(aicore::Task& task) {
           "make progress (a WaitFlag whose SetFlag never comes?):{}",
           task.name, task.blocks_done, task.block_num, states);
   }
+  noc_->publish_utilisation(sc_core::sc_time_stamp() - start);
   return sc_core::sc_time_stamp() - start;
 }
 

@@ -1,5 +1,7 @@
-// The minimal platform: N coupled AI Cores, an address router and GM (SPEC.md §1.3, reduced).
-// Every number comes from the configuration (platforms/configs/<name>.json + overrides).
+// A Da Vinci SoC with coupled AI Cores (SPEC.md §1.3): N cores and the memory system behind
+// them — a CHI-style ring (or mesh) joining the cores, the L2 slices (home nodes) and the
+// HBM/DDR controllers (subordinate nodes) — over one backing store for GM. Every number
+// comes from the configuration (platforms/configs/<name>.json + overrides).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -7,8 +9,12 @@
 #include <vector>
 #include <systemc>
 #include "models/aicore/ai_core.h"
+#include "models/interconnect/chi_interconnect.h"
+#include "models/memory/l2_cache.h"
+#include "models/memory/memory_controller.h"
 #include "tlm/memory.h"
 #include "tlm/router.h"
+#include "tlm/sim_mode.h"
 
 namespace npuvp::platform {
 
@@ -17,10 +23,24 @@ class CoupledSoc : public sc_core::sc_module {
   struct Params {
     std::string name = "minimal";
     unsigned cores = 8;
+    SimMode mode = SimMode::Timed;
     uint64_t gm_base = 0x1'0000'0000ull;
     uint64_t gm_size = 64ull << 30;
-    double gm_latency_ns = 100;
-    double gm_bandwidth_gbps = 1200;  // GB/s (10^9 bytes per second)
+    // L2 (SPEC.md §1.3): the whole cache, split into address-interleaved slices.
+    unsigned l2_slices = 8;  // 0: no L2
+    uint64_t l2_size = 32ull << 20;
+    unsigned l2_line_bytes = 128;
+    unsigned l2_ways = 16;
+    unsigned l2_hit_cycles = 24;
+    double l2_bytes_per_cycle = 128;  // per slice
+    uint64_t l2_interleave_bytes = 0;  // 0: one line
+    // Memory: controllers x channels, interleaved.
+    unsigned dram_controllers = 4;
+    unsigned dram_channels = 8;
+    double dram_channel_gbps = 37.5;
+    double dram_latency_ns = 100;
+    uint64_t dram_interleave_bytes = 256;
+    interconnect::ChiInterconnect::Params interconnect;
   };
   static Params params_from_config();
 
@@ -29,19 +49,32 @@ class CoupledSoc : public sc_core::sc_module {
   const Params& params() const { return params_; }
   unsigned num_cores() const { return static_cast<unsigned>(cores_.size()); }
   aicore::AiCore& core(unsigned i) { return *cores_.at(i); }
-  Memory& gm() { return gm_; }
-  Router& router() { return router_; }
+  Memory& gm() { return gm_; }  // the backing store of GM (addressed from 0)
+  interconnect::ChiInterconnect& interconnect() { return *noc_; }
+  unsigned num_l2_slices() const { return static_cast<unsigned>(l2_.size()); }
+  memory::L2Slice& l2_slice(unsigned i) { return *l2_.at(i); }
+  unsigned num_memory_controllers() const { return static_cast<unsigned>(dram_.size()); }
+  memory::MemoryController& memory_controller(unsigned i) { return *dram_.at(i); }
+  double dram_peak_bytes_per_second() const;
+  // Peak cube throughput of all cores (f16 MAC/s x 2).
+  double peak_flops() const;
 
   // Runs `task` on every core to completion (blocks are handed to cores as they free up).
   // Raises a deadlock report if the simulation stalls before every block has finished.
+  // Prints a progress line to stderr on runs longer than a few seconds of wall time.
   // Returns the simulated time the kernel took.
   sc_core::sc_time run(aicore::Task& task);
 
  private:
+  void place_stops();
+
   Params params_;
-  Router router_;
   Memory gm_;
+  Router backing_router_;  // the controllers share the backing store
+  std::unique_ptr<interconnect::ChiInterconnect> noc_;
   std::vector<std::unique_ptr<aicore::AiCore>> cores_;
+  std::vector<std::unique_ptr<memory::L2Slice>> l2_;
+  std::vector<std::unique_ptr<memory::MemoryController>> dram_;
 };
 
 }  // namespace npuvp::platform

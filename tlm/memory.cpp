@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include "tlm/extensions.h"
 #include "tlm/log.h"
 
 namespace npuvp {
@@ -55,7 +56,7 @@ bool Memory::check(tlm::tlm_generic_payload& tx) {
     tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return false;
   }
-  if (length > 0 && tx.get_data_ptr() == nullptr) {
+  if (length > 0 && tx.get_data_ptr() == nullptr && moves_data(tx)) {
     tx.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return false;
   }
@@ -67,11 +68,12 @@ void Memory::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) 
     if (!check(tx)) return;
     const uint64_t length = tx.get_data_length();
     uint8_t* mem = data_ + tx.get_address();
+    const bool data = moves_data(tx);  // timing-only transactions account but copy nothing
     if (tx.is_read()) {
-      std::memcpy(tx.get_data_ptr(), mem, length);
+      if (data) std::memcpy(tx.get_data_ptr(), mem, length);
       bytes_read_ += length;
     } else {
-      std::memcpy(mem, tx.get_data_ptr(), length);
+      if (data) std::memcpy(mem, tx.get_data_ptr(), length);
       bytes_written_ += length;
     }
     ++transactions_;

@@ -1,5 +1,6 @@
 #include "models/aicore/ai_core.h"
 
+#include <cstring>
 #include <fmt/format.h>
 
 #include "tlm/config.h"
@@ -37,8 +38,12 @@ AiCore::Params AiCore::params_from_config() {
       sc_core::SC_NS);
   p.scalar_stack_size = c.get<uint64_t>("core.scalar.stack_size", p.scalar_stack_size,
                                         "host stack for the kernel body (bytes)");
-  p.mte.gm_bytes_per_cycle = c.get<double>("core.mte.gm_bytes_per_cycle", p.mte.gm_bytes_per_cycle,
-                                           "MTE2/MTE3 GM transfer width in bytes per cycle");
+  p.mode = sim_mode_from_config();
+  p.mte.mode = p.mode;
+  p.mte.gm_read_bytes_per_cycle = c.get<double>("core.mte.gm_read_bytes_per_cycle", p.mte.gm_read_bytes_per_cycle,
+                                                "most bytes per cycle MTE2 reads from the memory system");
+  p.mte.gm_write_bytes_per_cycle = c.get<double>("core.mte.gm_write_bytes_per_cycle", p.mte.gm_write_bytes_per_cycle,
+                                                 "most bytes per cycle MTE3 writes to the memory system");
   p.mte.local_bytes_per_cycle = c.get<double>("core.mte.local_bytes_per_cycle",
                                               p.mte.local_bytes_per_cycle,
                                               "local-to-local copy width in bytes per cycle");
@@ -81,7 +86,7 @@ AiCore::Params AiCore::params_from_config() {
   if (p.ub_alignment == 0 || (p.ub_alignment & (p.ub_alignment - 1)) != 0) {
     raise("config", "core.ub.alignment must be a power of two, got {}", p.ub_alignment);
   }
-  if (p.mte.gm_bytes_per_cycle <= 0 || p.mte.local_bytes_per_cycle <= 0 ||
+  if (p.mte.gm_read_bytes_per_cycle <= 0 || p.mte.gm_write_bytes_per_cycle <= 0 || p.mte.local_bytes_per_cycle <= 0 ||
       p.vector.repeats_per_cycle <= 0) {
     raise("config", "core.mte.*_bytes_per_cycle and core.vector.repeats_per_cycle must be positive");
   }
@@ -110,7 +115,9 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       blocks_(Stats::global().counter(std::string(basename()) + ".blocks", "blocks",
                                       "task blocks run")),
       gm_read_bytes_(Stats::global().counter(std::string(basename()) + ".gm.read_bytes", "bytes")),
-      gm_write_bytes_(Stats::global().counter(std::string(basename()) + ".gm.write_bytes", "bytes")) {
+      gm_write_bytes_(Stats::global().counter(std::string(basename()) + ".gm.write_bytes", "bytes")),
+      cube_macs_(Stats::global().counter(std::string(basename()) + ".M.macs", "MAC",
+                                         "multiply-accumulates the cube computed (m x n x k per Mmad)")) {
   const std::pair<MemSpace, uint64_t> sizes[] = {
       {MemSpace::UB, params.ub_size},   {MemSpace::L1, params.l1_size},   {MemSpace::L0A, params.l0a_size},
       {MemSpace::L0B, params.l0b_size}, {MemSpace::L0C, params.l0c_size}, {MemSpace::BT, params.bt_size},
@@ -193,6 +200,7 @@ void AiCore::scalar_sync() {
 }
 
 void AiCore::charge_scalar(uint64_t cycles) {
+  if (!timed()) return;
   scalar_offset_ += cycle_ * double(cycles);
   if (scalar_offset_ >= params_.quantum) scalar_sync();
 }
@@ -289,46 +297,77 @@ void AiCore::barrier_all() {
   scalar_state_ = "running the kernel body";
 }
 
-uint64_t AiCore::execute(Pipe p, const Instruction& instr) {
+Counter& AiCore::path_counter(MemSpace src, MemSpace dst) {
+  Counter*& c = path_bytes_[{src, dst}];
+  if (!c) {
+    c = &Stats::global().counter(
+        fmt::format("{}.path.{}->{}.bytes", basename(), mem_space_name(src), mem_space_name(dst)), "bytes");
+  }
+  return *c;
+}
+
+ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   issuing_ = p;
   issuing_instr_ = &instr;
+  // In functional mode nothing takes time; in perf mode no data is computed.
+  auto spend = [this](uint64_t cycles) {
+    if (timed()) wait(cycle_ * double(cycles));
+  };
   if (auto* op = std::get_if<VectorOp>(&instr)) {
-    wait(cycle_ * double(vector_.cost(*op)));
+    spend(vector_.cost(*op));
+    if (!moves_data()) return {};
     try {
       vector_.execute(*op, ub_->data());
     } catch (const VectorFault& fault) {  // the message already names the instruction
       raise(name(), "{}", fault.what());
     }
-    return 0;
+    return {};
   }
   if (auto* op = std::get_if<Mmad>(&instr)) {
-    wait(cycle_ * double(cube_.cost(*op)));
+    spend(cube_.cost(*op));
+    cube_macs_ += uint64_t(op->m) * op->n * op->k;
+    if (!moves_data()) return {};
     const LocalBuffer* bt = buffer(MemSpace::BT);
     cube_.execute(*op, buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(), buffer(MemSpace::L0C)->data(),
                   bt ? bt->data() : nullptr);
-    return 0;
+    return {};
   }
   if (auto* f = std::get_if<SetFlag>(&instr)) {
-    wait(cycle_ * double(params_.sync_cycles));
+    spend(params_.sync_cycles);
     flags_.set(f->src, f->dst, f->id);
-    return 0;
+    return {};
   }
   if (auto* f = std::get_if<WaitFlag>(&instr)) {
     flags_.wait(f->src, f->dst, f->id);
-    wait(cycle_ * double(params_.sync_cycles));
-    return 0;
+    spend(params_.sync_cycles);
+    return {};
   }
   if (std::holds_alternative<Barrier>(instr)) {
-    wait(cycle_ * double(params_.sync_cycles));  // the pipe is in order already
-    return 0;
+    spend(params_.sync_cycles);  // the pipe is in order already
+    return {};
   }
-  return mover_.run(instr, cycle_);  // every kind of data move
+  const DataMover::Result r = mover_.run(instr, cycle_);  // every kind of data move
+  const auto [src, dst] = move_spaces(instr);
+  path_counter(src, dst) += r.bytes;
+  return {r.bytes, r.memory_stall};
 }
 
 sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, uint64_t address, uint8_t* data,
                                    uint32_t length, Pipe p) {
+  if (!timed()) {
+    // Functional: GM is reached directly (the DMI view of the window); no time passes.
+    if (uint8_t* gm = gm_host_pointer(address, length)) {
+      if (cmd == tlm::TLM_READ_COMMAND) {
+        std::memcpy(data, gm, length);
+      } else {
+        std::memcpy(gm, data, length);
+      }
+      (cmd == tlm::TLM_READ_COMMAND ? gm_read_bytes_ : gm_write_bytes_) += length;
+      return sc_core::SC_ZERO_TIME;
+    }
+  }
   tlm::tlm_generic_payload tx;
-  InitiatorExtension ext(id_, static_cast<int>(p));
+  InitiatorExtension ext(id_, static_cast<int>(p), moves_data());
   tx.set_command(cmd);
   tx.set_address(address);
   tx.set_data_ptr(data);

@@ -20,6 +20,7 @@
 #include "models/aicore/pipe.h"
 #include "models/aicore/product.h"
 #include "models/aicore/vector_unit.h"
+#include "tlm/sim_mode.h"
 #include "tlm/stats.h"
 
 namespace npuvp::aicore {
@@ -54,6 +55,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
     uint64_t sync_cycles = 1;          // SetFlag / WaitFlag / barrier execution
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
     uint64_t scalar_stack_size = 8ull << 20;  // the kernel body runs on this stack
+    SimMode mode = SimMode::Timed;
     DataMover::Params mte;
     VectorUnit::Params vector;
     CubeUnit::Params cube;
@@ -108,7 +110,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   EventSync& flags() { return flags_; }
 
   // PipeExecutor
-  uint64_t execute(Pipe pipe, const Instruction& instr) override;
+  ExecResult execute(Pipe pipe, const Instruction& instr) override;
   void pipe_became_idle() override { pipe_idle_.notify(sc_core::SC_ZERO_TIME); }
 
  private:
@@ -151,6 +153,11 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   Counter& blocks_;
   Counter& gm_read_bytes_;
   Counter& gm_write_bytes_;
+  Counter& cube_macs_;
+  std::map<std::pair<MemSpace, MemSpace>, Counter*> path_bytes_;
+  Counter& path_counter(MemSpace src, MemSpace dst);  // "core0.path.GM->L1.bytes"
+  bool timed() const { return params_.mode != SimMode::Functional; }
+  bool moves_data() const { return params_.mode != SimMode::Perf; }
 };
 
 }  // namespace npuvp::aicore

@@ -137,69 +137,97 @@ layout::ConstView DataMover::local_view(MemSpace space) const {
   return {b->data(), 0, b->size()};
 }
 
-sc_core::sc_time DataMover::fetch(layout::Range r, std::vector<uint8_t>& staging) {
-  staging.resize(r.end - r.begin);
+sc_core::sc_time DataMover::fetch(layout::Range r, const std::vector<layout::Range>& pieces,
+                                  std::vector<uint8_t>& staging) {
+  if (moves_data()) staging.resize(r.end - r.begin);
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-  for (uint64_t off = 0; off < staging.size(); off += kGmChunk) {
-    const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmChunk, staging.size() - off));
-    memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, r.begin + off, staging.data() + off, n));
+  for (const layout::Range& piece : pieces) {
+    for (uint64_t at = piece.begin; at < piece.end; at += kGmChunk) {
+      const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmChunk, piece.end - at));
+      memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, at, moves_data() ? staging.data() + (at - r.begin) : nullptr, n));
+    }
   }
   return memory;
+}
+
+sc_core::sc_time DataMover::finish(const sc_core::sc_time& work, const sc_core::sc_time& memory) {
+  if (params_.mode == SimMode::Functional) return sc_core::SC_ZERO_TIME;
+  sc_core::wait(std::max(work, memory));
+  return memory > work ? memory - work : sc_core::SC_ZERO_TIME;
 }
 
 sc_core::sc_time DataMover::store(uint64_t addr, const uint8_t* data, uint64_t length) {
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
   for (uint64_t off = 0; off < length; off += kGmChunk) {
     const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmChunk, length - off));
-    memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, addr + off, const_cast<uint8_t*>(data + off), n));
+    memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, addr + off,
+                                  moves_data() ? const_cast<uint8_t*>(data + off) : nullptr, n));
   }
   return memory;
 }
 
-uint64_t DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle) {
+DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle) {
   auto cycles = [&](double bytes, double per_cycle) { return cycle * std::ceil(bytes / per_cycle); };
   if (auto* m = std::get_if<DataMove>(&instr)) return run_copy(*m, cycle);
 
   if (auto* op = std::get_if<Nd2Nz>(&instr)) {
-    const layout::Range src = layout::nd2nz_src_range(*op), dst = layout::nd2nz_dst_range(*op);
-    const uint64_t bytes = dst.end - dst.begin;
-    sc_core::sc_time t = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_bytes_per_cycle));
-    t = std::max(t, fetch(src, staging_));
-    sc_core::wait(t);
-    LocalBuffer* out = buffers_(op->dst.space);
-    layout::nd2nz(*op, {staging_.data(), src.begin, staging_.size()}, {out->data(), 0, out->size()});
-    return bytes;
+    const layout::Range src = layout::nd2nz_src_range(*op);
+    const uint64_t size = dtype_size(op->dtype);
+    // Only the rows are read, not the gaps between them.
+    std::vector<layout::Range> rows;
+    for (uint64_t i = 0; i < op->nd_num; ++i) {
+      for (uint64_t r = 0; r < op->n_value; ++r) {
+        const uint64_t a = op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size;
+        rows.push_back({a, a + uint64_t(op->d_value) * size});
+      }
+    }
+    const uint64_t bytes = uint64_t(op->nd_num) * op->n_value * op->d_value * size;
+    const sc_core::sc_time work =
+        std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
+    const sc_core::sc_time stall = finish(work, fetch(src, rows, staging_));
+    if (moves_data()) {
+      LocalBuffer* out = buffers_(op->dst.space);
+      layout::nd2nz(*op, {staging_.data(), src.begin, staging_.size()}, {out->data(), 0, out->size()});
+    }
+    return {bytes, stall};
   }
 
   if (auto* op = std::get_if<LoadData2D>(&instr)) {
     const layout::Range src = layout::load2d_src_range(*op);
     const uint64_t bytes = uint64_t(op->repeat) * 512;
-    sc_core::sc_time t;
+    sc_core::sc_time work, memory = sc_core::SC_ZERO_TIME;
     if (op->src.space == MemSpace::GM) {
-      t = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_bytes_per_cycle));
-      t = std::max(t, fetch(src, staging_));
+      work = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
+      std::vector<layout::Range> fractals;  // only the fractals, not the strides between them
+      for (uint64_t r = 0; r < op->repeat; ++r) {
+        const uint64_t a = op->src.addr + (op->start_index + r * op->src_stride) * 512;
+        fractals.push_back({a, a + 512});
+      }
+      memory = fetch(src, fractals, staging_);
     } else {
       const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
                                                          : params_.l1_to_l0b_bytes_per_cycle;
-      t = std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate));
+      work = std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate));
     }
-    sc_core::wait(t);
+    const sc_core::sc_time stall = finish(work, memory);
+    if (!moves_data()) return {bytes, stall};
     LocalBuffer* out = buffers_(op->dst.space);
     const layout::ConstView in = op->src.space == MemSpace::GM
                                      ? layout::ConstView{staging_.data(), src.begin, staging_.size()}
                                      : local_view(op->src.space);
     layout::load2d(*op, in, {out->data(), 0, out->size()});
-    return bytes;
+    return {bytes, stall};
   }
 
   if (auto* op = std::get_if<LoadData3D>(&instr)) {
     const uint64_t bytes = uint64_t(op->m_extent) * op->k_extent * dtype_size(op->dtype);
     const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
                                                        : params_.l1_to_l0b_bytes_per_cycle;
-    sc_core::wait(std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)));
+    finish(std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)), sc_core::SC_ZERO_TIME);
+    if (!moves_data()) return {bytes, sc_core::SC_ZERO_TIME};
     LocalBuffer* out = buffers_(op->dst.space);
     layout::load3d(*op, local_view(op->src.space), {out->data(), 0, out->size()});
-    return bytes;
+    return {bytes, sc_core::SC_ZERO_TIME};
   }
 
   if (auto* op = std::get_if<Fixpipe>(&instr)) {
@@ -211,7 +239,9 @@ uint64_t DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle)
       // Converted at the start and posted to GM piece by piece: only the bytes Fixpipe
       // writes, so neighbouring data (another core's tile) is never rewritten.
       staging_out_.assign(dst.end - dst.begin, 0);
-      layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, staging_out_.size()});
+      if (moves_data()) {
+        layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, staging_out_.size()});
+      }
       sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
       if (op->nz2nd) {
         for (uint32_t i = 0; i < op->m_size; ++i) {
@@ -235,18 +265,19 @@ uint64_t DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle)
           }
         }
       }
-      sc_core::wait(std::max(t, memory));
-    } else {
-      sc_core::wait(t);
+      return {bytes, finish(t, memory)};
+    }
+    finish(t, sc_core::SC_ZERO_TIME);
+    if (moves_data()) {
       LocalBuffer* out = buffers_(op->dst.space);
       layout::fixpipe(*op, local_view(MemSpace::L0C), {out->data(), 0, out->size()});
     }
-    return bytes;
+    return {bytes, sc_core::SC_ZERO_TIME};
   }
-  return 0;
+  return {};
 }
 
-uint64_t DataMover::run_copy(const DataMove& m, const sc_core::sc_time& cycle) {
+DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time& cycle) {
   const unsigned ssize = dtype_size(m.src_type), dsize = dtype_size(m.dst_type);
   const uint64_t src_block = uint64_t(m.block_len) * m.unit;
   const uint64_t total = src_block * m.block_count;
@@ -257,36 +288,33 @@ uint64_t DataMover::run_copy(const DataMove& m, const sc_core::sc_time& cycle) {
 
   const bool gm_read = m.src.space == MemSpace::GM;
   const bool gm_write = m.dst.space == MemSpace::GM;
-  double rate = (gm_read || gm_write) ? params_.gm_bytes_per_cycle : params_.local_bytes_per_cycle;
+  double rate = gm_read ? params_.gm_read_bytes_per_cycle
+                : gm_write ? params_.gm_write_bytes_per_cycle : params_.local_bytes_per_cycle;
   uint64_t start = params_.issue_cycles;
   if (m.pipe == Pipe::MTE1) {
     rate = params_.l1_to_bt_fb_bytes_per_cycle;
     start = params_.mte1_start_cycles;
   }
-  sc_core::sc_time duration = std::max(cycle * double(start), cycle * std::ceil(double(total) / rate));
+  const sc_core::sc_time work = std::max(cycle * double(start), cycle * std::ceil(double(total) / rate));
 
   // Sources are read when the move starts; GM reads land in staging until it completes.
+  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
   if (gm_read) {
-    staging_.resize(total);
-    sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+    if (moves_data()) staging_.resize(total);
     for (uint32_t i = 0; i < m.block_count; ++i) {
-      memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, src_at(i), staging_.data() + i * src_block,
+      memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, src_at(i),
+                                    moves_data() ? staging_.data() + i * src_block : nullptr,
                                     static_cast<uint32_t>(src_block)));
     }
-    duration = std::max(duration, memory);
   } else if (gm_write) {
     uint8_t* src = buffers_(m.src.space)->data();
-    sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
     for (uint32_t i = 0; i < m.block_count; ++i) {
-      memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, dst_at(i), src + src_at(i),
+      memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, dst_at(i), moves_data() ? src + src_at(i) : nullptr,
                                     static_cast<uint32_t>(src_block)));
     }
-    duration = std::max(duration, memory);
   }
-
-  sc_core::wait(duration);
-
-  if (gm_write) return total;
+  const sc_core::sc_time stall = finish(work, memory);
+  if (gm_write || !moves_data()) return {total, stall};
   uint8_t* dst = buffers_(m.dst.space)->data();
   const uint8_t* src = gm_read ? staging_.data() : buffers_(m.src.space)->data();
   for (uint32_t i = 0; i < m.block_count; ++i) {
@@ -302,7 +330,7 @@ uint64_t DataMover::run_copy(const DataMove& m, const sc_core::sc_time& cycle) {
       f32_to_f16(reinterpret_cast<const float*>(from), reinterpret_cast<_Float16*>(to), src_block / 4);
     }
   }
-  return total;
+  return {total, stall};
 }
 
 }  // namespace npuvp::aicore

@@ -15,13 +15,17 @@
 #include "models/aicore/layout.h"
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/product.h"
+#include "tlm/sim_mode.h"
 
 namespace npuvp::aicore {
 
 class DataMover {
  public:
   struct Params {
-    double gm_bytes_per_cycle = 32;      // MTE2 GM -> local, MTE3 local -> GM
+    // MTE2 reads from the memory system at up to the L2 -> L1 rate (SPEC.md §1.8: 110); what
+    // a core gets from DRAM on a busy chip (the GM -> L1 figure, 32) comes from contention.
+    double gm_read_bytes_per_cycle = 110;
+    double gm_write_bytes_per_cycle = 32;  // MTE3 UB -> GM
     double local_bytes_per_cycle = 128;  // UB -> UB, UB -> L1, L0C -> UB
     uint64_t issue_cycles = 10;          // start cost of an MTE2/MTE3/V copy
     uint64_t mte1_start_cycles = 26;     // start cost of an MTE1 instruction
@@ -29,6 +33,7 @@ class DataMover {
     double l1_to_l0b_bytes_per_cycle = 256;
     double l1_to_bt_fb_bytes_per_cycle = 64;
     double fix_bytes_per_cycle = 32;     // L0C -> GM/L1
+    SimMode mode = SimMode::Timed;  // functional: no waits; perf: no bytes moved
   };
   // One GM access of `length` bytes; returns the memory time it takes, measured from the
   // start of the instruction. Raises on a transport error.
@@ -45,16 +50,23 @@ class DataMover {
   std::string check(const Instruction& instr, Pipe pipe) const;
 
   // Runs the move in the calling pipe thread: waits its duration, moves the bytes.
-  // Returns the bytes moved.
-  uint64_t run(const Instruction& instr, const sc_core::sc_time& cycle);
+  // Returns the bytes moved and the time memory added beyond the mover's own work.
+  struct Result {
+    uint64_t bytes = 0;
+    sc_core::sc_time memory_stall = sc_core::SC_ZERO_TIME;
+  };
+  Result run(const Instruction& instr, const sc_core::sc_time& cycle);
 
  private:
   std::string check_copy(const DataMove& m) const;
   std::string check_local(MemSpace space, layout::Range r, const char* what) const;
   std::string check_gm(uint64_t addr, unsigned elem_size, const char* what) const;
-  uint64_t run_copy(const DataMove& m, const sc_core::sc_time& cycle);
-  // GM [r.begin, r.end) -> staging; returns the memory time.
-  sc_core::sc_time fetch(layout::Range r, std::vector<uint8_t>& staging);
+  Result run_copy(const DataMove& m, const sc_core::sc_time& cycle);
+  // GM pieces (address, length) inside `r` -> staging laid out as `r`; returns the memory time.
+  sc_core::sc_time fetch(layout::Range r, const std::vector<layout::Range>& pieces, std::vector<uint8_t>& staging);
+  // Waits the instruction's duration = max(own work, memory); returns the memory's excess.
+  sc_core::sc_time finish(const sc_core::sc_time& work, const sc_core::sc_time& memory);
+  bool moves_data() const { return params_.mode != SimMode::Perf; }
   sc_core::sc_time store(uint64_t addr, const uint8_t* data, uint64_t length);
   layout::ConstView local_view(MemSpace space) const;
 

@@ -102,6 +102,31 @@ std::string instr_name(const Instruction& instr) {
   return std::visit(Name{}, instr);
 }
 
+uint32_t instr_class(const Instruction& instr) {
+  uint32_t detail = 0;
+  if (auto* v = std::get_if<VectorOp>(&instr)) detail = uint32_t(v->op) << 8 | uint32_t(v->dtype);
+  if (auto* m = std::get_if<Mmad>(&instr)) {
+    detail = uint32_t(m->c_type) << 16 | uint32_t(m->a_type) << 8 | uint32_t(m->b_type);
+  }
+  return uint32_t(instr.index()) << 24 | detail;
+}
+
+std::pair<MemSpace, MemSpace> move_spaces(const Instruction& instr) {
+  struct Spaces {
+    std::pair<MemSpace, MemSpace> operator()(const DataMove& i) const { return {i.src.space, i.dst.space}; }
+    std::pair<MemSpace, MemSpace> operator()(const Nd2Nz& i) const { return {i.src.space, i.dst.space}; }
+    std::pair<MemSpace, MemSpace> operator()(const LoadData2D& i) const { return {i.src.space, i.dst.space}; }
+    std::pair<MemSpace, MemSpace> operator()(const LoadData3D& i) const { return {i.src.space, i.dst.space}; }
+    std::pair<MemSpace, MemSpace> operator()(const Fixpipe& i) const { return {MemSpace::L0C, i.dst.space}; }
+    std::pair<MemSpace, MemSpace> operator()(const VectorOp&) const { return {MemSpace::UB, MemSpace::UB}; }
+    std::pair<MemSpace, MemSpace> operator()(const SetFlag&) const { return {MemSpace::GM, MemSpace::GM}; }
+    std::pair<MemSpace, MemSpace> operator()(const WaitFlag&) const { return {MemSpace::GM, MemSpace::GM}; }
+    std::pair<MemSpace, MemSpace> operator()(const Barrier&) const { return {MemSpace::GM, MemSpace::GM}; }
+    std::pair<MemSpace, MemSpace> operator()(const Mmad&) const { return {MemSpace::L0A, MemSpace::L0C}; }
+  };
+  return std::visit(Spaces{}, instr);
+}
+
 std::string describe(const Instruction& instr) {
   struct Describe {
     std::string operator()(const DataMove& i) const {

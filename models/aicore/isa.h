@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 #include "models/aicore/isa_types.h"
 #include "models/aicore/isa_vector.h"
@@ -146,6 +147,10 @@ using Instruction = std::variant<DataMove, VectorOp, SetFlag, WaitFlag, Barrier,
 Pipe pipe_of(const Instruction& instr);
 // Short name for traces ("DataCopy", "Add.f16", "SetFlag"...).
 std::string instr_name(const Instruction& instr);
+// A number that is equal exactly when instr_name is (cheap: for per-class statistics).
+uint32_t instr_class(const Instruction& instr);
+// Source and destination memory of a data move (GM, GM for anything else).
+std::pair<MemSpace, MemSpace> move_spaces(const Instruction& instr);
 // Full text for error messages and trace arguments.
 std::string describe(const Instruction& instr);
 

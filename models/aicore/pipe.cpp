@@ -15,12 +15,15 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
       instructions(Stats::global().counter(stats_prefix + ".instructions", "instructions")),
       flag_wait_cycles(Stats::global().counter(stats_prefix + ".stall.flag_cycles", "cycles",
                                                "cycles blocked in WaitFlag")),
+      memory_stall_cycles(Stats::global().counter(stats_prefix + ".stall.memory_cycles", "cycles",
+                                                  "cycles instructions waited on the memory system beyond their own work")),
       bytes(Stats::global().counter(stats_prefix + ".bytes", "bytes", "bytes moved")),
       kind_(kind),
       depth_(depth),
       executor_(executor),
       trace_track_(trace_track),
-      cycle_(cycle) {
+      cycle_(cycle),
+      stats_prefix_(stats_prefix) {
   SC_HAS_PROCESS(PipeUnit);
   SC_THREAD(run);
 }
@@ -35,6 +38,12 @@ std::string PipeUnit::state() const {
   return "running " + describe(queue_.front().instr);
 }
 
+Counter& PipeUnit::class_counter(const Instruction& instr) {
+  Counter*& c = by_class_[instr_class(instr)];
+  if (!c) c = &Stats::global().counter(stats_prefix_ + ".instr." + instr_name(instr), "instructions");
+  return *c;
+}
+
 void PipeUnit::run() {
   Tracer& tracer = Tracer::global();
   for (;;) {
@@ -43,7 +52,9 @@ void PipeUnit::run() {
     if (e.issue_time > sc_core::sc_time_stamp()) wait(e.issue_time - sc_core::sc_time_stamp());
     running_ = true;
     const sc_core::sc_time start = sc_core::sc_time_stamp();
-    bytes += executor_.execute(kind_, e.instr);
+    const ExecResult result = executor_.execute(kind_, e.instr);
+    bytes += result.bytes;
+    memory_stall_cycles += static_cast<uint64_t>(std::llround(result.memory_stall / cycle_));
     const sc_core::sc_time took = sc_core::sc_time_stamp() - start;
     const uint64_t cycles = static_cast<uint64_t>(std::llround(took / cycle_));
     if (std::holds_alternative<WaitFlag>(e.instr)) {
@@ -52,6 +63,7 @@ void PipeUnit::run() {
       busy_cycles += cycles;
     }
     ++instructions;
+    ++class_counter(e.instr);
     if (tracer.enabled()) {
       tracer.slice(trace_track_, instr_name(e.instr), start, took,
                    nlohmann::json{{"instr", describe(e.instr)}});

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 #include <systemc>
 #include "models/aicore/isa.h"
@@ -11,11 +12,17 @@
 
 namespace npuvp::aicore {
 
+// What executing one instruction did, for the pipe's statistics.
+struct ExecResult {
+  uint64_t bytes = 0;                                   // bytes moved
+  sc_core::sc_time memory_stall = sc_core::SC_ZERO_TIME;  // time beyond compute spent on memory
+};
+
 class PipeExecutor {
  public:
   virtual ~PipeExecutor() = default;
-  // Runs `instr` on `pipe` in that pipe's thread; may wait. Returns bytes moved (stats).
-  virtual uint64_t execute(Pipe pipe, const Instruction& instr) = 0;
+  // Runs `instr` on `pipe` in that pipe's thread; may wait.
+  virtual ExecResult execute(Pipe pipe, const Instruction& instr) = 0;
   virtual void pipe_became_idle() = 0;
 };
 
@@ -43,10 +50,12 @@ class PipeUnit : public sc_core::sc_module {
   Counter& busy_cycles;
   Counter& instructions;
   Counter& flag_wait_cycles;
+  Counter& memory_stall_cycles;
   Counter& bytes;
 
  private:
   void run();
+  Counter& class_counter(const Instruction& instr);  // "core0.V.instr.Add.f32"
 
   Pipe kind_;
   unsigned depth_;
@@ -56,6 +65,8 @@ class PipeUnit : public sc_core::sc_module {
   sc_core::sc_event not_empty_, not_full_;
   int trace_track_;
   sc_core::sc_time cycle_;
+  std::string stats_prefix_;
+  std::map<uint32_t, Counter*> by_class_;
 };
 
 }  // namespace npuvp::aicore

@@ -184,6 +184,7 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
   last_.sim_time = took;
   last_.cycles = static_cast<uint64_t>(std::llround(took / soc_->core(0).cycle()));
   last_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  total_wall_seconds_ += last_.wall_seconds;
   return last_;
 }
 

@@ -51,6 +51,7 @@ class Device {
   const RunReport& launch(const std::string& name, uint32_t block_dim, std::function<void()> body);
   void synchronize() {}  // launches complete before they return
   const RunReport& last_run() const { return last_; }
+  double total_wall_seconds() const { return total_wall_seconds_; }  // over every launch
 
   platform::CoupledSoc& soc() { return *soc_; }
 
@@ -64,6 +65,7 @@ class Device {
   std::map<uint64_t, uint64_t> free_;  // offset -> size
   std::map<uint64_t, uint64_t> used_;
   RunReport last_;
+  double total_wall_seconds_ = 0;
 };
 
 }  // namespace npuvp

@@ -6,7 +6,13 @@ foreach(kernel add mul relu prefix_sum matmul)
   add_test(NAME platforms.cli.run_${kernel} COMMAND ${expect} ok "result: PASS" ${cli} run ${kernel})
 endforeach()
 add_test(NAME platforms.cli.run_prints_pipe_busy_and_traffic
-         COMMAND ${expect} ok "core7 .*%.*GM traffic: 65536 bytes read, 32768 bytes written" ${cli} run add)
+         COMMAND ${expect} ok "core7 .*%.*DRAM: .* GB/s achieved of 1200.0 GB/s peak.*L2: .*% hit rate.*ring: busiest link" ${cli} run add)
+add_test(NAME platforms.cli.run_prints_cube_throughput
+         COMMAND ${expect} ok "PASS.*cube: [0-9.]+ TFLOPS achieved of 14.75 peak" ${cli} run matmul)
+add_test(NAME platforms.cli.perf_mode_checks_no_data
+         COMMAND ${expect} ok "NOT CHECKED.*perf mode" ${cli} run matmul --mode perf)
+add_test(NAME platforms.cli.unknown_mode_is_an_error
+         COMMAND ${expect} fail "mode: .*not in" ${cli} run add --mode fast)
 add_test(NAME platforms.cli.list COMMAND ${expect} ok "minimal.*prefix_sum" ${cli} list)
 add_test(NAME platforms.cli.info_shows_value_and_source
          COMMAND ${expect} ok "core.ub.size +262144 +.*minimal.json" ${cli} info minimal)

@@ -8,18 +8,23 @@
 namespace {
 
 TEST(CoupledSocTest, BuildsWhatTheConfigurationSays) {
-  auto& dev = npuvp::testing::make_device({"platform.cores=5", "gm.size=2GiB", "gm.base=0x0"});
+  auto& dev = npuvp::testing::make_device({"platform.cores=5", "gm.size=2GiB", "gm.base=0x0", "l2.slices=4",
+                                           "l2.size=8MiB", "dram.controllers=3", "dram.channels=2",
+                                           "dram.channel_gbps=10"});
   auto& soc = dev.soc();
   EXPECT_EQ(soc.num_cores(), 5u);
   EXPECT_EQ(soc.gm().size(), 2ull << 30);
-  ASSERT_EQ(soc.router().ranges().size(), 1u);
-  EXPECT_EQ(soc.router().ranges()[0].base, 0u);
-  EXPECT_EQ(soc.router().ranges()[0].size, 2ull << 30);
+  ASSERT_EQ(soc.num_l2_slices(), 4u);
+  EXPECT_EQ(soc.l2_slice(0).tags().geometry().size, 2ull << 20);
+  EXPECT_EQ(soc.num_memory_controllers(), 3u);
+  EXPECT_DOUBLE_EQ(soc.dram_peak_bytes_per_second(), 3 * 2 * 10e9);
+  EXPECT_EQ(soc.interconnect().topology().stops(), 5u + 4u + 3u);
+  EXPECT_EQ(soc.interconnect().topology().kind(), "ring");
   for (unsigned i = 0; i < 5; ++i) EXPECT_EQ(soc.core(i).id(), int(i));
 }
 
-// GmAlloc memory is simulated GM: host writes are what the router's target holds.
-TEST(CoupledSocTest, HostPointersAreGmThroughTheRouter) {
+// GmAlloc memory is simulated GM: host writes are what a core reads through the ring and L2.
+TEST(CoupledSocTest, HostPointersAreGmThroughTheMemorySystem) {
   auto& dev = npuvp::testing::make_device();
   auto* p = static_cast<uint32_t*>(dev.malloc(4096));
   p[10] = 0xdeadbeef;

@@ -22,6 +22,12 @@ VectorOp adds(uint64_t addr, uint32_t repeat) {
   return v;
 }
 
+// One core whose memory system adds no time, so pipe timing shows alone (MTE2 at 32 B/cycle).
+std::vector<std::string> ideal_memory() {
+  return {"platform.cores=1", "l2.slices=0", "dram.latency_ns=0", "dram.channel_gbps=1e6",
+          "interconnect.hop_cycles=0", "interconnect.link_bytes_per_cycle=1e6", "core.mte.gm_read_bytes_per_cycle=32"};
+}
+
 DataMove gm_to_ub(uint64_t gm, uint64_t ub, uint32_t units) {
   DataMove m;
   m.pipe = Pipe::MTE2;
@@ -34,7 +40,7 @@ DataMove gm_to_ub(uint64_t gm, uint64_t ub, uint32_t units) {
 
 // Vector cost = head + repeats; two pipes with independent work overlap in time.
 TEST(AiCoreTest, IndependentPipesOverlap) {
-  auto& dev = npuvp::testing::make_device({"platform.cores=1", "gm.latency_ns=0", "gm.bandwidth_gbps=0"});
+  auto& dev = npuvp::testing::make_device(ideal_memory());
   void* buf = dev.malloc(64 * 1024);
   const uint64_t gm = dev.device_address(buf);
   auto r = dev.launch("overlap", 1, [&] {
@@ -50,7 +56,7 @@ TEST(AiCoreTest, IndependentPipesOverlap) {
 
 // A WaitFlag stalls exactly the pipe that waits, until the producer's SetFlag executes.
 TEST(AiCoreTest, FlagStallsOnlyTheWaitingPipe) {
-  auto& dev = npuvp::testing::make_device({"platform.cores=1", "gm.latency_ns=0", "gm.bandwidth_gbps=0"});
+  auto& dev = npuvp::testing::make_device(ideal_memory());
   void* buf = dev.malloc(64 * 1024);
   const uint64_t gm = dev.device_address(buf);
   dev.launch("flags", 1, [&] {
@@ -88,7 +94,9 @@ TEST(AiCoreTest, ClockParameterScalesTime) {
 
 // Memory time: a GM copy waits at least the GM latency, and bandwidth bounds large copies.
 TEST(AiCoreTest, GmLatencyAndBandwidthBoundCopies) {
-  auto& dev = npuvp::testing::make_device({"platform.cores=1", "gm.latency_ns=500", "gm.bandwidth_gbps=8"});
+  auto& dev = npuvp::testing::make_device({"platform.cores=1", "l2.slices=0", "dram.controllers=1", "dram.channels=1",
+                                           "dram.channel_gbps=8", "dram.latency_ns=500", "interconnect.hop_cycles=0",
+                                           "core.mte.gm_read_bytes_per_cycle=32"});
   void* buf = dev.malloc(1 << 20);
   const uint64_t gm = dev.device_address(buf);
   dev.launch("gm", 1, [&] {

@@ -1,0 +1,108 @@
+// The SoC's CHI-style on-chip network (SPEC.md §1.3): request nodes (AI Cores, the host
+// bridge) send GM accesses to home nodes (L2 slices, chosen by address interleave), which
+// send their misses and write-backs to subordinate nodes (memory controllers). Without home
+// nodes, requests go straight to the subordinates.
+//
+// Every node sits at a stop of a ring (or a 2D mesh). A transaction crosses the links of its
+// route twice: the request goes out on the request channel (writes carry their data on the
+// data channel), the response comes back on the data channel (read data) or the request
+// channel (write acknowledgement). Each link direction and channel is a bandwidth resource
+// with a per-hop latency, so contention is modelled by reservations under temporal
+// decoupling, without a process per flit.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include "models/interconnect/topology.h"
+#include "tlm/bandwidth.h"
+#include "tlm/stats.h"
+
+namespace npuvp::interconnect {
+
+class ChiInterconnect : public sc_core::sc_module {
+ public:
+  struct Params {
+    std::string topology = "ring";  // ring | mesh
+    unsigned mesh_columns = 0;      // 0: the smallest square that holds every stop
+    double clock_mhz = 1000;
+    double link_bytes_per_cycle = 256;  // per link, per direction, per channel
+    unsigned hop_cycles = 2;
+    unsigned request_bytes = 16;  // a request, a write acknowledgement
+    uint64_t gm_base = 0;
+    uint64_t gm_size = 0;
+    uint64_t home_interleave_bytes = 128;         // consecutive bytes per L2 slice
+    uint64_t subordinate_interleave_bytes = 256;  // consecutive bytes per memory controller
+  };
+  enum class Role { Requester, HomeDownstream };  // what a target-socket binding is
+
+  // Initiators bind here (cores, host bridge, the downstream side of L2 slices) ...
+  tlm_utils::multi_passthrough_target_socket<ChiInterconnect> target_socket;
+  // ... and targets here (L2 slices first-come, memory controllers), in registration order.
+  tlm_utils::multi_passthrough_initiator_socket<ChiInterconnect> initiator_socket;
+
+  ChiInterconnect(sc_core::sc_module_name name, const Params& params);
+
+  // Registration, in the order the sockets are bound; `stop` is where the node sits.
+  void add_requester(const std::string& name, unsigned stop, Role role = Role::Requester);
+  void add_home(const std::string& name, unsigned stop);
+  void add_subordinate(const std::string& name, unsigned stop);
+  // Builds the topology over `stops` stops (after every node is registered).
+  void finalize(unsigned stops);
+
+  const Topology& topology() const { return *topology_; }
+  const Params& params() const { return params_; }
+  // Link utilisation over `elapsed` (busy time / elapsed), the most loaded link and channel.
+  double max_link_utilisation(const sc_core::sc_time& elapsed, std::string* which = nullptr) const;
+  // Publishes per-link utilisation (parts per million of `elapsed`) into the stats.
+  void publish_utilisation(const sc_core::sc_time& elapsed);
+  unsigned requester_stop(unsigned port) const { return requesters_.at(port).stop; }
+  unsigned home_stop(unsigned index) const { return targets_.at(homes_index_.at(index)).stop; }
+  unsigned num_homes() const { return static_cast<unsigned>(homes_index_.size()); }
+  // The home node (L2 slice) index that serves `address`.
+  unsigned home_of(uint64_t address) const;
+
+ private:
+  enum Channel { kRequest = 0, kData = 1 };
+  struct Node {
+    std::string name;
+    unsigned stop = 0;
+    Role role = Role::Requester;
+    Counter* latency_cycles = nullptr;  // requesters: summed round trips
+    Counter* transactions = nullptr;
+  };
+  struct LinkChannel {
+    BandwidthResource resource;
+    Counter* bytes = nullptr;
+  };
+
+  void b_transport(int from, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  bool get_direct_mem_ptr(int from, tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
+  unsigned transport_dbg(int from, tlm::tlm_generic_payload& tx);
+  // The initiator-socket index of the target that serves `address` for requester `from`,
+  // or -1 if the address is not GM.
+  int target_for(int from, uint64_t address) const;
+  uint64_t piece_bytes(int from) const;  // the interleave a transaction from `from` splits at
+  // One transaction to one target: crosses the links both ways and calls the target.
+  void forward(int from, int target, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  // Sends `bytes` along `route` on `channel` starting at `start`; returns the arrival time.
+  sc_core::sc_time traverse(const std::vector<unsigned>& route, Channel channel, uint64_t bytes,
+                            sc_core::sc_time start);
+
+  Params params_;
+  sc_core::sc_time cycle_;
+  std::vector<Node> requesters_;       // by target_socket binding
+  std::vector<Node> targets_;          // by initiator_socket binding
+  std::vector<unsigned> homes_index_;  // target indices of the home nodes
+  std::vector<unsigned> subs_index_;   // target indices of the subordinate nodes
+  std::unique_ptr<Topology> topology_;
+  std::vector<LinkChannel> links_;  // link id * 2 + channel
+  Counter& request_bytes_;
+  Counter& data_bytes_;
+};
+
+}  // namespace npuvp::interconnect

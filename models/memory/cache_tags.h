@@ -1,0 +1,52 @@
+// The tag store of a set-associative, write-back, write-allocate cache with LRU replacement.
+// It holds no data: npuvp's caches model time, and functional data passes through to memory.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace npuvp::memory {
+
+class CacheTags {
+ public:
+  struct Geometry {
+    uint64_t size = 0;          // bytes of data the cache holds
+    uint32_t line_bytes = 128;  // power of two
+    uint32_t ways = 16;
+    // Address-interleaved slices: runs of `interleave_lines` lines go to the slices in turn;
+    // a slice indexes its sets by its own lines only, so every set is used.
+    uint32_t slices = 1;
+    uint32_t interleave_lines = 1;
+  };
+  struct Access {
+    bool hit = false;
+    bool evicted_dirty = false;  // the access evicted a dirty line, which must be written back
+    uint64_t victim_line = 0;    // its line address (valid when evicted_dirty)
+  };
+
+  // Raises (naming `block`) unless size, line and ways give a whole power-of-two set count.
+  CacheTags(const Geometry& g, const char* block);
+
+  uint32_t sets() const { return sets_; }
+  const Geometry& geometry() const { return geometry_; }
+  // Looks up the line holding `address`; on a miss allocates it (LRU victim). `write` marks
+  // the line dirty.
+  Access access(uint64_t address, bool write);
+  bool contains(uint64_t address) const;
+  void invalidate_all();
+
+ private:
+  uint32_t set_of(uint64_t line) const;
+  struct Way {
+    uint64_t line = 0;  // the full line number (address / line size) is the tag
+    uint64_t last_use = 0;
+    bool valid = false;
+    bool dirty = false;
+  };
+  Geometry geometry_;
+  uint32_t sets_ = 0;
+  uint32_t line_shift_ = 0;
+  uint64_t clock_ = 0;
+  std::vector<Way> ways_;  // sets x ways
+};
+
+}  // namespace npuvp::memory

@@ -1,0 +1,131 @@
+#include "models/memory/l2_cache.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "tlm/extensions.h"
+#include "tlm/log.h"
+
+namespace npuvp::memory {
+
+L2Slice::L2Slice(sc_core::sc_module_name name, const Params& params)
+    : sc_module(name),
+      upstream("upstream"),
+      downstream("downstream"),
+      params_(params),
+      tags_(params.geometry, this->name()),
+      cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      port_(params.bytes_per_cycle * params.clock_mhz * 1e6),
+      hits_(Stats::global().counter(std::string(this->name()) + ".hits", "lines", "line lookups that hit")),
+      misses_(Stats::global().counter(std::string(this->name()) + ".misses", "lines", "line lookups that missed")),
+      writebacks_(Stats::global().counter(std::string(this->name()) + ".writebacks", "lines",
+                                          "dirty lines written back on eviction")),
+      fills_(Stats::global().counter(std::string(this->name()) + ".fills", "lines", "lines read from memory")) {
+  if (params.clock_mhz <= 0 || params.bytes_per_cycle <= 0) raise(this->name(), "clock and port width must be positive");
+  upstream.register_b_transport(this, &L2Slice::b_transport);
+  upstream.register_get_direct_mem_ptr(this, &L2Slice::get_direct_mem_ptr);
+  upstream.register_transport_dbg(this, &L2Slice::transport_dbg);
+}
+
+Counter& L2Slice::initiator_counter(int initiator, bool hit) {
+  Counter*& c = per_initiator_[{initiator, hit}];
+  if (!c) {
+    // Summed over slices: "l2.by_initiator.core3.hits".
+    const std::string who = initiator >= 0 ? fmt::format("core{}", initiator) : "other";
+    c = &Stats::global().counter(fmt::format("l2.by_initiator.{}.{}", who, hit ? "hits" : "misses"), "lines");
+  }
+  return *c;
+}
+
+sc_core::sc_time L2Slice::line_transfer(tlm::tlm_command cmd, uint64_t line, sc_core::sc_time start, int initiator) {
+  tlm::tlm_generic_payload tx;
+  InitiatorExtension ext(initiator, -1, /*data=*/false);
+  tx.set_command(cmd);
+  tx.set_address(line);
+  tx.set_data_ptr(nullptr);
+  tx.set_data_length(params_.geometry.line_bytes);
+  tx.set_streaming_width(params_.geometry.line_bytes);
+  tx.set_byte_enable_ptr(nullptr);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tx.set_extension(&ext);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  sc_core::sc_time d = start - now;
+  downstream->b_transport(tx, d);
+  tx.clear_extension(&ext);
+  if (tx.is_response_error()) {
+    raise(name(), "line {} of 0x{:x} failed downstream: {}", cmd == tlm::TLM_READ_COMMAND ? "fill" : "write-back",
+          line, tx.get_response_string());
+  }
+  return now + d;
+}
+
+void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  if (!tx.is_read() && !tx.is_write()) {
+    tx.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  const InitiatorExtension* ext = nullptr;
+  tx.get_extension(ext);
+  const int initiator = ext ? ext->initiator : -1;
+  const bool write = tx.is_write();
+  const uint64_t address = tx.get_address(), length = tx.get_data_length();
+  const uint64_t line_bytes = params_.geometry.line_bytes;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = now + delay;
+  const sc_core::sc_time lookup = start + cycle_ * double(params_.hit_cycles);
+  sc_core::sc_time ready = lookup;
+  for (uint64_t line = address / line_bytes * line_bytes; line < address + length; line += line_bytes) {
+    const CacheTags::Access a = tags_.access(line, write);
+    ++(a.hit ? hits_ : misses_);
+    ++initiator_counter(initiator, a.hit);
+    if (a.hit) continue;
+    // The victim leaves before the new line arrives; its write-back is posted (it costs
+    // memory bandwidth, not the requester's time).
+    if (a.evicted_dirty) {
+      ++writebacks_;
+      line_transfer(tlm::TLM_WRITE_COMMAND, a.victim_line, lookup, initiator);
+    }
+    // A write that covers the whole line needs no fill.
+    const bool whole_line = write && address <= line && address + length >= line + line_bytes;
+    if (!whole_line) {
+      ++fills_;
+      ready = std::max(ready, line_transfer(tlm::TLM_READ_COMMAND, line, lookup, initiator));
+    }
+  }
+  const sc_core::sc_time done = std::max(ready, port_.reserve(lookup, length));
+  if (moves_data(tx)) move_data(tx);
+  delay = done - now;
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void L2Slice::move_data(tlm::tlm_generic_payload& tx) {
+  const uint64_t address = tx.get_address(), length = tx.get_data_length();
+  if (!have_dmi_ || address < dmi_.get_start_address() || address + length - 1 > dmi_.get_end_address()) {
+    tlm::tlm_generic_payload probe;
+    probe.set_address(address);
+    probe.set_command(tlm::TLM_READ_COMMAND);
+    have_dmi_ = downstream->get_direct_mem_ptr(probe, dmi_) && dmi_.is_read_write_allowed() &&
+                address >= dmi_.get_start_address() && address + length - 1 <= dmi_.get_end_address();
+  }
+  if (have_dmi_) {
+    uint8_t* mem = dmi_.get_dmi_ptr() + (address - dmi_.get_start_address());
+    if (tx.is_read()) {
+      std::memcpy(tx.get_data_ptr(), mem, length);
+    } else {
+      std::memcpy(mem, tx.get_data_ptr(), length);
+    }
+    return;
+  }
+  if (downstream->transport_dbg(tx) != length) {
+    raise(name(), "cannot reach the data of 0x{:x} ({} bytes) behind the cache", address, length);
+  }
+}
+
+bool L2Slice::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) {
+  return false;  // DMI would bypass the cache's timing
+}
+
+unsigned L2Slice::transport_dbg(tlm::tlm_generic_payload& tx) { return downstream->transport_dbg(tx); }
+
+}  // namespace npuvp::memory

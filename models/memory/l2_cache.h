@@ -1,0 +1,61 @@
+// One slice of the SoC's L2 cache (a CHI home node): set-associative, write-back,
+// write-allocate, LRU. It times accesses (hit latency, line fills and write-backs sent
+// downstream as timing-only transactions, the slice's own port bandwidth) and keeps hit and
+// miss counts per slice and per initiator. Functional data passes through: bytes are read
+// and written in the memory behind the slice (via DMI), so data is always correct.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include "models/memory/cache_tags.h"
+#include "tlm/bandwidth.h"
+#include "tlm/stats.h"
+
+namespace npuvp::memory {
+
+class L2Slice : public sc_core::sc_module {
+ public:
+  struct Params {
+    CacheTags::Geometry geometry;  // this slice's share of the L2
+    double clock_mhz = 1000;
+    unsigned hit_cycles = 24;        // tag and data array access
+    double bytes_per_cycle = 128;    // the slice's data port
+  };
+
+  tlm_utils::simple_target_socket<L2Slice> upstream;      // from the interconnect
+  tlm_utils::simple_initiator_socket<L2Slice> downstream;  // misses and write-backs
+
+  L2Slice(sc_core::sc_module_name name, const Params& params);
+
+  const CacheTags& tags() const { return tags_; }
+  uint64_t hits() const { return hits_.value; }
+  uint64_t misses() const { return misses_.value; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
+  unsigned transport_dbg(tlm::tlm_generic_payload& tx);
+  // A timing-only line transfer downstream, starting at `start`; returns when it is done.
+  sc_core::sc_time line_transfer(tlm::tlm_command cmd, uint64_t line, sc_core::sc_time start, int initiator);
+  // Moves the payload's bytes in the memory behind the slice.
+  void move_data(tlm::tlm_generic_payload& tx);
+  Counter& initiator_counter(int initiator, bool hit);
+
+  Params params_;
+  CacheTags tags_;
+  sc_core::sc_time cycle_;
+  BandwidthResource port_;
+  tlm::tlm_dmi dmi_;
+  bool have_dmi_ = false;
+  Counter& hits_;
+  Counter& misses_;
+  Counter& writebacks_;
+  Counter& fills_;
+  std::map<std::pair<int, bool>, Counter*> per_initiator_;
+};
+
+}  // namespace npuvp::memory

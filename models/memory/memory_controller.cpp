@@ -1,0 +1,97 @@
+#include "models/memory/memory_controller.h"
+
+#include <fmt/format.h>
+
+#include "tlm/extensions.h"
+#include "tlm/log.h"
+#include "tlm/tracer.h"
+
+namespace npuvp::memory {
+
+namespace {
+const sc_core::sc_time kTraceWindow(1, sc_core::SC_US);
+}
+
+MemoryController::MemoryController(sc_core::sc_module_name name, const Params& params)
+    : sc_module(name),
+      upstream("upstream"),
+      downstream("downstream"),
+      params_(params),
+      latency_(params.latency_ns, sc_core::SC_NS),
+      bytes_read_(Stats::global().counter(std::string(this->name()) + ".bytes_read", "bytes")),
+      bytes_written_(Stats::global().counter(std::string(this->name()) + ".bytes_written", "bytes")) {
+  if (params.channels < 1 || params.controllers < 1 || params.interleave_bytes == 0) {
+    raise(this->name(), "channels, controllers and interleave must be positive");
+  }
+  if (params.channel_gbps <= 0 || params.latency_ns < 0) {
+    raise(this->name(), "channel bandwidth must be positive and latency not negative");
+  }
+  for (unsigned c = 0; c < params.channels; ++c) {
+    channels_.emplace_back(params.channel_gbps * 1e9);
+    channel_bytes_.push_back(&Stats::global().counter(fmt::format("{}.channel{}.bytes", this->name(), c), "bytes"));
+  }
+  upstream.register_b_transport(this, &MemoryController::b_transport);
+  upstream.register_get_direct_mem_ptr(this, &MemoryController::get_direct_mem_ptr);
+  upstream.register_transport_dbg(this, &MemoryController::transport_dbg);
+}
+
+unsigned MemoryController::channel_of(uint64_t address) const {
+  return static_cast<unsigned>((address - params_.base) / params_.interleave_bytes / params_.controllers %
+                               params_.channels);
+}
+
+void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  const uint64_t address = tx.get_address(), length = tx.get_data_length();
+  if (address < params_.base) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const unsigned c = channel_of(address);
+  const sc_core::sc_time end = channels_[c].reserve(now + delay, length);
+  *channel_bytes_[c] += length;
+  (tx.is_write() ? bytes_written_ : bytes_read_) += length;
+  if (Tracer::global().enabled()) trace_bandwidth(end, length);
+  if (moves_data(tx)) {
+    tx.set_address(address - params_.base);
+    sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the backing store is untimed
+    downstream->b_transport(tx, ignored);
+    tx.set_address(address);
+    if (tx.is_response_error()) return;
+  }
+  delay = end + latency_ - now;
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void MemoryController::trace_bandwidth(const sc_core::sc_time& at, uint64_t bytes) {
+  while (at >= window_start_ + kTraceWindow) {
+    Tracer::global().counter(basename(), "GB/s", window_start_, double(window_bytes_) / (kTraceWindow.to_seconds() * 1e9));
+    window_start_ += kTraceWindow;
+    window_bytes_ = 0;
+  }
+  window_bytes_ += bytes;
+}
+
+bool MemoryController::get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
+  const uint64_t address = tx.get_address();
+  if (address < params_.base) return false;
+  tx.set_address(address - params_.base);
+  const bool ok = downstream->get_direct_mem_ptr(tx, dmi);
+  tx.set_address(address);
+  if (ok) {
+    dmi.set_start_address(dmi.get_start_address() + params_.base);
+    dmi.set_end_address(dmi.get_end_address() + params_.base);
+  }
+  return ok;
+}
+
+unsigned MemoryController::transport_dbg(tlm::tlm_generic_payload& tx) {
+  const uint64_t address = tx.get_address();
+  if (address < params_.base) return 0;
+  tx.set_address(address - params_.base);
+  const unsigned n = downstream->transport_dbg(tx);
+  tx.set_address(address);
+  return n;
+}
+
+}  // namespace npuvp::memory

@@ -1,0 +1,71 @@
+#include "platforms/run_summary.h"
+
+#include <fmt/format.h>
+
+#include "platforms/coupled_soc.h"
+#include "tlm/stats.h"
+
+namespace npuvp::platform {
+
+RunFigures run_figures(CoupledSoc& soc, const sc_core::sc_time& elapsed) {
+  const Stats& stats = Stats::global();
+  RunFigures f;
+  f.seconds = elapsed.to_seconds();
+  uint64_t macs = 0;
+  for (unsigned i = 0; i < soc.num_cores(); ++i) macs += stats.value(fmt::format("core{}.M.macs", i));
+  uint64_t dram = 0;
+  for (unsigned i = 0; i < soc.num_memory_controllers(); ++i) dram += soc.memory_controller(i).bytes();
+  uint64_t hits = 0, lookups = 0;
+  for (unsigned i = 0; i < soc.num_l2_slices(); ++i) {
+    hits += soc.l2_slice(i).hits();
+    lookups += soc.l2_slice(i).hits() + soc.l2_slice(i).misses();
+  }
+  if (f.seconds > 0) {
+    f.cube_flops = 2.0 * double(macs) / f.seconds;
+    f.dram_bytes_per_second = double(dram) / f.seconds;
+  }
+  f.cube_peak_flops = soc.peak_flops();
+  f.dram_peak_bytes_per_second = soc.dram_peak_bytes_per_second();
+  f.l2_hit_rate = lookups ? double(hits) / double(lookups) : 0.0;
+  f.max_link_utilisation = soc.interconnect().max_link_utilisation(elapsed, &f.busiest_link);
+  return f;
+}
+
+std::string run_summary(CoupledSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds) {
+  const Stats& stats = Stats::global();
+  const double clock = soc.core(0).params().clock_mhz;
+  const uint64_t cycles = static_cast<uint64_t>(elapsed / soc.core(0).cycle());
+  std::string out = fmt::format("simulated: {} cycles ({:.3f} us at {} MHz, {} mode)   wall: {:.3f} s\n", cycles,
+                                elapsed.to_seconds() * 1e6, clock, sim_mode_name(soc.params().mode), wall_seconds);
+  std::vector<std::string> pipes;
+  for (const char* pipe : {"MTE2", "MTE1", "M", "V", "MTE3", "FIX"}) {
+    if (stats.find(fmt::format("core0.{}.busy_cycles", pipe))) pipes.emplace_back(pipe);
+  }
+  out += fmt::format("pipe busy, % of kernel cycles:\n  {:<8}", "core");
+  for (const auto& pipe : pipes) out += fmt::format("{:>8}", pipe);
+  out += fmt::format("{:>10}\n", "blocks");
+  // Long core lists are cut: the first cores show the pattern, the stats JSON has them all.
+  const unsigned shown = soc.num_cores() <= 16 ? soc.num_cores() : 8;
+  for (unsigned i = 0; i < shown; ++i) {
+    const std::string core = fmt::format("core{}", i);
+    out += fmt::format("  {:<8}", core);
+    for (const auto& pipe : pipes) {
+      const uint64_t busy = stats.value(fmt::format("{}.{}.busy_cycles", core, pipe));
+      out += fmt::format("{:>7.1f}%", cycles ? 100.0 * double(busy) / double(cycles) : 0.0);
+    }
+    out += fmt::format("{:>10}\n", stats.value(core + ".blocks"));
+  }
+  if (shown < soc.num_cores()) out += fmt::format("  ... {} more cores (see --stats)\n", soc.num_cores() - shown);
+  const RunFigures f = run_figures(soc, elapsed);
+  out += fmt::format("cube: {:.2f} TFLOPS achieved of {:.2f} peak ({:.1f}%)\n", f.cube_flops / 1e12,
+                     f.cube_peak_flops / 1e12, f.cube_peak_flops > 0 ? 100 * f.cube_flops / f.cube_peak_flops : 0.0);
+  out += fmt::format("DRAM: {:.1f} GB/s achieved of {:.1f} GB/s peak ({:.1f}%)\n", f.dram_bytes_per_second / 1e9,
+                     f.dram_peak_bytes_per_second / 1e9,
+                     f.dram_peak_bytes_per_second > 0 ? 100 * f.dram_bytes_per_second / f.dram_peak_bytes_per_second : 0.0);
+  if (soc.num_l2_slices() > 0) out += fmt::format("L2: {:.1f}% hit rate\n", 100 * f.l2_hit_rate);
+  out += fmt::format("{}: busiest link {} at {:.1f}% utilisation\n", soc.interconnect().topology().kind(),
+                     f.busiest_link.empty() ? "-" : f.busiest_link, 100 * f.max_link_utilisation);
+  return out;
+}
+
+}  // namespace npuvp::platform

@@ -1,0 +1,26 @@
+// The short table `npuvp run` prints after a kernel: time, pipe utilisation per core,
+// achieved throughput against the platform's peaks, and the memory system's figures.
+#pragma once
+#include <string>
+#include <systemc>
+
+namespace npuvp::platform {
+
+class CoupledSoc;
+
+struct RunFigures {
+  double seconds = 0;             // simulated
+  double cube_flops = 0;          // achieved, 2 x MAC / s
+  double cube_peak_flops = 0;
+  double dram_bytes_per_second = 0;
+  double dram_peak_bytes_per_second = 0;
+  double l2_hit_rate = 0;         // over every slice; 0 when there were no lookups
+  double max_link_utilisation = 0;
+  std::string busiest_link;
+};
+
+// Figures for the run that took `elapsed` (counters must have been reset before it).
+RunFigures run_figures(CoupledSoc& soc, const sc_core::sc_time& elapsed);
+std::string run_summary(CoupledSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds);
+
+}  // namespace npuvp::platform
