@@ -1,10 +1,14 @@
 // A bandwidth resource: a link, a port or a memory channel that serves one transfer at a time.
-// It keeps the time it is next free, so a transfer that starts while it is busy queues behind
-// the earlier ones. Because it works on (start time, bytes) rather than on a process per
-// cycle, it stays correct under temporal decoupling: initiators pass their local time.
+// It books transfers into free intervals of its time line, so a transfer that starts while it
+// is busy waits for the next gap long enough to hold it. Because it works on (start time,
+// bytes) rather than on a process per cycle, it stays correct under temporal decoupling:
+// initiators book at their local times, which arrive out of order; a late booking for an
+// early time fills a gap instead of queueing behind bookings made for the future.
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <systemc>
 
 namespace npuvp {
@@ -24,24 +28,62 @@ class BandwidthResource {
     return sc_core::sc_time(ps_per_byte_ * static_cast<double>(bytes), sc_core::SC_PS);
   }
 
-  // Reserves the resource for `bytes` starting no earlier than `start`; returns when the
-  // transfer has gone through.
+  // Books the resource for `bytes` in the first gap that starts no earlier than `start`;
+  // returns when the transfer has gone through.
   sc_core::sc_time reserve(const sc_core::sc_time& start, uint64_t bytes) {
-    sc_core::sc_time begin = std::max(start, next_free_);
-    sc_core::sc_time end = begin + occupancy(bytes);
-    busy_ += end - begin;
-    next_free_ = end;
-    return end;
+    const uint64_t length = occupancy(bytes).value();
+    uint64_t begin = start.value();
+    if (length == 0) return start;
+    forget_before(sc_core::sc_time_stamp().value());
+    auto it = busy_.upper_bound(begin);
+    if (it != busy_.begin()) {
+      auto prev = std::prev(it);
+      if (prev->second > begin) begin = prev->second;
+    }
+    while (it != busy_.end() && it->first < begin + length) {
+      begin = std::max(begin, it->second);
+      ++it;
+    }
+    insert(begin, begin + length);
+    busy_total_ += length;
+    next_free_ = std::max(next_free_, begin + length);
+    return sc_core::sc_time::from_value(begin + length);
   }
 
-  sc_core::sc_time next_free() const { return next_free_; }
-  sc_core::sc_time busy_time() const { return busy_; }
-  void reset() { next_free_ = sc_core::SC_ZERO_TIME; busy_ = sc_core::SC_ZERO_TIME; }
+  // The end of the latest booking.
+  sc_core::sc_time next_free() const { return sc_core::sc_time::from_value(next_free_); }
+  sc_core::sc_time busy_time() const { return sc_core::sc_time::from_value(busy_total_); }
+  void reset() {
+    busy_.clear();
+    next_free_ = busy_total_ = 0;
+  }
 
  private:
+  // Bookings that ended before `now` can no longer be hit: nobody books in the past.
+  void forget_before(uint64_t now) {
+    while (!busy_.empty() && busy_.begin()->second <= now) busy_.erase(busy_.begin());
+  }
+  // Adds [begin, end), merging with touching neighbours so streams stay one interval.
+  void insert(uint64_t begin, uint64_t end) {
+    auto next = busy_.lower_bound(begin);
+    if (next != busy_.end() && next->first == end) {
+      end = next->second;
+      next = busy_.erase(next);
+    }
+    if (next != busy_.begin()) {
+      auto prev = std::prev(next);
+      if (prev->second == begin) {
+        prev->second = end;
+        return;
+      }
+    }
+    busy_.emplace_hint(next, begin, end);
+  }
+
   double ps_per_byte_ = 0;
-  sc_core::sc_time next_free_ = sc_core::SC_ZERO_TIME;
-  sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
+  std::map<uint64_t, uint64_t> busy_;  // begin -> end, in SystemC time units
+  uint64_t next_free_ = 0;
+  uint64_t busy_total_ = 0;
 };
 
 }  // namespace npuvp

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "models/interconnect/address_hash.h"
 #include "tlm/log.h"
 
 namespace npuvp::interconnect {
@@ -79,7 +80,8 @@ void ChiInterconnect::finalize(unsigned stops) {
 }
 
 unsigned ChiInterconnect::home_of(uint64_t address) const {
-  return static_cast<unsigned>(((address - params_.gm_base) / params_.home_interleave_bytes) % homes_index_.size());
+  return hashed_target((address - params_.gm_base) / params_.home_interleave_bytes,
+                       static_cast<unsigned>(homes_index_.size()));
 }
 
 int ChiInterconnect::target_for(int from, uint64_t address) const {
@@ -88,7 +90,8 @@ int ChiInterconnect::target_for(int from, uint64_t address) const {
   if (requesters_[from].role == Role::Requester && !homes_index_.empty()) {
     return static_cast<int>(homes_index_[home_of(address)]);
   }
-  return static_cast<int>(subs_index_[(offset / params_.subordinate_interleave_bytes) % subs_index_.size()]);
+  return static_cast<int>(subs_index_[hashed_target(offset / params_.subordinate_interleave_bytes,
+                                                    static_cast<unsigned>(subs_index_.size()))]);
 }
 
 uint64_t ChiInterconnect::piece_bytes(int from) const {

@@ -12,8 +12,9 @@ class CacheTags {
     uint64_t size = 0;          // bytes of data the cache holds
     uint32_t line_bytes = 128;  // power of two
     uint32_t ways = 16;
-    // Address-interleaved slices: runs of `interleave_lines` lines go to the slices in turn;
-    // a slice indexes its sets by its own lines only, so every set is used.
+    // Address-interleaved slices: runs of `interleave_lines` lines go to the `slices` slices
+    // (interconnect/address_hash.h); a slice numbers its own runs densely (run / slices), so
+    // every set is used.
     uint32_t slices = 1;
     uint32_t interleave_lines = 1;
   };

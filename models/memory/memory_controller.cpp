@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/interconnect/address_hash.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
 #include "tlm/tracer.h"
@@ -36,8 +37,9 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Params& p
 }
 
 unsigned MemoryController::channel_of(uint64_t address) const {
-  return static_cast<unsigned>((address - params_.base) / params_.interleave_bytes / params_.controllers %
-                               params_.channels);
+  // The controller was chosen from the granule index; the channel comes from the rest.
+  return interconnect::hashed_target((address - params_.base) / params_.interleave_bytes / params_.controllers,
+                                     params_.channels);
 }
 
 void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {

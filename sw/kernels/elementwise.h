@@ -9,11 +9,12 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 // Compute is a callable (LocalTensor<T> z, LocalTensor<T> x, LocalTensor<T> y, int32_t n)
-// that issues the vector instruction(s) of the kernel. Unary kernels ignore y.
-template <class T, int Inputs, class ComputeOp>
+// that issues the vector instruction(s) of the kernel. Unary kernels ignore y. Buffers is
+// 2 (double buffering) in every sample; 1 exists to show what double buffering buys.
+template <class T, int Inputs, class ComputeOp, int32_t Buffers = 2>
 class KernelElementwise {
  public:
-  static constexpr int32_t kBufferNum = 2;
+  static constexpr int32_t kBufferNum = Buffers;
 
   KernelElementwise(ComputeOp compute, int32_t block_length, int32_t tile_num)
       : compute_(compute), block_length_(block_length), tile_num_(tile_num),

@@ -1,0 +1,21 @@
+// Which of `targets` (L2 slices, memory controllers, channels) serves granule `index` of the
+// address space. Plain modulo would send power-of-two strides — the rows of a matrix — to a
+// few targets only; folding the higher index bits in with XOR spreads them, as SoC address
+// hashes do. For a power-of-two count, every aligned run of `targets` granules still maps to
+// all targets exactly once (the fold only permutes the low bits), so `index / targets` is a
+// dense per-target numbering (a cache slice's set index uses it).
+#pragma once
+#include <cstdint>
+
+namespace npuvp::interconnect {
+
+inline unsigned hashed_target(uint64_t index, unsigned targets) {
+  if (targets <= 1) return 0;
+  if ((targets & (targets - 1)) != 0) return static_cast<unsigned>(index % targets);
+  const unsigned bits = static_cast<unsigned>(__builtin_ctz(targets));
+  uint64_t folded = 0;
+  for (uint64_t rest = index; rest != 0; rest >>= bits) folded ^= rest;
+  return static_cast<unsigned>(folded & (targets - 1));
+}
+
+}  // namespace npuvp::interconnect
