@@ -101,17 +101,24 @@ uint64_t ChiInterconnect::piece_bytes(int from) const {
 
 sc_core::sc_time ChiInterconnect::traverse(const std::vector<unsigned>& route, Channel channel, uint64_t bytes,
                                            sc_core::sc_time start) {
+  (channel == kRequest ? request_bytes_ : data_bytes_) += bytes * route.size();
+  const sc_core::sc_time hop = cycle_ * double(params_.hop_cycles);
+  if (channel == kRequest) {
+    // Requests and acknowledgements are a few bytes: they pay the hops and are counted, but
+    // they do not book the links (their share of a link is noise next to the data's, and
+    // booking them would double the cost of simulating every transaction).
+    for (unsigned link : route) *links_[link * 2 + kRequest].bytes += bytes;
+    return start + hop * double(route.size());
+  }
   // Cut-through: the head moves on one hop latency after it wins a link; the tail follows
   // the head by the transfer time of the narrowest link (all links have the same width).
   sc_core::sc_time head = start;
-  const sc_core::sc_time hop = cycle_ * double(params_.hop_cycles);
   for (unsigned link : route) {
     LinkChannel& lc = links_[link * 2 + channel];
     const sc_core::sc_time end = lc.resource.reserve(head, bytes);
     *lc.bytes += bytes;
     head = end - lc.resource.occupancy(bytes) + hop;
   }
-  (channel == kRequest ? request_bytes_ : data_bytes_) += bytes * route.size();
   return route.empty() ? start : head + links_[route.back() * 2 + channel].resource.occupancy(bytes);
 }
 

@@ -38,14 +38,15 @@ Counter& L2Slice::initiator_counter(int initiator, bool hit) {
   return *c;
 }
 
-sc_core::sc_time L2Slice::line_transfer(tlm::tlm_command cmd, uint64_t line, sc_core::sc_time start, int initiator) {
+sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, uint64_t line, uint64_t bytes, sc_core::sc_time start,
+                                   int initiator) {
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(initiator, -1, /*data=*/false);
   tx.set_command(cmd);
   tx.set_address(line);
   tx.set_data_ptr(nullptr);
-  tx.set_data_length(params_.geometry.line_bytes);
-  tx.set_streaming_width(params_.geometry.line_bytes);
+  tx.set_data_length(static_cast<unsigned>(bytes));
+  tx.set_streaming_width(static_cast<unsigned>(bytes));
   tx.set_byte_enable_ptr(nullptr);
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tx.set_extension(&ext);
@@ -75,24 +76,39 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   const sc_core::sc_time start = now + delay;
   const sc_core::sc_time lookup = start + cycle_ * double(params_.hit_cycles);
   sc_core::sc_time ready = lookup;
+  // Consecutive missing lines are filled by one downstream read (a burst), which keeps the
+  // number of simulated transactions down without changing the bytes moved.
+  uint64_t fill_begin = 0, fill_end = 0;
+  auto flush_fill = [&] {
+    if (fill_end > fill_begin) ready = std::max(ready, transfer(tlm::TLM_READ_COMMAND, fill_begin, fill_end - fill_begin, lookup, initiator));
+    fill_begin = fill_end = 0;
+  };
   for (uint64_t line = address / line_bytes * line_bytes; line < address + length; line += line_bytes) {
     const CacheTags::Access a = tags_.access(line, write);
     ++(a.hit ? hits_ : misses_);
     ++initiator_counter(initiator, a.hit);
-    if (a.hit) continue;
+    if (a.hit) {
+      flush_fill();
+      continue;
+    }
     // The victim leaves before the new line arrives; its write-back is posted (it costs
     // memory bandwidth, not the requester's time).
     if (a.evicted_dirty) {
       ++writebacks_;
-      line_transfer(tlm::TLM_WRITE_COMMAND, a.victim_line, lookup, initiator);
+      transfer(tlm::TLM_WRITE_COMMAND, a.victim_line, line_bytes, lookup, initiator);
     }
     // A write that covers the whole line needs no fill.
     const bool whole_line = write && address <= line && address + length >= line + line_bytes;
-    if (!whole_line) {
-      ++fills_;
-      ready = std::max(ready, line_transfer(tlm::TLM_READ_COMMAND, line, lookup, initiator));
+    if (whole_line) {
+      flush_fill();
+      continue;
     }
+    ++fills_;
+    if (fill_end != line) flush_fill();
+    if (fill_end == 0) fill_begin = line;
+    fill_end = line + line_bytes;
   }
+  flush_fill();
   const sc_core::sc_time done = std::max(ready, port_.reserve(lookup, length));
   if (moves_data(tx)) move_data(tx);
   delay = done - now;

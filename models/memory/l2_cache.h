@@ -39,8 +39,9 @@ class L2Slice : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
-  // A timing-only line transfer downstream, starting at `start`; returns when it is done.
-  sc_core::sc_time line_transfer(tlm::tlm_command cmd, uint64_t line, sc_core::sc_time start, int initiator);
+  // A timing-only transfer of whole lines downstream, starting at `start`; returns when it
+  // is done.
+  sc_core::sc_time transfer(tlm::tlm_command cmd, uint64_t line, uint64_t bytes, sc_core::sc_time start, int initiator);
   // Moves the payload's bytes in the memory behind the slice.
   void move_data(tlm::tlm_generic_payload& tx);
   Counter& initiator_counter(int initiator, bool hit);

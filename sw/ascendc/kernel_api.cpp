@@ -348,6 +348,13 @@ uint64_t TPipe::allocate(TPosition pos, uint64_t len, const char* api) {
   return addr;
 }
 
+uint64_t TPipe::FreeBytes(TPosition pos) const {
+  const auto space = npuvp::ascendc::position_space(pos);
+  const npuvp::aicore::LocalBuffer* buf = core().buffer(space);
+  const uint64_t used = used_[static_cast<unsigned>(space)];
+  return buf && buf->size() > used ? buf->size() - used : 0;
+}
+
 uint32_t TPipe::next_event_id(HardEvent e) {
   auto& c = core();
   uint32_t& n = event_ids_used_[static_cast<unsigned>(e)];

@@ -85,6 +85,9 @@ class TPipe {
 
   // Reserves `len` bytes of the memory behind `pos`; returns the byte address.
   uint64_t allocate(TPosition pos, uint64_t len, const char* api);
+  // Bytes of the memory behind `pos` not yet given to a queue or buffer (npuvp extension:
+  // lets a kernel size its tiles from the platform's buffers instead of constants).
+  uint64_t FreeBytes(TPosition pos) const;
   uint32_t next_event_id(HardEvent e);
 
  private:
