@@ -20,18 +20,20 @@ class BandwidthResource {
 
   void set_bandwidth(double bytes_per_second) {
     ps_per_byte_ = bytes_per_second > 0 ? 1e12 / bytes_per_second : 0.0;
+    ticks_per_byte_ = ps_per_byte_ * (sc_core::sc_time(1, sc_core::SC_PS).value());
   }
   double bytes_per_second() const { return ps_per_byte_ > 0 ? 1e12 / ps_per_byte_ : 0.0; }
 
-  // Time `bytes` occupy the resource.
+  // Time `bytes` occupy the resource (built from the raw value: constructing an sc_time
+  // from a double and a unit is costly, and this is on every transaction's path).
   sc_core::sc_time occupancy(uint64_t bytes) const {
-    return sc_core::sc_time(ps_per_byte_ * static_cast<double>(bytes), sc_core::SC_PS);
+    return sc_core::sc_time::from_value(ticks(bytes));
   }
 
   // Books the resource for `bytes` in the first gap that starts no earlier than `start`;
   // returns when the transfer has gone through.
   sc_core::sc_time reserve(const sc_core::sc_time& start, uint64_t bytes) {
-    const uint64_t length = occupancy(bytes).value();
+    const uint64_t length = ticks(bytes);
     uint64_t begin = start.value();
     if (length == 0) return start;
     forget_before(sc_core::sc_time_stamp().value());
@@ -80,7 +82,12 @@ class BandwidthResource {
     busy_.emplace_hint(next, begin, end);
   }
 
+  uint64_t ticks(uint64_t bytes) const {
+    return static_cast<uint64_t>(ticks_per_byte_ * static_cast<double>(bytes) + 0.5);
+  }
+
   double ps_per_byte_ = 0;
+  double ticks_per_byte_ = 0;  // in SystemC time resolution units
   std::map<uint64_t, uint64_t> busy_;  // begin -> end, in SystemC time units
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;

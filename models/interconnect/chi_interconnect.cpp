@@ -15,6 +15,7 @@ ChiInterconnect::ChiInterconnect(sc_core::sc_module_name name, const Params& par
       initiator_socket("initiator_socket"),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      hop_(cycle_ * double(params.hop_cycles)),
       request_bytes_(Stats::global().counter(std::string(basename()) + ".request_bytes", "bytes",
                                              "request and acknowledgement traffic, summed over links")),
       data_bytes_(Stats::global().counter(std::string(basename()) + ".data_bytes", "bytes",
@@ -102,7 +103,7 @@ uint64_t ChiInterconnect::piece_bytes(int from) const {
 sc_core::sc_time ChiInterconnect::traverse(const std::vector<unsigned>& route, Channel channel, uint64_t bytes,
                                            sc_core::sc_time start) {
   (channel == kRequest ? request_bytes_ : data_bytes_) += bytes * route.size();
-  const sc_core::sc_time hop = cycle_ * double(params_.hop_cycles);
+  const sc_core::sc_time& hop = hop_;
   if (channel == kRequest) {
     // Requests and acknowledgements are a few bytes: they pay the hops and are counted, but
     // they do not book the links (their share of a link is noise next to the data's, and

@@ -95,6 +95,7 @@ class ChiInterconnect : public sc_core::sc_module {
 
   Params params_;
   sc_core::sc_time cycle_;
+  sc_core::sc_time hop_;  // one hop's latency
   std::vector<Node> requesters_;       // by target_socket binding
   std::vector<Node> targets_;          // by initiator_socket binding
   std::vector<unsigned> homes_index_;  // target indices of the home nodes

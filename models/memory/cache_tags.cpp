@@ -1,5 +1,7 @@
 #include "models/memory/cache_tags.h"
 
+#include <algorithm>
+
 #include "tlm/log.h"
 
 namespace npuvp::memory {
@@ -21,7 +23,9 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : geometry_(g) {
   if (g.slices < 1 || g.interleave_lines < 1) raise(block, "slices and interleave lines must be at least 1");
   sets_ = static_cast<uint32_t>(lines / g.ways);
   while ((1u << line_shift_) < g.line_bytes) ++line_shift_;
-  ways_.resize(size_t(sets_) * g.ways);
+  lines_.assign(size_t(sets_) * g.ways, kInvalid);
+  last_use_.assign(lines_.size(), 0);
+  dirty_.assign(lines_.size(), 0);
 }
 
 uint32_t CacheTags::set_of(uint64_t line) const {
@@ -31,43 +35,48 @@ uint32_t CacheTags::set_of(uint64_t line) const {
 
 CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   const uint64_t line = address >> line_shift_;
-  Way* base = &ways_[size_t(set_of(line)) * geometry_.ways];
+  const size_t base = size_t(set_of(line)) * geometry_.ways;
+  const uint64_t* tags = &lines_[base];
   ++clock_;
-  Way* victim = base;
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    Way& way = base[w];
-    if (way.valid && way.line == line) {
-      way.last_use = clock_;
-      way.dirty = way.dirty || write;
+    if (tags[w] == line) {
+      last_use_[base + w] = clock_;
+      dirty_[base + w] |= write;
       return Access{true, false, 0};
     }
-    // Prefer an invalid way, else the least recently used one.
-    if (!way.valid) {
-      if (victim->valid) victim = &way;
-    } else if (victim->valid && way.last_use < victim->last_use) {
-      victim = &way;
+  }
+  // Prefer an invalid way, else the least recently used one.
+  size_t victim = base;
+  for (uint32_t w = 0; w < geometry_.ways; ++w) {
+    if (tags[w] == kInvalid) {
+      victim = base + w;
+      break;
     }
+    if (last_use_[base + w] < last_use_[victim]) victim = base + w;
   }
   Access a;
-  if (victim->valid && victim->dirty) {
+  if (lines_[victim] != kInvalid && dirty_[victim]) {
     a.evicted_dirty = true;
-    a.victim_line = victim->line << line_shift_;
+    a.victim_line = lines_[victim] << line_shift_;
   }
-  *victim = Way{line, clock_, true, write};
+  lines_[victim] = line;
+  last_use_[victim] = clock_;
+  dirty_[victim] = write;
   return a;
 }
 
 bool CacheTags::contains(uint64_t address) const {
   const uint64_t line = address >> line_shift_;
-  const Way* base = &ways_[size_t(set_of(line)) * geometry_.ways];
+  const size_t base = size_t(set_of(line)) * geometry_.ways;
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    if (base[w].valid && base[w].line == line) return true;
+    if (lines_[base + w] == line) return true;
   }
   return false;
 }
 
 void CacheTags::invalidate_all() {
-  for (Way& w : ways_) w = Way{};
+  std::fill(lines_.begin(), lines_.end(), kInvalid);
+  std::fill(dirty_.begin(), dirty_.end(), 0);
 }
 
 }  // namespace npuvp::memory

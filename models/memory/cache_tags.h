@@ -37,17 +37,15 @@ class CacheTags {
 
  private:
   uint32_t set_of(uint64_t line) const;
-  struct Way {
-    uint64_t line = 0;  // the full line number (address / line size) is the tag
-    uint64_t last_use = 0;
-    bool valid = false;
-    bool dirty = false;
-  };
+  static constexpr uint64_t kInvalid = ~uint64_t(0);
   Geometry geometry_;
   uint32_t sets_ = 0;
   uint32_t line_shift_ = 0;
   uint64_t clock_ = 0;
-  std::vector<Way> ways_;  // sets x ways
+  // Structure of arrays, sets x ways each: the tag scan reads one dense array.
+  std::vector<uint64_t> lines_;  // the full line number (address / line size) is the tag
+  std::vector<uint64_t> last_use_;
+  std::vector<uint8_t> dirty_;
 };
 
 }  // namespace npuvp::memory

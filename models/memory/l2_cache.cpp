@@ -16,6 +16,7 @@ L2Slice::L2Slice(sc_core::sc_module_name name, const Params& params)
       params_(params),
       tags_(params.geometry, this->name()),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      hit_time_(cycle_ * double(params.hit_cycles)),
       port_(params.bytes_per_cycle * params.clock_mhz * 1e6),
       hits_(Stats::global().counter(std::string(this->name()) + ".hits", "lines", "line lookups that hit")),
       misses_(Stats::global().counter(std::string(this->name()) + ".misses", "lines", "line lookups that missed")),
@@ -74,7 +75,7 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   const uint64_t line_bytes = params_.geometry.line_bytes;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time start = now + delay;
-  const sc_core::sc_time lookup = start + cycle_ * double(params_.hit_cycles);
+  const sc_core::sc_time lookup = start + hit_time_;
   sc_core::sc_time ready = lookup;
   // Consecutive missing lines are filled by one downstream read (a burst), which keeps the
   // number of simulated transactions down without changing the bytes moved.

@@ -49,6 +49,7 @@ class L2Slice : public sc_core::sc_module {
   Params params_;
   CacheTags tags_;
   sc_core::sc_time cycle_;
+  sc_core::sc_time hit_time_;
   BandwidthResource port_;
   tlm::tlm_dmi dmi_;
   bool have_dmi_ = false;

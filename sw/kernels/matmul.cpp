@@ -73,10 +73,13 @@ class KernelMatmul {
     }
   }
 
+  // Blocks share the work by column panels: block b takes panels b, b + blockDim, ...
   void Process() {
-    for (uint32_t n0 = 0; n0 < s_.n; n0 += kTile) {
+    const uint32_t first = static_cast<uint32_t>(GetBlockIdx()) * kTile;
+    const uint32_t step_n = static_cast<uint32_t>(GetBlockNum()) * kTile;
+    for (uint32_t n0 = first; n0 < s_.n; n0 += step_n) {
       const uint32_t n = std::min(kTile, s_.n - n0);
-      if (resident_) LoadPanel(n0, n);
+      if (resident_) LoadPanel(n0, n, n0 == first);
       for (uint32_t m0 = 0; m0 < s_.m; m0 += kTile) {
         const uint32_t m = std::min(kTile, s_.m - m0);
         LocalTensor<float> c = qCO1.AllocTensor<float>();
@@ -92,13 +95,13 @@ class KernelMatmul {
       }
       if (resident_) SetFlag<HardEvent::MTE1_MTE2>(panel_free_);  // after the panel's last LoadData
     }
-    if (resident_ && s_.n > 0) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);  // leave no flag pending
+    if (resident_ && first < s_.n) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);  // leave no flag pending
   }
 
  private:
   // The B panel: K x n for columns n0.., one banded block per K step, each announced to MTE1.
-  void LoadPanel(uint32_t n0, uint32_t n) {
-    if (n0 > 0) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);
+  void LoadPanel(uint32_t n0, uint32_t n, bool first_panel) {
+    if (!first_panel) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);
     LocalTensor<half> panel = panel_.Get<half>();
     for (uint32_t step = 0; step < k_steps_; ++step) {
       const uint32_t k0 = step * kTile, k = std::min(kTile, s_.k - k0);

@@ -10,7 +10,8 @@ struct MatmulShape {
 };
 
 // A2 (ascend910b): GM --Nd2Nz--> L1 --LoadData2D--> L0A/L0B --Mmad--> L0C --Fixpipe--> GM.
-// CT is float or half. Double-buffered at every level through TQues.
+// CT is float or half. Double-buffered at every level through TQues. Launched on several
+// blocks, the blocks share C by 128-column panels.
 template <class CT>
 void matmul_a2(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape shape);
 

@@ -1,8 +1,9 @@
 // Runs a measurement in a forked child process and returns its JSON result to the parent.
+// Include <gtest/gtest.h> first to get in_child_process, which reports child errors as test
+// failures.
 // SystemC elaborates once per process, so a test that compares two configurations (the same
 // kernel with half the DRAM bandwidth, say) runs each one in its own child.
 #pragma once
-#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
@@ -10,17 +11,15 @@
 #include <nlohmann/json.hpp>
 #include "tlm/log.h"
 
-namespace npuvp::testing {
+namespace npuvp {
+namespace testing {
 
 // `measure` runs in the child (it may configure and use the Device) and returns a JSON
-// object; an exception in the child becomes a test failure in the parent.
+// value. If the child throws or dies, the result is {"error": "..."}.
 template <class F>
-nlohmann::json in_child_process(F measure) {
+nlohmann::json run_in_child(F measure) {
   int fds[2];
-  if (pipe(fds) != 0) {
-    ADD_FAILURE() << "pipe() failed";
-    return {};
-  }
+  if (pipe(fds) != 0) return {{"error", "pipe() failed"}};
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -49,12 +48,25 @@ nlohmann::json in_child_process(F measure) {
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty()) {
-    ADD_FAILURE() << "the child process died (status " << status << ")";
-    return {};
+    return {{"error", "the child process died (status " + std::to_string(status) + ")"}};
   }
-  nlohmann::json result = nlohmann::json::parse(text);
-  if (result.contains("error")) ADD_FAILURE() << "child: " << result["error"].get<std::string>();
-  return result;
+  return nlohmann::json::parse(text);
 }
 
-}  // namespace npuvp::testing
+#ifdef ADD_FAILURE
+// For tests: a failure in the child is a failure of the calling test.
+template <class F>
+nlohmann::json in_child_process(F measure) {
+  nlohmann::json result = run_in_child(measure);
+  if (result.is_object() && result.contains("error")) ADD_FAILURE() << "child: " << result["error"].get<std::string>();
+  return result;
+}
+#endif
+
+}  // namespace testing
+
+// The same, for code outside the tests (bench/).
+template <class F>
+nlohmann::json run_in_child_json(F measure) { return testing::run_in_child(measure); }
+
+}  // namespace npuvp

@@ -1,0 +1,75 @@
+// Simulation speed of whole kernels on whole platforms, next to single-thread OpenBLAS sgemm
+// of the same shape (mmad_bench.cpp's BM_OpenBLAS_sgemm/1024, same run).
+//
+// SystemC elaborates once per process and a platform's mode is fixed at elaboration, so each
+// measurement runs in a forked child (tests/support/child_process.h) that builds its device,
+// times only the kernel launch, and reports back; the benchmark uses that as manual time.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sw/kernels/matmul.h"
+#include "sw/runtime/device.h"
+#include "tests/support/child_process.h"
+#include "tikicpulib.h"
+#include "tlm/stats.h"
+
+namespace {
+
+using nlohmann::json;
+
+// f16 matmul (f16 out) of n^3 on `cores` A2 cores; returns wall seconds of the launch,
+// simulated cycles and pipe instructions executed.
+json matmul_child(const std::string& mode, uint32_t n, unsigned cores) {
+  return npuvp::run_in_child_json([&] {
+    npuvp::Device::configure("core910b", {"sim.mode=" + mode, "platform.cores=" + std::to_string(cores),
+                                          "l2.slices=" + std::to_string(cores <= 8 ? 8 : 16)});
+    auto& dev = npuvp::Device::instance();
+    const size_t elems = size_t(n) * n;
+    auto* a = static_cast<half*>(AscendC::GmAlloc(elems * 2));
+    auto* b = static_cast<half*>(AscendC::GmAlloc(elems * 2));
+    auto* c = static_cast<half*>(AscendC::GmAlloc(elems * 2));
+    for (size_t i = 0; i < elems; ++i) {
+      a[i] = half(float(i % 17) / 8 - 1);
+      b[i] = half(float(i % 13) / 8 - 1);
+    }
+    const auto& r = dev.launch("matmul", cores, [&] {
+      npuvp::kernels::matmul_a2<half>(reinterpret_cast<GM_ADDR>(a), reinterpret_cast<GM_ADDR>(b),
+                                      reinterpret_cast<GM_ADDR>(c), {n, n, n});
+    });
+    uint64_t instructions = 0;
+    for (const auto& [name, counter] : npuvp::Stats::global().counters()) {
+      if (name.size() > 13 && name.compare(name.size() - 13, 13, ".instructions") == 0) instructions += counter->value;
+    }
+    return json{{"wall", r.wall_seconds}, {"cycles", r.cycles}, {"instructions", instructions}};
+  });
+}
+
+void run(benchmark::State& state, const std::string& mode, uint32_t n, unsigned cores) {
+  json r;
+  for (auto _ : state) {
+    r = matmul_child(mode, n, cores);
+    if (r.contains("error")) {
+      state.SkipWithError(r["error"].get<std::string>().c_str());
+      return;
+    }
+    state.SetIterationTime(r["wall"].get<double>());
+  }
+  state.counters["sim_cycles"] = r["cycles"].get<double>();
+  state.counters["instr_per_s"] = r["instructions"].get<double>() / r["wall"].get<double>();
+  state.counters["GFLOPS"] = 2.0 * double(n) * n * n / r["wall"].get<double>() / 1e9;
+}
+
+void BM_Matmul1024_1core(benchmark::State& state) {
+  static const char* modes[] = {"functional", "timed", "perf"};
+  run(state, modes[state.range(0)], 1024, 1);
+  state.SetLabel(modes[state.range(0)]);
+}
+BENCHMARK(BM_Matmul1024_1core)->Arg(0)->Arg(1)->Arg(2)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
+
+void BM_Matmul4096_32core_perf(benchmark::State& state) { run(state, "perf", 4096, 32); }
+BENCHMARK(BM_Matmul4096_32core_perf)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
