@@ -33,7 +33,7 @@ AiCore::Params AiCore::params_from_config() {
   p.sync_cycles = c.get<uint64_t>("core.sync_cycles", p.sync_cycles,
                                   "cycles a SetFlag/WaitFlag/barrier occupies its pipe");
   p.quantum = sc_core::sc_time(
-      c.get<double>("core.scalar.quantum_ns", p.quantum.to_seconds() * 1e9,
+      c.get<double>("core.scalar.quantum_ns", double(p.quantum.value()) / double(sc_core::sc_time(1, sc_core::SC_NS).value()),
                     "how far (ns) the scalar unit may run ahead of simulated time"),
       sc_core::SC_NS);
   p.scalar_stack_size = c.get<uint64_t>("core.scalar.stack_size", p.scalar_stack_size,
