@@ -75,6 +75,19 @@ TEST(MoveErrors, DataCopyUbAddressNot32BAligned) {
   std::string e = kernel_error(dev, 1, [p] { DataCopy(at<half>(TPosition::VECIN, 16, 64), gm<half>(p), 64); });
   EXPECT_THAT(e, IsKernelError("DataCopy UB:0x10 <- GM:", "dst address UB:0x10 is not 32 B aligned"));
 }
+TEST(MoveErrors, DataCopyL1AddressNot32BAligned) {
+  auto& dev = make_device({}, "core910");
+  void* p = GmAlloc(1024);
+  std::string e = kernel_error(dev, 1, [p] { DataCopy(at<half>(TPosition::B1, 48, 64), gm<half>(p), 64); });
+  EXPECT_THAT(e, IsKernelError("DataCopy L1:0x30 <- GM:", "dst address L1:0x30 is not 32 B aligned"));
+}
+TEST(MoveErrors, DataCopyIntoFixpipeBufferNot128BAligned) {
+  auto& dev = make_device({}, "core910b");
+  std::string e = kernel_error(dev, 1, [] {
+    DataCopy(at<uint64_t>(TPosition::C2PIPE2GM, 64, 16), at<uint64_t>(TPosition::C1, 0, 16), DataCopyParams(1, 1, 0, 0));
+  });
+  EXPECT_THAT(e, IsKernelError("DataCopy FB:0x40 <- L1:0x0", "dst address FB:0x40 is not 128 B aligned"));
+}
 TEST(MoveErrors, DataCopyBeyondL1) {
   auto& dev = make_device({}, "core910");
   void* p = GmAlloc(64 * 1024);
