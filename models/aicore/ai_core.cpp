@@ -83,6 +83,10 @@ AiCore::Params AiCore::params_from_config() {
     raise("config", "core.event_ids must be in [1, 16], got {}", p.event_ids);
   }
   if (p.queue_depth < 1) raise("config", "core.queue_depth must be at least 1");
+  if (p.scalar_stack_size < StackGuard::kMinimumSize) {
+    raise("config", "core.scalar.stack_size {} is below the minimum {} bytes (the kernel body runs on it)",
+          p.scalar_stack_size, StackGuard::kMinimumSize);
+  }
   if (p.ub_alignment == 0 || (p.ub_alignment & (p.ub_alignment - 1)) != 0) {
     raise("config", "core.ub.alignment must be a power of two, got {}", p.ub_alignment);
   }
@@ -99,6 +103,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       id_(id),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      stack_guard_(this->name(), params.scalar_stack_size),
       flags_(params.event_ids),
       vector_(params.vector),
       cube_(params.cube),
@@ -135,6 +140,10 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
     int track = Tracer::global().track(basename(), pname);
     pipes_[p] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth, *this,
                                            std::string(basename()) + "." + pname, track, cycle_);
+  }
+  if (params.scalar_stack_size < StackGuard::kMinimumSize) {
+    raise(this->name(), "scalar stack size {} is below the minimum {} bytes", params.scalar_stack_size,
+          StackGuard::kMinimumSize);
   }
   SC_HAS_PROCESS(AiCore);
   SC_THREAD(scalar_thread);
@@ -206,6 +215,8 @@ void AiCore::charge_scalar(uint64_t cycles) {
 }
 
 void AiCore::scalar_thread() {
+  const char top_of_stack = 0;
+  stack_guard_.watch(&top_of_stack);  // a kernel that overflows this stack gets a clear error
   scalar_process_ = sc_core::sc_get_current_process_handle();
   for (;;) {
     while (!task_) wait(start_);

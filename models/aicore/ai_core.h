@@ -19,6 +19,7 @@
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/pipe.h"
 #include "models/aicore/product.h"
+#include "models/aicore/scalar_stack.h"
 #include "models/aicore/vector_unit.h"
 #include "tlm/sim_mode.h"
 #include "tlm/stats.h"
@@ -54,7 +55,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
     uint64_t scalar_issue_cycles = 1;  // scalar cycles to issue one instruction
     uint64_t sync_cycles = 1;          // SetFlag / WaitFlag / barrier execution
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
-    uint64_t scalar_stack_size = 8ull << 20;  // the kernel body runs on this stack
+    uint64_t scalar_stack_size = 8ull << 20;  // the kernel body runs on this stack (>= StackGuard::kMinimumSize)
     SimMode mode = SimMode::Timed;
     DataMover::Params mte;
     VectorUnit::Params vector;
@@ -126,6 +127,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   int id_;
   Params params_;
   sc_core::sc_time cycle_;
+  StackGuard stack_guard_;
   std::map<MemSpace, std::unique_ptr<LocalBuffer>> buffers_;
   LocalBuffer* ub_ = nullptr;
   EventSync flags_;

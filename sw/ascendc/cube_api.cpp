@@ -22,6 +22,15 @@ Pipe require_path(AiCore& c, std::optional<Pipe> pipe, const char* what, const C
   }
   return *pipe;
 }
+
+// The cube reads and writes its operands in fixed buffers: a tensor of another position there
+// would silently alias an unrelated address.
+void require_space(const CopyEnd& operand, MemSpace want, const char* what, const std::string& instruction) {
+  if (operand.space != want) {
+    core().fail(instruction, fmt::format("{} is in {}, but this instruction takes it from {}", what,
+                                         aicore::mem_space_name(operand.space), aicore::mem_space_name(want)));
+  }
+}
 }  // namespace
 
 void nd2nz_copy(CopyEnd dst, CopyEnd src, DType type, const AscendC::Nd2NzParams& p) {
@@ -65,12 +74,12 @@ void load_3d(CopyEnd dst, CopyEnd src, DType type, const aicore::LoadData3D& sha
   core().issue(op);
 }
 
-void mmad(uint64_t c_addr, uint64_t a, uint64_t b, DType ct, DType at, DType bt, const AscendC::MmadParams& p,
-          bool with_bias, uint64_t bias_addr) {
+void mmad(CopyEnd c, CopyEnd a, CopyEnd b, DType ct, DType at, DType bt, const AscendC::MmadParams& p,
+          bool with_bias, CopyEnd bias) {
   aicore::Mmad op;
-  op.c = c_addr;
-  op.a = a;
-  op.b = b;
+  op.c = c.addr;
+  op.a = a.addr;
+  op.b = b.addr;
   op.m = p.m;
   op.n = p.n;
   op.k = p.k;
@@ -79,14 +88,19 @@ void mmad(uint64_t c_addr, uint64_t a, uint64_t b, DType ct, DType at, DType bt,
   op.c_type = ct;
   op.bias = with_bias || p.cmatrixSource;
   op.init_c = op.bias ? false : p.cmatrixInitVal;
-  op.bias_addr = bias_addr;
+  op.bias_addr = bias.addr;
+  const std::string what = aicore::describe(op);
+  require_space(c, MemSpace::L0C, "C (dst)", what);
+  require_space(a, MemSpace::L0A, "A", what);
+  require_space(b, MemSpace::L0B, "B", what);
+  if (with_bias) require_space(bias, MemSpace::BT, "the bias", what);
   core().issue(op);
 }
 
-void fixpipe(CopyEnd dst, uint64_t src, DType dt, DType st, const AscendC::FixpipeParamsV220& p, bool nz2nd) {
+void fixpipe(CopyEnd dst, CopyEnd src, DType dt, DType st, const AscendC::FixpipeParamsV220& p, bool nz2nd) {
   aicore::Fixpipe op;
   op.dst = {dst.space, dst.addr};
-  op.src = src;
+  op.src = src.addr;
   op.src_type = st;
   op.dst_type = dt;
   op.m_size = p.mSize;
@@ -105,6 +119,7 @@ void fixpipe(CopyEnd dst, uint64_t src, DType dt, DType st, const AscendC::Fixpi
     case AscendC::QF322B8_PRE: case AscendC::VQF322B8_PRE: op.quant = aicore::QuantMode::QF322B8; break;
     case AscendC::REQ8: case AscendC::VREQ8: op.quant = aicore::QuantMode::REQ8; break;
   }
+  require_space(src, MemSpace::L0C, "src", aicore::describe(op));
   core().issue(op);
 }
 

@@ -378,8 +378,11 @@ void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t dep
   q.init(pos, static_cast<unsigned>(depth), num, static_cast<uint32_t>(slot), base);
   if (auto pipes = npuvp::ascendc::queue_pipes(pos, c.product())) {
     for (uint8_t b = 0; b < num; ++b) {
-      q.set_ids(b, next_event_id(npuvp::ascendc::event_of(pipes->first, pipes->second)),
-                next_event_id(npuvp::ascendc::event_of(pipes->second, pipes->first)));
+      // Producer -> consumer first, so a shortage names that direction whatever the compiler's
+      // argument order.
+      const uint32_t pc = next_event_id(npuvp::ascendc::event_of(pipes->first, pipes->second));
+      const uint32_t cp = next_event_id(npuvp::ascendc::event_of(pipes->second, pipes->first));
+      q.set_ids(b, pc, cp);
     }
   }
 }

@@ -1,12 +1,14 @@
 // conv2d as an Ascend C kernel on one A2 core. Stages, each ordered by flags:
-//   1. NCHW -> NC1HWC0 in L1: per 16-channel block, the channel rows come into UB, each block
-//      of 16 positions is gathered (UB -> UB) into a 16 x 16 tile, transposed by the vector
-//      unit, and copied to L1 (UB -> L1) where position p of block c1 holds its 16 channels.
+//   1. NCHW -> NC1HWC0 in L1 (conv2d_layout.h, shared with the 910 kernel): per 16-channel
+//      block, the channel rows come into UB, each block of 16 positions is gathered (UB -> UB)
+//      into a 16 x 16 tile, transposed by the vector unit, and copied to L1 (UB -> L1) where
+//      position p of block c1 holds its 16 channels.
 //   2. Weights: Nd2Nz of [cout][K] gives L1 fractals that are already L0B's ZN order.
 //   3. Bias: GM -> L1 -> BiasTable.
-//   4. Per tile of up to 128 output positions (fewer when K is large, to fit L0A): LoadData3D (img2col) into L0A, Mmad with the bias,
-//      Fixpipe (ReLU, NZ -> ND) to GM.
+//   4. Per tile of up to 128 output positions (fewer when K is large, to fit L0A): LoadData3D
+//      (img2col) into L0A, Mmad starting from the bias, Fixpipe (ReLU, NZ -> ND) to GM.
 #include "sw/kernels/conv2d.h"
+#include "sw/kernels/conv2d_layout.h"
 
 #include <algorithm>
 
@@ -17,7 +19,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
-constexpr uint32_t kMaxTileM = 128, kFractal = 16;
+constexpr uint32_t kFractal = 16;
 constexpr uint32_t kL0ABytes = 64 * 1024;  // L0A on every product
 uint32_t round_up(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 
@@ -26,7 +28,7 @@ class KernelConv2d {
   KernelConv2d(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape s, bool relu)
       : s_(s), relu_(relu), hw_(s.h * s.w), hwp_(round_up(hw_, kFractal)), k_(s.k()),
         coutp_(round_up(s.cout, kFractal)), positions_(s.out_h() * s.out_w()),
-        tile_m_(std::min(kMaxTileM, kL0ABytes / (k_ * uint32_t(sizeof(half))) / kFractal * kFractal)) {
+        tile_m_(conv2d_layout::tile_positions(k_, kL0ABytes)) {
     if (tile_m_ == 0) npuvp::ascendc::core().fail("conv2d_a2", "C1 * kh * kw * 16 is too large for one L0A tile");
     xGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), uint64_t(s.c) * hw_);
     wGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(weight), uint64_t(s.cout) * k_);
@@ -51,30 +53,7 @@ class KernelConv2d {
 
  private:
   void FeatureMapToL1() {
-    LocalTensor<half> r = rows.Get<half>(), t = tile.Get<half>(), l1 = fmap.Get<half>();
-    for (uint32_t c1 = 0; c1 < s_.c1(); ++c1) {
-      // Channel rows of this block; rows of channels >= c are left as they are (img2col reads
-      // pad_value for them), and positions past h * w hold the next row's data (never read).
-      for (uint32_t i = 0; i < kFractal && c1 * kFractal + i < s_.c; ++i) {
-        DataCopy(r[i * hwp_], xGm[uint64_t(c1 * kFractal + i) * hw_], hwp_);
-      }
-      SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
-      WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-      for (uint32_t p0 = 0; p0 < hwp_; p0 += kFractal) {
-        DataCopy(t, r[p0], DataCopyParams(kFractal, 1, static_cast<uint16_t>(hwp_ / kFractal - 1), 0));
-        Transpose(t[256], t);  // [channel][position] -> [position][channel]
-        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
-        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-        // NC1HWC0 blocks are h * w positions apart; a last partial 16-position block spills
-        // into the next c1 block, which is written after it (MTE3 is in order).
-        DataCopy(l1[(c1 * hw_ + p0) * kFractal], t[256], 256);
-        SetFlag<HardEvent::MTE3_V>(EVENT_ID0);  // the tile is free again
-        WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
-      }
-      SetFlag<HardEvent::V_MTE2>(EVENT_ID0);  // the rows are free again
-      WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
-    }
-    PipeBarrier<PIPE_ALL>();
+    conv2d_layout::nchw_to_nc1hwc0(fmap.Get<half>(), xGm, s_, rows.Get<half>(), tile.Get<half>());
   }
 
   void WeightsAndBias() {
@@ -98,19 +77,7 @@ class KernelConv2d {
   void Tile(uint32_t m0, uint32_t m) {
     LocalTensor<half> a = a2.Get<half>(), b = b2.Get<half>(), l1 = fmap.Get<half>();
     LocalTensor<float> c = co1.Get<float>(), bias = bt.Get<float>();
-    LoadData3DParamsV2<half> p;
-    p.padList[0] = p.padList[1] = p.padList[2] = p.padList[3] = static_cast<uint8_t>(s_.pad);
-    p.l1H = static_cast<uint16_t>(s_.h);
-    p.l1W = static_cast<uint16_t>(s_.w);
-    p.channelSize = static_cast<uint16_t>(s_.c);
-    p.kExtension = static_cast<uint16_t>(k_);
-    p.mExtension = static_cast<uint16_t>(round_up(m, kFractal));
-    p.mStartPt = static_cast<uint16_t>(m0);
-    p.strideH = p.strideW = static_cast<uint8_t>(s_.stride);
-    p.filterH = static_cast<uint8_t>(s_.kh);
-    p.filterW = static_cast<uint8_t>(s_.kw);
-    p.dilationFilterH = p.dilationFilterW = static_cast<uint8_t>(s_.dilation);
-    LoadData(a, l1, p);
+    LoadData(a, l1, conv2d_layout::img2col_params(s_, m0, m));
     SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
     WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
     MmadParams mp;

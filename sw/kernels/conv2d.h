@@ -1,5 +1,7 @@
-// 2-D convolution on one A2 core: NCHW f16 input -> NC1HWC0 in L1 -> img2col (LoadData3D) ->
-// Mmad with the bias from the BiasTable -> Fixpipe with ReLU -> f32 output.
+// 2-D convolution on one core: NCHW f16 input -> NC1HWC0 in L1 -> img2col (LoadData3D) -> Mmad
+// -> bias and ReLU -> f32 output. On A2 the bias starts the accumulator (BiasTable) and Fixpipe
+// applies ReLU; on a coupled 910 the vector unit adds the bias to the finished sum and applies
+// ReLU in UB (sw/kernels/conv2d_reference.h states both numerics).
 #pragma once
 #include <cstdint>
 #include "kernel_operator.h"
@@ -22,5 +24,10 @@ struct Conv2dShape {
 // (as CANN pre-formats weights). bias: f32 [cout rounded up to 16]. y: f32 [out_h * out_w][cout]
 // (NHWC: the orientation whose columns are output channels, so the bias comes from the BT).
 void conv2d_a2(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape shape, bool relu);
+
+// The same on a coupled 910 (no UB -> L1, ND2NZ, BiasTable or FixPipe), with the same operand
+// formats; `workspace` is GM of at least conv2d_910_workspace_bytes(shape).
+void conv2d_910(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, Conv2dShape shape, bool relu);
+uint64_t conv2d_910_workspace_bytes(const Conv2dShape& shape);
 
 }  // namespace npuvp::kernels

@@ -186,7 +186,6 @@ using matmul_tile::kBaseN;
 using matmul_tile::kBlockK;
 class KernelMatmulInt8 {
  public:
-  static constexpr uint32_t kK0 = 32;
   KernelMatmulInt8(GM_ADDR a, GM_ADDR bt, GM_ADDR c, MatmulShape s) : s_(s) {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(a), uint64_t(s.m) * s.k);
     btGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(bt), uint64_t(s.n) * s.k);
@@ -202,37 +201,16 @@ class KernelMatmulInt8 {
     for (uint32_t m0 = 0; m0 < s_.m; m0 += kBaseM) {
       for (uint32_t n0 = 0; n0 < s_.n; n0 += kBaseN) {
         const uint32_t m = std::min(kBaseM, s_.m - m0), n = std::min(kBaseN, s_.n - n0);
-        const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal);
         LocalTensor<int32_t> c = qCO1.AllocTensor<int32_t>();
         for (uint32_t k0 = 0; k0 < s_.k; k0 += kBlockK) {
-          const uint32_t k = std::min(kBlockK, s_.k - k0), k1 = ceil_div(k, kK0);
+          const uint32_t k = std::min(kBlockK, s_.k - k0);
           LocalTensor<int8_t> a1 = qA1.AllocTensor<int8_t>();
           DataCopy(a1, aGm[uint64_t(m0) * s_.k + k0], Nd2NzParams(1, m, k, 0, s_.k, round_up(m, kFractal), 1, 0));
           qA1.EnQue(a1);
           LocalTensor<int8_t> b1 = qB1.AllocTensor<int8_t>();
           DataCopy(b1, btGm[uint64_t(n0) * s_.k + k0], Nd2NzParams(1, n, k, 0, s_.k, round_up(n, kFractal), 1, 0));
           qB1.EnQue(b1);
-          a1 = qA1.DeQue<int8_t>();
-          b1 = qB1.DeQue<int8_t>();
-          LocalTensor<int8_t> a2 = qA2.AllocTensor<int8_t>();
-          for (uint32_t i = 0; i < m1; ++i) LoadData(a2[i * k1 * 512], a1, LoadData2DParams(i, k1, m1, 0, 0, false, 0));
-          qA2.EnQue(a2);
-          // Bt's NZ fractal (n1, k1) sits at (k1 * N1 + n1) * 512: already L0B's ZN order.
-          LocalTensor<int8_t> b2 = qB2.AllocTensor<int8_t>();
-          LoadData(b2, b1, LoadData2DParams(0, k1 * n1, 1, 0, 0, false, 0));
-          qB2.EnQue(b2);
-          a2 = qA2.DeQue<int8_t>();
-          b2 = qB2.DeQue<int8_t>();
-          MmadParams p;
-          p.m = m;
-          p.n = n;
-          p.k = k;
-          p.cmatrixInitVal = k0 == 0;
-          Mmad(c, a2, b2, p);
-          qA2.FreeTensor(a2);
-          qB2.FreeTensor(b2);
-          qA1.FreeTensor(a1);
-          qB1.FreeTensor(b1);
+          matmul_tile::multiply_int8_from_l1(c, qA1, qB1, qA2, qB2, m, n, k, k0 == 0);
         }
         qCO1.EnQue(c);
         c = qCO1.DeQue<int32_t>();

@@ -27,4 +27,9 @@ uint64_t matmul_910_workspace_bytes(MatmulShape shape);
 // (the usual int8 layout: Bt's NZ fractals in L1 are already L0B's ZN fractals).
 void matmul_int8_a2(GM_ADDR a, GM_ADDR bt, GM_ADDR c, MatmulShape shape);
 
+// int8 on a coupled 910: the matmul_910 recipe with A and Bt padded to whole 32 B blocks of K
+// (K0 = 32) in `workspace` (at least matmul_int8_910_workspace_bytes); C stays s32.
+void matmul_int8_910(GM_ADDR a, GM_ADDR bt, GM_ADDR c, GM_ADDR workspace, MatmulShape shape);
+uint64_t matmul_int8_910_workspace_bytes(MatmulShape shape);
+
 }  // namespace npuvp::kernels

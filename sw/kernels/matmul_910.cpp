@@ -1,7 +1,7 @@
-// The single-core matmul for a coupled Ascend 910 core, which has neither ND2NZ nor FixPipe:
-//   1. pad:    A[M][K] -> Ap[M][Kp], B[K][N] -> Bp[K][Np] in GM (Kp, Np multiples of 16), by
-//              the vector unit: a row comes into UB, the tail of its last 16-element block is
-//              zeroed with a bit-masked Duplicate, and it goes back out;
+// The single-core matmul for a coupled Ascend 910 core, which has neither ND2NZ nor FixPipe
+// (the shared steps are in cube_910.h):
+//   1. pad:    A[M][K] -> Ap[M][Kp], B[K][N] -> Bp[K][Np] in GM (Kp, Np multiples of 16) by the
+//              vector unit, row by row through UB, the pad zeroed;
 //   2. cube:   strided DataCopy builds NZ tiles in L1 (one 32 B block per row per column of
 //              fractals), LoadData2D feeds L0A/L0B as on A2, Mmad accumulates over K in L0C;
 //              L0C -> UB in matrix mode (f32, or converted to f16), then UB -> Cp[M][Np] with
@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "sw/kernels/matmul.h"
+#include "sw/kernels/cube_910.h"
 #include "sw/kernels/matmul_tile.h"
 
 namespace npuvp::kernels {
@@ -20,63 +21,7 @@ using namespace AscendC;
 
 namespace {
 using namespace matmul_tile;
-
-// Step 1 and 3 helpers run on one UB buffer with explicit flags, row by row.
-template <class T>
-class RowCopier {
- public:
-  RowCopier(TPipe& pipe, uint32_t max_elems) { pipe.InitBuffer(buf_, round_up(max_elems, 16) * sizeof(T)); }
-
-  // dst row (dst_len = src_len rounded up to 16) = src row, zero-padded.
-  void Pad(const GlobalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t src_len, uint32_t dst_len) {
-    LocalTensor<T> row = buf_.Get<T>();
-    Reuse();
-    DataCopy(row, src, dst_len);  // reads up to 15 elements past the row: they are zeroed below
-    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
-    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-    const uint32_t tail = src_len % 16, last = dst_len - 16;
-    if (tail != 0) {
-      // Zero lanes tail..15 of the last 16-element block (16 x 2 B or 16 x 4 B: lanes as elements).
-      uint64_t mask[2] = {0xffffull & ~((1ull << tail) - 1), 0};
-      Duplicate(row[last], T(0), mask, 1, 1, 8);
-    }
-    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
-    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-    DataCopy(dst, row, dst_len);
-  }
-
-  // dst row (len elements) = first len elements of src row (src_len elements, 16-multiple).
-  void Unpad(const GlobalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t len, uint32_t src_len) {
-    LocalTensor<T> row = buf_.Get<T>();
-    Reuse();
-    DataCopy(row, src, src_len);
-    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-    constexpr uint32_t per_block = 32 / sizeof(T);
-    const uint32_t whole = len / per_block * per_block;
-    if (whole > 0) DataCopy(dst, row, whole);
-    if (whole < len) {
-      SetFlag<HardEvent::MTE2_S>(EVENT_ID0);
-      WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);
-      for (uint32_t j = whole; j < len; ++j) {
-        GlobalTensor<T> out = dst;
-        out.SetValue(j, row.GetValue(j));
-      }
-    }
-  }
-
- private:
-  // The previous row's copy-out must finish before UB is overwritten.
-  void Reuse() {
-    if (used_) {
-      SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
-      WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
-    }
-    used_ = true;
-  }
-  TBuf<TPosition::VECCALC> buf_;
-  bool used_ = false;
-};
+using cube_910::RowCopier;
 
 template <class CT>
 class KernelMatmul910 {
@@ -132,42 +77,19 @@ class KernelMatmul910 {
     }
   }
 
-  // Padded GM -> L1 NZ: column of fractals j is one DataCopy of `rows` 32 B blocks.
+  // Padded GM -> L1 NZ: A's m x k block and B's k x n block.
   void CopyIn(uint32_t m0, uint32_t n0, uint32_t k0, uint32_t m, uint32_t n, uint32_t k) {
     LocalTensor<half> a1 = qA1.AllocTensor<half>();
-    const uint32_t ma = round_up(m, kFractal), kb = round_up(k, kFractal);
-    for (uint32_t j = 0; j < ceil_div(k, kFractal); ++j) {
-      DataCopy(a1[j * ma * kFractal], apGm[uint64_t(m0) * kp_ + k0 + j * kFractal],
-               DataCopyParams(static_cast<uint16_t>(m), 1, static_cast<uint16_t>(kp_ / kFractal - 1), 0));
-    }
+    cube_910::copy_nz_tile(a1, apGm[uint64_t(m0) * kp_ + k0], m, k, kp_);
     qA1.EnQue(a1);
     LocalTensor<half> b1 = qB1.AllocTensor<half>();
-    for (uint32_t j = 0; j < ceil_div(n, kFractal); ++j) {
-      DataCopy(b1[j * kb * kFractal], bpGm[uint64_t(k0) * np_ + n0 + j * kFractal],
-               DataCopyParams(static_cast<uint16_t>(k), 1, static_cast<uint16_t>(np_ / kFractal - 1), 0));
-    }
+    cube_910::copy_nz_tile(b1, bpGm[uint64_t(k0) * np_ + n0], k, n, np_);
     qB1.EnQue(b1);
   }
 
-  // L0C -> UB (matrix mode, converting to CT) -> Cp: each fractal column is `m` row blocks of
-  // 16 elements, written one row of Cp apart.
+  // L0C -> UB (matrix mode, converting to CT) -> Cp.
   void CopyOut(uint32_t m0, uint32_t n0, uint32_t m, uint32_t n) {
-    const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal);
-    LocalTensor<float> c = qCO1.DeQue<float>();
-    LocalTensor<CT> u = qCO2.AllocTensor<CT>();
-    DataCopyEnhancedParams matrix;
-    matrix.blockMode = BlockMode::BLOCK_MODE_MATRIX;
-    DataCopy(u, c, DataCopyParams(1, static_cast<uint16_t>(m1 * n1), 0, 0), matrix);
-    qCO2.EnQue(u);
-    qCO1.FreeTensor(c);
-    u = qCO2.DeQue<CT>();
-    constexpr uint32_t row_units = kFractal * sizeof(CT) / 32;  // 32 B units per 16-element row
-    for (uint32_t j = 0; j < n1; ++j) {
-      DataCopy(cpGm[uint64_t(m0) * np_ + n0 + j * kFractal], u[j * m1 * 256],
-               DataCopyParams(static_cast<uint16_t>(m), row_units, 0,
-                              static_cast<uint16_t>(np_ * sizeof(CT) / 32 - row_units)));
-    }
-    qCO2.FreeTensor(u);
+    cube_910::drain_l0c_tile<float, CT>(qCO1, qCO2, cpGm[uint64_t(m0) * np_ + n0], np_, m, n);
   }
 
   MatmulShape s_;

@@ -1,12 +1,13 @@
-// A plain C++ reference of SPEC.md §1.4's numeric contract for f16 inputs: exact products,
-// f32 accumulation in increasing k with round-to-nearest-even after every addition.
-// Used by the matmul sample's host program and by the tests.
+// Plain C++ references of SPEC.md §1.4's numeric contract, used by the matmul samples' host
+// programs and by the tests.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 namespace npuvp::kernels {
 
+// f16 inputs: exact products, f32 accumulation in increasing k with round-to-nearest-even
+// after every addition.
 inline std::vector<float> matmul_reference(const std::vector<_Float16>& a, const std::vector<_Float16>& b,
                                            uint32_t m, uint32_t n, uint32_t k) {
   std::vector<float> c(size_t(m) * n);
@@ -19,6 +20,23 @@ inline std::vector<float> matmul_reference(const std::vector<_Float16>& a, const
         acc = sum;
       }
       c[size_t(i) * n + j] = acc;
+    }
+  }
+  return c;
+}
+
+// int8 inputs, B given transposed (Bt[N][K]): exact products, an int32 sum with
+// two's-complement wrap (done in uint32_t, where wrapping is defined).
+inline std::vector<int32_t> matmul_int8_reference(const std::vector<int8_t>& a, const std::vector<int8_t>& bt,
+                                                  uint32_t m, uint32_t n, uint32_t k) {
+  std::vector<int32_t> c(size_t(m) * n);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      uint32_t acc = 0;
+      for (uint32_t kk = 0; kk < k; ++kk) {
+        acc += uint32_t(int32_t(a[size_t(i) * k + kk]) * int32_t(bt[size_t(j) * k + kk]));
+      }
+      c[size_t(i) * n + j] = int32_t(acc);
     }
   }
   return c;

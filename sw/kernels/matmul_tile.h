@@ -1,6 +1,7 @@
-// The heart of both matmul kernels: f16 A and B tiles already in L1 as NZ (see
-// docs/writing-kernels.md) go to L0A (ZZ) and L0B (ZN, each fractal transposed) in steps of
-// kBaseK along K, and the cube accumulates into the L0C tile c.
+// The heart of the matmul kernels on every product: A and B tiles already in L1 as NZ (see
+// docs/writing-kernels.md) go to L0A (ZZ) and L0B (ZN), and the cube accumulates into the L0C
+// tile c. f16: B's fractals are transposed on the way, in steps of kBaseK along K. int8: B is
+// supplied transposed, so its NZ fractals are already L0B's ZN fractals.
 #pragma once
 #include <algorithm>
 #include "kernel_operator.h"
@@ -52,6 +53,36 @@ void multiply_from_l1(LocalTensor<float>& c, QueA1& qA1, QueB1& qB1, QueA2& qA2,
     qA2.FreeTensor(a2);
     qB2.FreeTensor(b2);
   }
+  qA1.FreeTensor(a1);
+  qB1.FreeTensor(b1);
+}
+
+// int8 (K0 = 32): the next m x k tile of A and n x k tile of Bt from qA1/qB1, in one L0 step
+// each (an L1 block of at most kBlockK fits L0A/L0B), multiplied into c (from zero when
+// first_block). Bt's NZ fractal (n1, k1) sits at (k1 * N1 + n1) * 512: already L0B's ZN order.
+template <class QueA1, class QueB1, class QueA2, class QueB2>
+void multiply_int8_from_l1(LocalTensor<int32_t>& c, QueA1& qA1, QueB1& qB1, QueA2& qA2, QueB2& qB2, uint32_t m,
+                           uint32_t n, uint32_t k, bool first_block) {
+  constexpr uint32_t kK0 = 32;
+  const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1 = ceil_div(k, kK0);
+  LocalTensor<int8_t> a1 = qA1.template DeQue<int8_t>();
+  LocalTensor<int8_t> b1 = qB1.template DeQue<int8_t>();
+  LocalTensor<int8_t> a2 = qA2.template AllocTensor<int8_t>();
+  for (uint32_t i = 0; i < m1; ++i) LoadData(a2[i * k1 * 512], a1, LoadData2DParams(i, k1, m1, 0, 0, false, 0));
+  qA2.EnQue(a2);
+  LocalTensor<int8_t> b2 = qB2.template AllocTensor<int8_t>();
+  LoadData(b2, b1, LoadData2DParams(0, k1 * n1, 1, 0, 0, false, 0));
+  qB2.EnQue(b2);
+  a2 = qA2.template DeQue<int8_t>();
+  b2 = qB2.template DeQue<int8_t>();
+  MmadParams p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.cmatrixInitVal = first_block;
+  Mmad(c, a2, b2, p);
+  qA2.FreeTensor(a2);
+  qB2.FreeTensor(b2);
   qA1.FreeTensor(a1);
   qB1.FreeTensor(b1);
 }

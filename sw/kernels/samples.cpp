@@ -7,6 +7,10 @@
 #include <random>
 #include <fmt/format.h>
 
+#include "models/aicore/product.h"
+#include "platforms/coupled_soc.h"
+#include "sw/kernels/conv2d.h"
+#include "sw/kernels/conv2d_reference.h"
 #include "sw/kernels/elementwise.h"
 #include "sw/kernels/matmul.h"
 #include "sw/kernels/matmul_reference.h"
@@ -146,25 +150,122 @@ SampleResult run_sample(const char* name, uint32_t blocks, int inputs, Kernel ke
 
 uint32_t blocks_or_default(uint32_t b) { return b ? b : kDefaultBlocks; }
 
-// f16 matmul on one A2 core, checked against the numeric contract (SPEC.md §1.4).
+// The cube samples run the variant of the core the platform has: A2 (Nd2Nz, BiasTable,
+// Fixpipe) or coupled 910 (padded GM workspace, L0C -> UB in matrix mode, vector post-pass).
+bool platform_is_a2() { return aicore::is_a2(Device::instance().soc().core(0).product()); }
+
+// GM for a 910 kernel's workspace, freed when the sample ends (none on A2).
+struct Workspace {
+  explicit Workspace(uint64_t bytes) : p(bytes ? static_cast<uint8_t*>(AscendC::GmAlloc(bytes)) : nullptr) {}
+  ~Workspace() {
+    if (p) AscendC::GmFree(p);
+  }
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  uint8_t* p;
+};
+
+template <class T>
+T* gm_copy(const std::vector<T>& v) {
+  auto* p = static_cast<T*>(AscendC::GmAlloc(v.size() * sizeof(T)));
+  std::memcpy(p, v.data(), v.size() * sizeof(T));
+  return p;
+}
+
+// f16 matmul on one core, checked against the numeric contract (SPEC.md §1.4).
 SampleResult run_matmul(uint32_t m, uint32_t n, uint32_t k) {
   Device& dev = Device::instance();
+  const bool a2 = platform_is_a2();
+  const MatmulShape shape{m, n, k};
   auto a = random_values<half>(size_t(m) * k, 11, -2, 2);
   auto b = random_values<half>(size_t(k) * n, 12, -2, 2);
-  auto* ga = static_cast<half*>(AscendC::GmAlloc(a.size() * 2));
-  auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
+  half *ga = gm_copy(a), *gb = gm_copy(b);
   auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
-  std::memcpy(ga, a.data(), a.size() * 2);
-  std::memcpy(gb, b.data(), b.size() * 2);
+  Workspace ws(a2 ? 0 : matmul_910_workspace_bytes(shape));
   dev.launch("matmul_custom", 1, [&] {
-    matmul_a2<float>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb), reinterpret_cast<GM_ADDR>(gc),
-                     MatmulShape{m, n, k});
+    auto pa = reinterpret_cast<GM_ADDR>(ga), pb = reinterpret_cast<GM_ADDR>(gb), pc = reinterpret_cast<GM_ADDR>(gc);
+    if (a2) {
+      matmul_a2<float>(pa, pb, pc, shape);
+    } else {
+      matmul_910<float>(pa, pb, pc, ws.p, shape);
+    }
   });
   SampleResult r = compare(gc, matmul_reference(a, b, m, n, k));
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
   AscendC::GmFree(gc);
   return r;
+}
+
+// int8 matmul (B given transposed) on one core: exact, with int32 wrap.
+SampleResult run_matmul_int8(uint32_t m, uint32_t n, uint32_t k) {
+  Device& dev = Device::instance();
+  const bool a2 = platform_is_a2();
+  const MatmulShape shape{m, n, k};
+  std::mt19937 gen(13);
+  std::uniform_int_distribution<int> dist(-128, 127);
+  std::vector<int8_t> a(size_t(m) * k), bt(size_t(n) * k);
+  for (auto& v : a) v = int8_t(dist(gen));
+  for (auto& v : bt) v = int8_t(dist(gen));
+  int8_t *ga = gm_copy(a), *gb = gm_copy(bt);
+  auto* gc = static_cast<int32_t*>(AscendC::GmAlloc(size_t(m) * n * 4));
+  Workspace ws(a2 ? 0 : matmul_int8_910_workspace_bytes(shape));
+  dev.launch("matmul_int8_custom", 1, [&] {
+    auto pa = reinterpret_cast<GM_ADDR>(ga), pb = reinterpret_cast<GM_ADDR>(gb), pc = reinterpret_cast<GM_ADDR>(gc);
+    if (a2) {
+      matmul_int8_a2(pa, pb, pc, shape);
+    } else {
+      matmul_int8_910(pa, pb, pc, ws.p, shape);
+    }
+  });
+  SampleResult r = compare(gc, matmul_int8_reference(a, bt, m, n, k));
+  AscendC::GmFree(ga);
+  AscendC::GmFree(gb);
+  AscendC::GmFree(gc);
+  return r;
+}
+
+// conv2d with bias and ReLU on one core; the bias enters the sum where the product puts it.
+SampleResult run_conv2d(const Conv2dShape& s) {
+  Device& dev = Device::instance();
+  const bool a2 = platform_is_a2();
+  const uint32_t positions = s.out_h() * s.out_w(), coutp = (s.cout + 15) / 16 * 16;
+  auto x = random_values<half>(size_t(s.c) * s.h * s.w, 21, -2, 2);
+  auto w = random_values<half>(size_t(s.cout) * s.c * s.kh * s.kw, 22, -2, 2);
+  auto bias = random_values<float>(coutp, 23, -1, 1);
+  auto wf = conv2d_format_weights(w, s);
+  half *gx = gm_copy(x), *gw = gm_copy(wf);
+  float* gb = gm_copy(bias);
+  auto* gy = static_cast<float*>(AscendC::GmAlloc(size_t(positions) * s.cout * 4));
+  Workspace ws(a2 ? 0 : conv2d_910_workspace_bytes(s));
+  dev.launch("conv2d_custom", 1, [&] {
+    auto px = reinterpret_cast<GM_ADDR>(gx), pw = reinterpret_cast<GM_ADDR>(gw);
+    auto pb = reinterpret_cast<GM_ADDR>(gb), py = reinterpret_cast<GM_ADDR>(gy);
+    if (a2) {
+      conv2d_a2(px, pw, pb, py, s, true);
+    } else {
+      conv2d_910(px, pw, pb, py, ws.p, s, true);
+    }
+  });
+  SampleResult r =
+      compare(gy, conv2d_reference(x, wf, bias, s, true, a2 ? ConvBias::StartsTheSum : ConvBias::AddedToTheSum));
+  AscendC::GmFree(gx);
+  AscendC::GmFree(gw);
+  AscendC::GmFree(gb);
+  AscendC::GmFree(gy);
+  return r;
+}
+
+Conv2dShape sample_conv2d_shape() {
+  Conv2dShape s;
+  s.c = 19;
+  s.h = 14;
+  s.w = 15;
+  s.cout = 40;
+  s.kh = s.kw = 3;
+  s.stride = 1;
+  s.pad = 1;
+  return s;
 }
 
 }  // namespace
@@ -205,8 +306,12 @@ const std::vector<Sample>& samples() {
              },
              -1e6f, 1e6f);
        }},
-      {"matmul", "C = A x B, 256x192x320 f16 -> f32 on one A2 core (Nd2Nz, LoadData, Mmad, Fixpipe)",
+      {"matmul", "C = A x B, 256x192x320 f16 -> f32 on one core (A2 or coupled 910)",
        [](uint32_t) { return run_matmul(256, 192, 320); }, "core910b"},
+      {"matmul_int8", "C = A x Bt^T, 100x70x250 s8 -> s32 on one core (A2 or coupled 910)",
+       [](uint32_t) { return run_matmul_int8(100, 70, 250); }, "core910b"},
+      {"conv2d", "y = relu(conv(x, w) + b), 19x14x15 f16, 40 3x3 filters, pad 1, on one core (A2 or coupled 910)",
+       [](uint32_t) { return run_conv2d(sample_conv2d_shape()); }, "core910b"},
   };
   return list;
 }

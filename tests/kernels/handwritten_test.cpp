@@ -1,6 +1,8 @@
 // Kernels written inline with explicit flags, DataCopyParams and the mask/repeat forms,
 // checked bit for bit against plain C++ references.
 #include <gtest/gtest.h>
+#include <gmock/gmock.h>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -197,18 +199,52 @@ TEST(VectorOps, DuplicateInt32) {
 }  // namespace
 
 namespace {
-// Kernel locals live on the scalar thread's stack (core.scalar.stack_size, 8 MiB by default).
-TEST(HandwrittenKernels, LargeLocalArrayOnTheKernelStack) {
-  auto& dev = npuvp::testing::make_device({"platform.cores=1"});
+// Kernel locals live on the scalar thread's stack, core.scalar.stack_size bytes with a guard
+// page below it. Both tests walk a local array from its top (next to the caller's frame) down,
+// every 64 B, so a stack smaller than the walk meets the guard page before anything else: the
+// first test shows the stack is at least 3/4 of the configured size, the second that it ends
+// below 3/2 of it, and that running off its end is a clear error rather than silent damage.
+constexpr size_t kStack = 1 << 20;
+
+template <size_t N>
+int64_t walk_local_array_top_down() {
+  volatile uint8_t big[N];
+  for (size_t i = N; i >= 64; i -= 64) big[i - 64] = static_cast<uint8_t>(i >> 6);
   int64_t sum = 0;
-  dev.launch("stack", 1, [&] {
-    volatile uint8_t big[1 << 20];
-    for (size_t i = 0; i < sizeof(big); i += 64) big[i] = static_cast<uint8_t>(i >> 6);
-    for (size_t i = 0; i < sizeof(big); i += 64) sum += big[i];
-  });
+  for (size_t i = N; i >= 64; i -= 64) sum += big[i - 64];
+  return sum;
+}
+
+TEST(HandwrittenKernels, KernelStackHoldsALocalArrayOfThreeQuartersItsSize) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1", "core.scalar.stack_size=" + std::to_string(kStack)});
+  constexpr size_t n = kStack / 4 * 3;
+  int64_t sum = 0;
+  dev.launch("stack", 1, [&] { sum = walk_local_array_top_down<n>(); });
   int64_t want = 0;
-  for (size_t i = 0; i < (1u << 20); i += 64) want += static_cast<uint8_t>(i >> 6);
+  for (size_t i = n; i >= 64; i -= 64) want += static_cast<uint8_t>(i >> 6);
   EXPECT_EQ(sum, want);
+}
+
+TEST(HandwrittenKernels, KernelStackOverflowIsAClearErrorNamingTheParameter) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        auto& dev = npuvp::testing::make_device({"platform.cores=1", "core.scalar.stack_size=" + std::to_string(kStack)});
+        int64_t sum = 0;
+        dev.launch("stack", 1, [&] { sum = walk_local_array_top_down<kStack / 2 * 3>(); });
+        std::fprintf(stderr, "the kernel ran with a sum of %lld\n", static_cast<long long>(sum));
+      },
+      ::testing::ExitedWithCode(1),
+      "soc\\.core0: the kernel body overflowed its stack: .* core\\.scalar\\.stack_size = 1048576 bytes");
+}
+
+TEST(HandwrittenKernels, StackSizeBelowTheMinimumIsAConfigurationError) {
+  try {
+    npuvp::testing::make_device({"core.scalar.stack_size=16KiB"});
+    FAIL() << "a 16 KiB kernel stack was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_THAT(npuvp::error_text(e), ::testing::HasSubstr("config @ 0 s: core.scalar.stack_size 16384 is below the minimum 65536 bytes"));
+  }
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include "sw/kernels/matmul.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/kernel_data.h"
 #include "tests/support/matmul_reference.h"
 #include "tikicpulib.h"
 #include "tlm/stats.h"
@@ -57,39 +58,51 @@ TEST(MatmulA2, F16Out_256x144x272) { check_matmul_a2<half>(256, 144, 272); }
 
 namespace {
 // int8 x int8 -> int32, exact with two's-complement wrap; B given transposed.
-void check_matmul_int8(uint32_t m, uint32_t n, uint32_t k) {
-  auto& dev = npuvp::testing::make_device({}, "core910b");
+void check_matmul_int8(Core core, uint32_t m, uint32_t n, uint32_t k) {
+  auto& dev = npuvp::testing::make_device({}, core == Core::A2 ? "core910b" : "core910");
   std::mt19937 gen(7);
   std::uniform_int_distribution<int> d(-128, 127);
   std::vector<int8_t> a(size_t(m) * k), bt(size_t(n) * k);
   for (auto& x : a) x = int8_t(d(gen));
   for (auto& x : bt) x = int8_t(d(gen));
-  auto* ga = static_cast<int8_t*>(AscendC::GmAlloc(a.size()));
-  auto* gb = static_cast<int8_t*>(AscendC::GmAlloc(bt.size()));
+  int8_t *ga = npuvp::testing::to_gm(a), *gb = npuvp::testing::to_gm(bt);
   auto* gc = static_cast<int32_t*>(AscendC::GmAlloc(size_t(m) * n * 4));
-  std::memcpy(ga, a.data(), a.size());
-  std::memcpy(gb, bt.data(), bt.size());
+  const MatmulShape shape{m, n, k};
+  auto* ws = core == Core::A2
+                 ? nullptr
+                 : static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_int8_910_workspace_bytes(shape)));
   dev.launch("matmul_int8", 1, [&] {
-    npuvp::kernels::matmul_int8_a2(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
-                                   reinterpret_cast<GM_ADDR>(gc), MatmulShape{m, n, k});
-  });
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < n; ++j) {
-      int32_t want = 0;
-      for (uint32_t kk = 0; kk < k; ++kk) want += int32_t(a[size_t(i) * k + kk]) * int32_t(bt[size_t(j) * k + kk]);
-      ASSERT_EQ(gc[size_t(i) * n + j], want) << i << "," << j;
+    auto pa = reinterpret_cast<GM_ADDR>(ga), pb = reinterpret_cast<GM_ADDR>(gb), pc = reinterpret_cast<GM_ADDR>(gc);
+    if (core == Core::A2) {
+      npuvp::kernels::matmul_int8_a2(pa, pb, pc, shape);
+    } else {
+      npuvp::kernels::matmul_int8_910(pa, pb, pc, ws, shape);
     }
-  }
+  });
+  const auto want = npuvp::kernels::matmul_int8_reference(a, bt, m, n, k);
+  const long bad = npuvp::testing::first_mismatch(gc, want);
+  EXPECT_EQ(bad, -1) << "C[" << bad / long(n) << "][" << bad % long(n) << "] = " << gc[bad < 0 ? 0 : bad]
+                     << ", want " << want[bad < 0 ? 0 : bad];
+  EXPECT_GT(npuvp::Stats::global().value("core0.M.instructions"), 0u);
 }
-TEST(MatmulA2, Int8_32x32x32) { check_matmul_int8(32, 32, 32); }
-TEST(MatmulA2, Int8_19x45x70) { check_matmul_int8(19, 45, 70); }
-TEST(MatmulA2, Int8_130x140x600) { check_matmul_int8(130, 140, 600); }
+void check_matmul_int8_a2(uint32_t m, uint32_t n, uint32_t k) { check_matmul_int8(Core::A2, m, n, k); }
+TEST(MatmulA2, Int8_32x32x32) { check_matmul_int8_a2(32, 32, 32); }
+TEST(MatmulA2, Int8_19x45x70) { check_matmul_int8_a2(19, 45, 70); }
+TEST(MatmulA2, Int8_130x140x600) { check_matmul_int8_a2(130, 140, 600); }
+TEST(MatmulA2, Int8_16x16x64) { check_matmul_int8_a2(16, 16, 64); }
+TEST(MatmulA2, Int8_16x16x40) { check_matmul_int8_a2(16, 16, 40); }
+TEST(MatmulA2, Int8_32x16x32) { check_matmul_int8_a2(32, 16, 32); }
+
+// Coupled 910: K padded to whole 32 B blocks (odd pad lengths included), s32 out of L0C
+// through UB in matrix mode, unpadded rows with scalar tails.
+void check_matmul_int8_910(uint32_t m, uint32_t n, uint32_t k) { check_matmul_int8(Core::Coupled910, m, n, k); }
+TEST(MatmulInt8_910, Int8_32x32x32) { check_matmul_int8_910(32, 32, 32); }
+TEST(MatmulInt8_910, Int8_1x1x1) { check_matmul_int8_910(1, 1, 1); }
+TEST(MatmulInt8_910, Int8_19x45x70) { check_matmul_int8_910(19, 45, 70); }
+TEST(MatmulInt8_910, Int8_16x16x40) { check_matmul_int8_910(16, 16, 40); }
+TEST(MatmulInt8_910, Int8_33x17x31) { check_matmul_int8_910(33, 17, 31); }
+TEST(MatmulInt8_910, Int8_130x140x600) { check_matmul_int8_910(130, 140, 600); }
 }  // namespace
-namespace {
-TEST(MatmulA2, Int8_16x16x64) { check_matmul_int8(16, 16, 64); }
-TEST(MatmulA2, Int8_16x16x40) { check_matmul_int8(16, 16, 40); }
-TEST(MatmulA2, Int8_32x16x32) { check_matmul_int8(32, 16, 32); }
-}
 
 namespace {
 // Coupled 910: padding pre-pass, strided NZ copies, matrix-mode L0C -> UB, unpadding post-pass.

@@ -7,8 +7,8 @@
 namespace {
 using npuvp::kernels::find_sample;
 
-void expect_passes(const char* name, uint32_t blocks) {
-  npuvp::testing::make_device();
+void expect_passes(const char* name, uint32_t blocks, const char* platform = "minimal") {
+  npuvp::testing::make_device({}, platform);
   const auto* s = find_sample(name);
   ASSERT_NE(s, nullptr);
   auto r = s->run(blocks);
@@ -19,6 +19,14 @@ TEST(SampleKernels, AddHalfOnEightCores) { expect_passes("add", 0); }
 TEST(SampleKernels, MulFloat) { expect_passes("mul", 0); }
 TEST(SampleKernels, ReluHalf) { expect_passes("relu", 0); }
 TEST(SampleKernels, ScalarPrefixSumWithGetValueSetValue) { expect_passes("prefix_sum", 0); }
+
+// The cube samples pick the variant of the platform's product.
+TEST(SampleKernels, MatmulOnA2) { expect_passes("matmul", 0, "core910b"); }
+TEST(SampleKernels, MatmulOn910) { expect_passes("matmul", 0, "core910"); }
+TEST(SampleKernels, MatmulInt8OnA2) { expect_passes("matmul_int8", 0, "core910b"); }
+TEST(SampleKernels, MatmulInt8On910) { expect_passes("matmul_int8", 0, "core910"); }
+TEST(SampleKernels, Conv2dOnA2) { expect_passes("conv2d", 0, "core910b"); }
+TEST(SampleKernels, Conv2dOn910) { expect_passes("conv2d", 0, "core910"); }
 
 // More blocks than cores: the platform hands blocks to cores as they free up.
 TEST(SampleKernels, BlockDimLargerThanCoreCount) {

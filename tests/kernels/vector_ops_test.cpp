@@ -20,6 +20,7 @@
 using namespace AscendC;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 
@@ -611,13 +612,13 @@ TEST(VectorIsaKernels, OneReductionCallIsCheaperThanManyWholeReduces) {
 TEST(VectorIsaKernels, ErrorCastIllegalPair) {
   auto& dev = make_device();
   std::string e = kernel_error(dev, 1, [] { Cast(ub_at<uint16_t>(0, 128), ub_at<half>(256, 128), RoundMode::CAST_NONE, 128); });
-  EXPECT_THAT(e, AllOf(HasSubstr("soc.core0"), HasSubstr("Cast"), HasSubstr("Cast does not support f16->u16")));
+  EXPECT_THAT(e, IsKernelError("Cast.f16", "Cast does not support f16->u16"));
 }
 
 TEST(VectorIsaKernels, ErrorCastRoundingModeNotLegalForThePair) {
   auto& dev = make_device();
   std::string e = kernel_error(dev, 1, [] { Cast(ub_at<float>(0, 64), ub_at<half>(256, 64), RoundMode::CAST_FLOOR, 64); });
-  EXPECT_THAT(e, HasSubstr("Cast f16->f32 does not support CAST_FLOOR"));
+  EXPECT_THAT(e, IsKernelError("Cast.f16", "Cast f16->f32 does not support CAST_FLOOR"));
 }
 
 TEST(VectorIsaKernels, ErrorGatherOffsetOutOfUb) {
@@ -634,14 +635,14 @@ TEST(VectorIsaKernels, ErrorGatherOffsetOutOfUb) {
     Gather(ub_at<float>(0, 64), ub_at<float>(0x2000, 64), off, 0, 64);
     PipeBarrier<PIPE_ALL>();
   });
-  EXPECT_THAT(e, AllOf(HasSubstr("soc.core0 @ "), HasSubstr("Gather.f32"), HasSubstr("offset[5] = 0x4b000"),
-                       HasSubstr("beyond UB size 0x40000")));
+  EXPECT_THAT(e, IsKernelError("Gather.f32", "offset[5] = 0x4b000"));
+  EXPECT_THAT(e, HasSubstr("beyond UB size 0x40000"));
 }
 
 TEST(VectorIsaKernels, ErrorTransposeMisaligned) {
   auto& dev = make_device();
   std::string e = kernel_error(dev, 1, [] { Transpose(ub_at<half>(0x1010, 256), ub_at<half>(0, 256)); });
-  EXPECT_THAT(e, AllOf(HasSubstr("soc.core0"), HasSubstr("Transpose.f16"), HasSubstr("dst address 0x1010 not 32 B aligned")));
+  EXPECT_THAT(e, IsKernelError("Transpose.f16", "dst address 0x1010 not 32 B aligned"));
 }
 
 TEST(VectorIsaKernels, ErrorCompareCountNotWholeRepeats) {
@@ -649,7 +650,7 @@ TEST(VectorIsaKernels, ErrorCompareCountNotWholeRepeats) {
   std::string e = kernel_error(dev, 1, [] {
     Compare(ub_at<uint8_t>(0x4000, 32), ub_at<half>(0, 100), ub_at<half>(0x1000, 100), CMPMODE::EQ, 100);
   });
-  EXPECT_THAT(e, AllOf(HasSubstr("Compare"), HasSubstr("count 100 of f16 is not a whole number of 256 B repeats")));
+  EXPECT_THAT(e, IsKernelError("Compare", "count 100 of f16 is not a whole number of 256 B repeats"));
 }
 
 TEST(VectorIsaKernels, ErrorSelectModeDoesNotFitTheForm) {
@@ -658,7 +659,7 @@ TEST(VectorIsaKernels, ErrorSelectModeDoesNotFitTheForm) {
     Select(ub_at<float>(0, 64), ub_at<uint8_t>(0x4000, 32), ub_at<float>(0x1000, 64), 1.0f,
            SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
   });
-  EXPECT_THAT(e, HasSubstr("a scalar src1 needs SELMODE::VSEL_TENSOR_SCALAR_MODE"));
+  EXPECT_THAT(e, IsKernelError("Select", "a scalar src1 needs SELMODE::VSEL_TENSOR_SCALAR_MODE"));
 }
 
 TEST(VectorIsaKernels, ErrorReduceMaxHalfIndexWouldOverflow) {
@@ -666,7 +667,7 @@ TEST(VectorIsaKernels, ErrorReduceMaxHalfIndexWouldOverflow) {
   std::string e = kernel_error(dev, 1, [] {
     ReduceMax(ub_at<half>(0, 2), ub_at<half>(0x100, 70000), ub_at<half>(0, 2), 70000, true);
   });
-  EXPECT_THAT(e, HasSubstr("an index above 65535 does not fit the 16-bit index slot"));
+  EXPECT_THAT(e, IsKernelError("ReduceMax.f16", "an index above 65535 does not fit the 16-bit index slot"));
 }
 
 }  // namespace

@@ -2,8 +2,13 @@
 set(expect ${CMAKE_CURRENT_SOURCE_DIR}/platforms/expect.sh)
 set(cli $<TARGET_FILE:npuvp>)
 
-foreach(kernel add mul relu prefix_sum matmul)
+foreach(kernel add mul relu prefix_sum matmul matmul_int8 conv2d)
   add_test(NAME platforms.cli.run_${kernel} COMMAND ${expect} ok "result: PASS" ${cli} run ${kernel})
+endforeach()
+# The cube samples on a coupled 910 core run the 910 variants.
+foreach(kernel matmul matmul_int8 conv2d)
+  add_test(NAME platforms.cli.run_${kernel}_on_core910
+           COMMAND ${expect} ok "platform core910 .*result: PASS" ${cli} run ${kernel} --platform core910)
 endforeach()
 add_test(NAME platforms.cli.run_prints_pipe_busy_and_traffic
          COMMAND ${expect} ok "core7 .*%.*DRAM: .* GB/s achieved of 1200.0 GB/s peak.*L2: .*% hit rate.*ring: busiest link" ${cli} run add)

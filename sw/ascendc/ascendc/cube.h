@@ -98,9 +98,11 @@ namespace npuvp::ascendc {
 void nd2nz_copy(CopyEnd dst, CopyEnd src, aicore::DType type, const AscendC::Nd2NzParams& p);
 void load_2d(CopyEnd dst, CopyEnd src, aicore::DType type, const AscendC::LoadData2DParams& p);
 void load_3d(CopyEnd dst, CopyEnd src, aicore::DType type, const aicore::LoadData3D& shape);
-void mmad(uint64_t c, uint64_t a, uint64_t b, aicore::DType ct, aicore::DType at, aicore::DType bt,
-          const AscendC::MmadParams& p, bool with_bias, uint64_t bias_addr);
-void fixpipe(CopyEnd dst, uint64_t src, aicore::DType dt, aicore::DType st, const AscendC::FixpipeParamsV220& p,
+// Operands are checked to be in L0C (c), L0A (a), L0B (b) and BT (bias).
+void mmad(CopyEnd c, CopyEnd a, CopyEnd b, aicore::DType ct, aicore::DType at, aicore::DType bt,
+          const AscendC::MmadParams& p, bool with_bias, CopyEnd bias);
+// src is checked to be in L0C.
+void fixpipe(CopyEnd dst, CopyEnd src, aicore::DType dt, aicore::DType st, const AscendC::FixpipeParamsV220& p,
              bool nz2nd);
 // Local -> local copies that convert (L1 -> BT f16 -> f32, L0C -> UB matrix mode f32 -> f16)
 // or move whole fractals (matrix mode).
@@ -169,32 +171,34 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
 
 template <class DstT, class SrcT>
 void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& a, const LocalTensor<SrcT>& b, const MmadParams& p) {
-  npuvp::ascendc::mmad(dst.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), npuvp::ascendc::DTypeOf<DstT>::value,
-                       npuvp::ascendc::DTypeOf<SrcT>::value, npuvp::ascendc::DTypeOf<SrcT>::value, p, false, 0);
+  npuvp::ascendc::mmad(npuvp::ascendc::end_of(dst), npuvp::ascendc::end_of(a), npuvp::ascendc::end_of(b),
+                       npuvp::ascendc::DTypeOf<DstT>::value, npuvp::ascendc::DTypeOf<SrcT>::value,
+                       npuvp::ascendc::DTypeOf<SrcT>::value, p, false, {});
 }
 // Separate A and B types (u8 x s8).
 template <class DstT, class AT, class BT, typename = std::enable_if_t<!std::is_same<AT, BT>::value>>
 void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<AT>& a, const LocalTensor<BT>& b, const MmadParams& p) {
-  npuvp::ascendc::mmad(dst.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), npuvp::ascendc::DTypeOf<DstT>::value,
-                       npuvp::ascendc::DTypeOf<AT>::value, npuvp::ascendc::DTypeOf<BT>::value, p, false, 0);
+  npuvp::ascendc::mmad(npuvp::ascendc::end_of(dst), npuvp::ascendc::end_of(a), npuvp::ascendc::end_of(b),
+                       npuvp::ascendc::DTypeOf<DstT>::value, npuvp::ascendc::DTypeOf<AT>::value,
+                       npuvp::ascendc::DTypeOf<BT>::value, p, false, {});
 }
 // With the bias in the BiasTable (C2).
 template <class DstT, class SrcT, class BiasT>
 void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& a, const LocalTensor<SrcT>& b,
           const LocalTensor<BiasT>& bias, const MmadParams& p) {
-  npuvp::ascendc::mmad(dst.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), npuvp::ascendc::DTypeOf<DstT>::value,
-                       npuvp::ascendc::DTypeOf<SrcT>::value, npuvp::ascendc::DTypeOf<SrcT>::value, p, true,
-                       bias.GetPhyAddr());
+  npuvp::ascendc::mmad(npuvp::ascendc::end_of(dst), npuvp::ascendc::end_of(a), npuvp::ascendc::end_of(b),
+                       npuvp::ascendc::DTypeOf<DstT>::value, npuvp::ascendc::DTypeOf<SrcT>::value,
+                       npuvp::ascendc::DTypeOf<SrcT>::value, p, true, npuvp::ascendc::end_of(bias));
 }
 
 template <class DstT, class SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const FixpipeParamsV220& p) {
-  npuvp::ascendc::fixpipe(npuvp::ascendc::end_of(dst), src.GetPhyAddr(), npuvp::ascendc::DTypeOf<DstT>::value,
+  npuvp::ascendc::fixpipe(npuvp::ascendc::end_of(dst), npuvp::ascendc::end_of(src), npuvp::ascendc::DTypeOf<DstT>::value,
                           npuvp::ascendc::DTypeOf<SrcT>::value, p, config.format == CO2Layout::ROW_MAJOR);
 }
 template <class DstT, class SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const FixpipeParamsV220& p) {
-  npuvp::ascendc::fixpipe(npuvp::ascendc::end_of(dst), src.GetPhyAddr(), npuvp::ascendc::DTypeOf<DstT>::value,
+  npuvp::ascendc::fixpipe(npuvp::ascendc::end_of(dst), npuvp::ascendc::end_of(src), npuvp::ascendc::DTypeOf<DstT>::value,
                           npuvp::ascendc::DTypeOf<SrcT>::value, p, config.format == CO2Layout::ROW_MAJOR);
 }
 
