@@ -84,8 +84,15 @@ uint64_t Board::bus_address(Mem m, unsigned node, uint64_t byte_offset) const {
   }
 }
 
+void Board::finish_elaboration() {
+  // The routers' multi-sockets take their callbacks at the end of elaboration: until then no
+  // transaction, not even a debug one, can cross them. No simulated time passes.
+  if (!sc_core::sc_start_of_simulation_invoked()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+}
+
 void Board::debug(tlm::tlm_command command, Mem m, unsigned node, uint64_t byte_offset, void* data,
                   uint64_t bytes) {
+  finish_elaboration();
   const MemorySpec& spec = t_.mem[static_cast<unsigned>(m)];
   if (node >= nodes(m)) raise(name(), "{} {}: there are only {} of them", mem_name(m), node, nodes(m));
   if (byte_offset > spec.size_bytes() || bytes > spec.size_bytes() - byte_offset) {
@@ -129,6 +136,7 @@ void Board::pcie(tlm::tlm_command command, uint64_t pdm_lw_address, void* data, 
           bytes, pdm_lw_address, pdm.size_bytes());
   }
   if (!finished_) raise(fmt::format("{}.pcie", name()), "{} while a program is running", what);
+  finish_elaboration();
   tlm::tlm_generic_payload tx;
   tx.set_command(command);
   tx.set_address(bus_address(Mem::PDM, 0, offset));  // only Group 0's PDM is on PCIe
@@ -277,7 +285,10 @@ void Board::issue(const Program& p, const Instruction& in) {
 
 void Board::sequencer() {
   for (;;) {
-    wait(start_);
+    // The flag, not only the event: a run before the first sc_start notifies before this
+    // thread has reached its wait.
+    while (!pending_) wait(start_);
+    pending_ = false;
     const Program& p = *program_;
     for (const Instruction& in : p.instructions) {
       std::string fault;
@@ -295,6 +306,7 @@ void Board::sequencer() {
 
 const BoardRun& Board::run(const Program& program) {
   if (!finished_) raise(name(), "run('{}') while another program is running", program.name);
+  finish_elaboration();
   struct Snapshot {
     uint64_t v[10];
     uint64_t e[kEngines][4];
@@ -316,6 +328,7 @@ const BoardRun& Board::run(const Program& program) {
   const Snapshot before = snapshot();
   program_ = &program;
   finished_ = false;
+  pending_ = true;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   const auto wall0 = std::chrono::steady_clock::now();
   start_.notify(sc_core::SC_ZERO_TIME);

@@ -74,6 +74,9 @@ class Board : public sc_core::sc_module {
   const BoardRun& run(const Program& program);
   const BoardRun& last_run() const { return last_; }
 
+  // Ends elaboration (sc_start for zero time) if nothing has yet; the other calls do it too.
+  void finish_elaboration();
+
   // Peak MAU throughput in FLOP/s (2 per multiply-accumulate): MABs x K x N per step.
   double peak_half_flops() const;
 
@@ -99,6 +102,7 @@ class Board : public sc_core::sc_module {
 
   const Program* program_ = nullptr;
   bool finished_ = true;
+  bool pending_ = false;
   sc_core::sc_event start_;
   BoardRun last_;
   int track_ = -1;

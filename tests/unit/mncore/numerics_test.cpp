@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <ostream>
 #include <string>
 
 #include "models/numerics/mncore_float.h"
@@ -30,6 +31,8 @@ std::string print_g(double v) {
 }
 
 const double kNoExact = std::numeric_limits<double>::quiet_NaN();
+
+void PrintTo(const TableRow& r, std::ostream* os) { *os << r.row << " " << info(r.format).name; }
 
 class SeedTable : public ::testing::TestWithParam<TableRow> {};
 
@@ -67,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(
         TableRow{"plus_inf", FloatFormat::Single, 0x7F800000, HUGE_VAL, nullptr},
         TableRow{"plus_inf", FloatFormat::Double, 0x7FF0000000000000, HUGE_VAL, nullptr}),
     [](const ::testing::TestParamInfo<TableRow>& p) {
-      return std::string(p.param.row) + "_" + info(p.param.format).name;
+      return std::string(p.param.row) + "_" + npuvp::mncore::info(p.param.format).name;
     });
 
 TEST(MncoreFloat, FormatLayoutsAreTable71) {
@@ -221,7 +224,8 @@ TEST(MncoreFloat, ConversionsBetweenFormats) {
   EXPECT_EQ(convert(FloatFormat::Single, FloatFormat::Half, 0x3F801000u), 0x3E00u);  // 1 + 2^-11
   EXPECT_EQ(to_string(FloatFormat::Half, kHalfInf), "+inf");
   EXPECT_EQ(to_string(FloatFormat::Half, 0x8000), "-0");
-  EXPECT_EQ(to_string(FloatFormat::Half, 0x3F00), "2");
+  EXPECT_EQ(to_string(FloatFormat::Half, 0x3F00), "1.5");
+  EXPECT_EQ(to_string(FloatFormat::Half, 0x4000), "2");
 }
 
 }  // namespace
