@@ -17,6 +17,28 @@ Counter& counter(const std::string& name, const char* unit, const char* descript
 
 }  // namespace
 
+BoardRun& BoardRun::operator+=(const BoardRun& o) {
+  sim_time += o.sim_time;
+  cycles += o.cycles;
+  wall_seconds += o.wall_seconds;
+  instructions += o.instructions;
+  alu_instructions += o.alu_instructions;
+  mmacc_instructions += o.mmacc_instructions;
+  mwload_instructions += o.mwload_instructions;
+  transfer_instructions += o.transfer_instructions;
+  pe_steps += o.pe_steps;
+  issue_cycles += o.issue_cycles;
+  stall_cycles += o.stall_cycles;
+  macs += o.macs;
+  for (unsigned e = 0; e < kEngines; ++e) {
+    engines[e].transfers += o.engines[e].transfers;
+    engines[e].busy_cycles += o.engines[e].busy_cycles;
+    engines[e].bytes_down += o.engines[e].bytes_down;
+    engines[e].bytes_up += o.engines[e].bytes_up;
+  }
+  return *this;
+}
+
 Board::Board(sc_core::sc_module_name name)
     : sc_module(name),
       t_(Topology::from_config()),

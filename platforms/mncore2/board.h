@@ -41,6 +41,10 @@ struct BoardRun {
     uint64_t transfers = 0, busy_cycles = 0, bytes_down = 0, bytes_up = 0;
   };
   std::array<Engine, kEngines> engines{};
+
+  // Sums the counts of two runs (for a phase made of several programs); the program name
+  // and times are the caller's business.
+  BoardRun& operator+=(const BoardRun& other);
 };
 
 class Board : public sc_core::sc_module {
