@@ -53,7 +53,10 @@ void print_summary(const Board& board, const kernels::SampleResult& r, double wa
                percent(double(p.work.stall_cycles), double(p.cycles)), p.work.instructions);
   }
   const double peak = board.peak_half_flops();
-  auto tflops = [&](uint64_t cycles) { return cycles ? r.flops / (cycles * cycle_s) / 1e12 : 0.0; };
+  auto rate = [&](uint64_t cycles) { return cycles ? r.flops / (cycles * cycle_s) : 0.0; };
+  auto text = [](double flops) {
+    return flops >= 1e12 ? fmt::format("{:.1f} TFLOPS", flops / 1e12) : fmt::format("{:.1f} GFLOPS", flops / 1e9);
+  };
   uint64_t compute = 0, on_chip = 0;
   for (const Phase& p : r.phases) {
     if (p.name == r.compute_phase) compute += p.cycles;
@@ -61,10 +64,10 @@ void print_summary(const Board& board, const kernels::SampleResult& r, double wa
       if (p.name == name) on_chip += p.cycles;
     }
   }
-  fmt::print("throughput: {:.1f} TFLOPS in '{}' = {} of the {:.1f} TFLOPS half peak; on chip (DRAM to DRAM) {:.1f} "
-             "TFLOPS ({}); with the host {:.2f} TFLOPS\n",
-             tflops(compute), r.compute_phase, percent(tflops(compute), peak / 1e12), peak / 1e12, tflops(on_chip),
-             percent(tflops(on_chip), peak / 1e12), tflops(total));
+  fmt::print("throughput: {} in '{}' ({} of the {:.1f} TFLOPS half peak); on chip, DRAM to DRAM: {} ({}); with the "
+             "host: {}\n",
+             text(rate(compute)), r.compute_phase, percent(rate(compute), peak), peak / 1e12, text(rate(on_chip)),
+             percent(rate(on_chip), peak), text(rate(total)));
 
   BoardRun all;
   for (const Phase& p : r.phases) all += p.work;

@@ -1,5 +1,6 @@
 #include "sw/kernels/mncore2/gemm.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
@@ -202,30 +203,29 @@ std::vector<uint32_t> GemmPlan::unpack_c(const std::vector<std::vector<uint64_t>
 
 std::vector<uint32_t> gemm_reference(const std::vector<uint16_t>& a, const std::vector<uint16_t>& b, unsigned m,
                                      unsigned n, unsigned k) {
-  // Halves as IEEE floats (exact), B transposed for a contiguous inner loop.
-  std::vector<float> af(a.size()), bt(b.size());
+  // Halves as IEEE floats (exact). Row i of C accumulates over k in order, a whole row of
+  // accumulators at a time (each element still sees k = 0, 1, ... in sequence).
+  std::vector<float> af(a.size()), bf(b.size());
   for (size_t i = 0; i < a.size(); ++i) af[i] = static_cast<float>(half_to_double(a[i]));
-  for (unsigned kk = 0; kk < k; ++kk) {
-    for (unsigned j = 0; j < n; ++j) bt[uint64_t(j) * k + kk] = static_cast<float>(half_to_double(b[uint64_t(kk) * n + j]));
-  }
+  for (size_t i = 0; i < b.size(); ++i) bf[i] = static_cast<float>(half_to_double(b[i]));
   std::vector<uint32_t> c(uint64_t(m) * n);
+  std::vector<float> acc(n);
   for (unsigned i = 0; i < m; ++i) {
-    const float* row = &af[uint64_t(i) * k];
-    for (unsigned j = 0; j < n; ++j) {
-      const float* col = &bt[uint64_t(j) * k];
-      float acc = 0.0f;
-      for (unsigned kk = 0; kk < k; ++kk) {
+    std::fill(acc.begin(), acc.end(), 0.0f);
+    for (unsigned kk = 0; kk < k; ++kk) {
+      const float x = af[uint64_t(i) * k + kk];
+      const float* row = &bf[uint64_t(kk) * n];
+      for (unsigned j = 0; j < n; ++j) {
         // The product of two halves is exact in float, and the sum rounds once to nearest-even
         // as IEEE single; then the MN-Core rules: a subnormal sum (always exact here) is ±0,
         // NaN (inf - inf, 0 * inf) is +inf.
-        acc = acc + row[kk] * col[kk];
-        if (std::isnan(acc)) acc = HUGE_VALF;
-        if (std::fpclassify(acc) == FP_SUBNORMAL) acc = std::copysign(0.0f, acc);
+        float s = acc[j] + x * row[j];
+        if (std::isnan(s)) s = HUGE_VALF;
+        if (std::fpclassify(s) == FP_SUBNORMAL) s = std::copysign(0.0f, s);
+        acc[j] = s;
       }
-      uint32_t bits;
-      std::memcpy(&bits, &acc, 4);
-      c[uint64_t(i) * n + j] = bits;
     }
+    std::memcpy(&c[uint64_t(i) * n], acc.data(), uint64_t(n) * 4);
   }
   return c;
 }

@@ -133,11 +133,11 @@ SampleResult run_tree_sum(Board& board, unsigned singles_per_pe) {
                        "bcast $lb0 $lm{3} {0}\nwait l1b\n",
                        lw, dram_sum, dram_back, v),
            "tree_sum.reduce");
-  std::vector<uint64_t> total_words(lw);
-  board.host_read(0, total_words.data(), lw * 8);
   host.begin("store LM -> DRAM");
   host.run(gather(t, "lm", v, lw, dram_out), "tree_sum.store");
   host.begin("DRAM -> host");
+  std::vector<uint64_t> total_words(lw);
+  board.host_read(0, total_words.data(), lw * 8);  // the total is still in Group 0's PDM
   const std::vector<uint32_t> copies = unpack_singles(joined(host.from_dram(dram_out, n * lw / t.groups)));
   host.end();
 

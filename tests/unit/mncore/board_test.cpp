@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "tests/unit/mncore/board_fixture.h"
+#include "tests/support/mncore_board.h"
 #include "tlm/log.h"
 
 namespace npuvp::mncore {

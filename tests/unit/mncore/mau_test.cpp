@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/numerics/mncore_float.h"
-#include "tests/unit/mncore/board_fixture.h"
+#include "tests/support/mncore_board.h"
 #include "tlm/log.h"
 
 namespace npuvp::mncore {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/mncore/board_fixture.h"
+#include "tests/support/mncore_board.h"
 #include "tlm/log.h"
 
 namespace npuvp::mncore {
