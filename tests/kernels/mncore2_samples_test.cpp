@@ -73,7 +73,7 @@ TEST(MncoreSamples, GemmOnTheFullBoardMatchesTheContractAndItsStepCount) {
   s.rows_per_pe = 8;
   s.k = 128;
   s.k_piece = 32;
-  s.c_rows_piece = 8;
+  s.c_rows_piece = 2;
   const auto r = kernels::run_gemm(*board, s, 9);
   ASSERT_TRUE(r.passed) << r.detail;
   const Topology& t = board->topology();

@@ -51,20 +51,20 @@ GemmPlan::GemmPlan(const Topology& t, const GemmShape& s) : t_(t), s_(s) {
   c_l2b_ = t.l1b_per_l2b * c_l1b_;
   c_group_ = t.l2b_per_group * c_l2b_;
 
-  auto need = [&](Mem mem, uint64_t lw, const char* what) {
+  auto need = [&](Mem mem, uint64_t lw, const char* what, const char* hint) {
     if (lw > capacity_lw(t, mem)) {
-      raise(kBlock, "{} needs {} LW of {} but it has {} LW; use fewer rows per PE or a smaller K (piece)", what, lw,
-            mem_name(mem), capacity_lw(t, mem));
+      raise(kBlock, "{} needs {} LW of {} but it has {} LW; {}", what, lw, mem_name(mem), capacity_lw(t, mem), hint);
     }
   };
-  need(Mem::LM0, pieces_ * a_pe_, "A (rows per PE x K halves)");
-  need(Mem::LM1, pieces_ * b_pe_, "B (the PE's share of its MAB's columns)");
-  need(Mem::GRF0, uint64_t(s.rows_per_pe) * nm / 2, "the accumulators (rows per PE x N per MAU, singles)");
-  need(Mem::L1BM, 2 * (a_l1b_ + b_piece_), "two K pieces of A and B");
-  need(Mem::L1BM, c_l1b_, "a piece of C");
-  need(Mem::L2BM, 2 * (a_l2b_ + b_piece_), "two K pieces of A and B");
-  need(Mem::L2BM, c_l2b_, "a piece of C");
-  need(Mem::DRAM, dram_c() + c_group_lw(), "A, B and C");
+  need(Mem::LM0, pieces_ * a_pe_, "A (rows per PE x K halves)", "use fewer rows per PE or a smaller K");
+  need(Mem::LM1, pieces_ * b_pe_, "B (the PE's share of its MAB's columns)", "use a smaller K");
+  need(Mem::GRF0, uint64_t(s.rows_per_pe) * nm / 2, "the accumulators (rows per PE x N per MAU, singles)",
+       "use fewer rows per PE");
+  need(Mem::L1BM, 2 * (a_l1b_ + b_piece_), "two K pieces of A and B", "use a smaller K piece");
+  need(Mem::L1BM, 2 * c_l1b_, "two pieces of C", "use fewer C rows per piece");
+  need(Mem::L2BM, 2 * (a_l2b_ + b_piece_), "two K pieces of A and B", "use a smaller K piece");
+  need(Mem::L2BM, 2 * c_l2b_, "two pieces of C", "use fewer C rows per piece");
+  need(Mem::DRAM, dram_c() + c_group_lw(), "A, B and C", "use a smaller problem");
 }
 
 // Buffers: L2BM [A0 B0 | A1 B1], L1BM [A0 B0 | A1 B1]; piece q uses buffer q % 2.
@@ -120,12 +120,29 @@ std::string GemmPlan::compute_program() const {
   return out;
 }
 
-std::string GemmPlan::store_program() const {
-  std::string out = "# C up the tree, Rs rows at a time\n";
-  for (unsigned s = 0; s < c_pieces_; ++s) {
-    out += fmt::format("coll $lr{} $lb0 {}\nwait l1b\ncoll $lb0 $lc0 {}\nwait l2b\ncoll $lc0 $d{} {}\nwait dram\n",
-                       uint64_t(s) * s_.c_rows_piece * t_.mau_n, c_pe_, c_l1b_, dram_c() + s * c_group_, c_l2b_);
+std::string GemmPlan::store_up(unsigned s, unsigned level) const {
+  // Buffers: L1BM [C0 | C1], L2BM [C0 | C1]; piece s uses buffer s % 2.
+  const uint64_t l1 = (s % 2) * c_l1b_, l2 = (s % 2) * c_l2b_;
+  switch (level) {
+    case 0: return fmt::format("coll $lr{} $lb{} {}\n", uint64_t(s) * s_.c_rows_piece * t_.mau_n, l1, c_pe_);
+    case 1: return fmt::format("coll $lb{} $lc{} {}\n", l1, l2, c_l1b_);
+    default: return fmt::format("coll $lc{} $d{} {}\n", l2, dram_c() + s * c_group_, c_l2b_);
   }
+}
+
+std::string GemmPlan::store_program() const {
+  // Piece s of C goes PE -> L1BM (level 0), L1BM -> L2BM (1), L2BM -> DRAM (2); the three
+  // engines overlap as in the load.
+  std::string out = "# C up the tree, Rs rows at a time, double-buffered in L1BM and L2BM\n";
+  out += store_up(0, 0) + "wait l1b\n" + store_up(0, 1);
+  if (c_pieces_ > 1) out += store_up(1, 0);
+  for (unsigned s = 0; s < c_pieces_; ++s) {
+    out += fmt::format("# piece {}\nwait l2b\nwait dram\n", s);
+    out += store_up(s, 2);
+    if (s + 1 < c_pieces_) out += "wait l1b\n" + store_up(s + 1, 1);
+    if (s + 2 < c_pieces_) out += store_up(s + 2, 0);
+  }
+  out += "wait\n";
   return out;
 }
 

@@ -5,7 +5,7 @@
 // those columns of B, its PEs each supplying K/P of the rows of every weight tile. So
 // M = L1Bs * P * R, N = MABs per L1B * Nm, and every PE computes an R x Nm block of C.
 // A and B go down the tree in K pieces, double-buffered in L2BM and L1BM so the three
-// engines overlap; C comes back up in pieces of Rs rows.
+// engines overlap; C comes back up in pieces of Rs rows, double-buffered the same way.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -20,7 +20,7 @@ struct GemmShape {
   unsigned rows_per_pe = 16;    // R
   unsigned k = 512;             // K
   unsigned k_piece = 32;        // K per trip down the tree (a multiple of mncore2.mau.k)
-  unsigned c_rows_piece = 8;    // rows of C per trip up the tree
+  unsigned c_rows_piece = 4;    // rows of C per trip up the tree
 };
 
 class GemmPlan {
@@ -50,6 +50,7 @@ class GemmPlan {
   std::string load_down(unsigned piece) const;   // DRAM -> L2BM
   std::string load_across(unsigned piece) const; // L2BM -> L1BM
   std::string load_in(unsigned piece) const;     // L1BM -> PE memories
+  std::string store_up(unsigned piece, unsigned level) const;  // level 0: PE -> L1BM, 1: -> L2BM, 2: -> DRAM
   Topology t_;
   GemmShape s_;
   unsigned m_ = 0, n_ = 0, pieces_ = 0, tiles_per_piece_ = 0, c_pieces_ = 0;

@@ -197,7 +197,7 @@ GemmShape default_gemm(const Topology& t) {
   s.k = 512;
   s.k_piece = 2 * t.mau_k;
   s.rows_per_pe = 16;
-  s.c_rows_piece = 8;
+  s.c_rows_piece = 4;
   while (s.rows_per_pe > 1 && uint64_t(s.rows_per_pe) * s.k / 4 > capacity_lw(t, Mem::LM0)) s.rows_per_pe /= 2;
   if (s.c_rows_piece > s.rows_per_pe) s.c_rows_piece = s.rows_per_pe;
   return s;
