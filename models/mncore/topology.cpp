@@ -80,7 +80,11 @@ Topology Topology::from_config() {
     const std::string prefix = std::string("mncore2.") + d.key;
     m.size_lw = c.get<uint64_t>(prefix + ".size_lw", d.size_lw, std::string("capacity in LW of the ") + d.what);
     if (m.size_lw == 0) raise(kBlock, "config key '{}.size_lw' must be positive", prefix);
-    if (m.size_lw > (1ull << 36)) raise(kBlock, "config key '{}.size_lw': {} LW is beyond 512 GiB", prefix, m.size_lw);
+    // Sanity limits: a PE memory is held for every PE; a transfer block must fit a TLM payload.
+    const uint64_t limit = is_pe_memory(d.mem) ? (1ull << 20) : (1ull << 33);
+    if (m.size_lw > limit) {
+      raise(kBlock, "config key '{}.size_lw': {} LW is more than the model's limit of {} LW", prefix, m.size_lw, limit);
+    }
     const std::string unit = c.get<std::string>(prefix + ".address_unit", d.unit,
                                                 std::string("unit of addresses in the ") + d.what + ": LW or SW");
     if (unit == "LW") {

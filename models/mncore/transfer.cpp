@@ -148,6 +148,10 @@ std::vector<Footprint> TransferEngine::plan(const Instruction& in) const {
                                 in.count_lw, o->address, begin + bytes, mem_name(o->mem), spec.size_bytes(),
                                 spec.size_units(), spec.unit_bytes == 8 ? "LW" : "SW"));
     }
+    if (bytes > (1ull << 31)) {
+      throw PeFault(fmt::format("'{}': {} bytes in one block; the model moves at most 2 GiB per block and node",
+                                o->text, bytes));
+    }
     out.push_back({o->mem, begin, begin + bytes, o == &in.dest});
   }
   return out;

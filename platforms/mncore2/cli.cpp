@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "models/mncore/assembler.h"
 #include "platforms/mncore2/board.h"
 #include "sw/kernels/mncore2/samples.h"
 #include "sw/runtime/device.h"
@@ -32,6 +34,33 @@ std::unique_ptr<Board> build(const std::string& platform, const std::vector<std:
   c.check_unused();  // every user key must have been declared by the board
   board->finish_elaboration();
   return board;
+}
+
+// A user's own program: an assembly file, run as one phase (no data in, no check).
+bool is_assembly(const std::string& kernel) {
+  auto ends = [&](const char* suffix) {
+    const std::string s(suffix);
+    return kernel.size() > s.size() && kernel.compare(kernel.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends(".s") || ends(".asm");
+}
+
+kernels::SampleResult run_assembly(Board& board, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) raise("npuvp", "cannot read assembly file '{}'", path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Host host(board);
+  host.begin("program");
+  const BoardRun& r = host.run(text, path);
+  host.end();
+  kernels::SampleResult result;
+  result.passed = true;
+  result.detail = fmt::format("ran {} instructions; the program's results are in the board's memories", r.instructions);
+  result.phases = host.phases();
+  result.flops = 2.0 * double(r.macs);  // the MAU's work; ALU lanes are not counted
+  result.compute_phase = "program";
+  result.on_chip_phases = {"program"};
+  return result;
 }
 
 std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f}%", 100.0 * part / whole) : "-"; }
@@ -64,7 +93,7 @@ void print_summary(const Board& board, const kernels::SampleResult& r, double wa
       if (p.name == name) on_chip += p.cycles;
     }
   }
-  fmt::print("throughput: {} in '{}' ({} of the {:.1f} TFLOPS half peak); on chip, DRAM to DRAM: {} ({}); with the "
+  if (r.flops > 0) fmt::print("throughput: {} in '{}' ({} of the {:.1f} TFLOPS half peak); on chip, DRAM to DRAM: {} ({}); with the "
              "host: {}\n",
              text(rate(compute)), r.compute_phase, percent(rate(compute), peak), peak / 1e12, text(rate(on_chip)),
              percent(rate(on_chip), peak), text(rate(total)));
@@ -101,13 +130,13 @@ bool is_mncore2_platform(const std::string& platform) {
 
 bool cli_handles(const std::string& kernel, const std::string& platform) {
   if (!platform.empty()) return is_mncore2_platform(platform);
-  return kernels::find_sample(kernel) != nullptr;
+  return kernels::find_sample(kernel) != nullptr || is_assembly(kernel);
 }
 
 int cli_run(const std::string& kernel, const std::string& platform, const std::vector<std::string>& sets,
             const std::string& trace, const std::string& stats, uint32_t blocks) {
   const kernels::Sample* sample = kernels::find_sample(kernel);
-  if (!sample) {
+  if (!sample && !is_assembly(kernel)) {
     std::string names;
     for (const auto& s : kernels::samples()) names += " " + s.name;
     fmt::print(stderr, "npuvp: unknown kernel '{}' for the MN-Core 2 platform; its kernels:{}\n", kernel, names);
@@ -120,10 +149,11 @@ int cli_run(const std::string& kernel, const std::string& platform, const std::v
   const std::string name = platform_or_default(platform);
   auto board = build(name, sets);
   if (!trace.empty()) Tracer::global().open(trace);
-  fmt::print("npuvp: platform {} ({} at {} MHz), kernel {}: {}\n", name, board->topology().describe(),
-             board->topology().clock_mhz, sample->name, sample->description);
+  fmt::print("npuvp: platform {} ({} at {} MHz), {}\n", name, board->topology().describe(),
+             board->topology().clock_mhz,
+             sample ? fmt::format("kernel {}: {}", sample->name, sample->description) : "program " + kernel);
   const auto wall0 = std::chrono::steady_clock::now();
-  const kernels::SampleResult result = sample->run(*board);
+  const kernels::SampleResult result = sample ? sample->run(*board) : run_assembly(*board, kernel);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   fmt::print("result: {} ({})\n", result.passed ? "PASS" : "FAIL", result.detail);
   print_summary(*board, result, wall);
@@ -148,7 +178,7 @@ int cli_info(const std::string& platform, const std::vector<std::string>& sets) 
 }
 
 void cli_list_samples() {
-  fmt::print("MN-Core 2 kernels (platform mncore2):\n");
+  fmt::print("MN-Core 2 kernels (platform mncore2; `npuvp run <file>.s` runs your own assembly):\n");
   for (const auto& s : kernels::samples()) fmt::print("  {:<12} {}\n", s.name, s.description);
 }
 

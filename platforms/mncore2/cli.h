@@ -11,7 +11,8 @@ namespace npuvp::mncore {
 // Whether `platform` (a name from platforms/configs or a .json path) configures an MN-Core 2
 // board. False for names that do not resolve: the caller reports those.
 bool is_mncore2_platform(const std::string& platform);
-// Whether `npuvp run <kernel> [--platform <platform>]` is this platform's to run.
+// Whether `npuvp run <kernel> [--platform <platform>]` is this platform's to run: one of its
+// samples, or an assembly file (*.s, *.asm) to run as is.
 bool cli_handles(const std::string& kernel, const std::string& platform);
 
 int cli_run(const std::string& kernel, const std::string& platform, const std::vector<std::string>& sets,

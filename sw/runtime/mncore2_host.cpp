@@ -41,7 +41,11 @@ const BoardRun& Host::run(const std::string& text, const std::string& name) {
 
 uint64_t Host::pdm_chunk(uint64_t blocks) const {
   const MemorySpec& pdm = board_.topology().mem[static_cast<unsigned>(Mem::PDM)];
-  return pdm.size_bytes() / 8 / blocks;
+  const uint64_t chunk = pdm.size_bytes() / 8 / blocks;
+  if (chunk == 0) {
+    raise("host", "Group 0's PDM ({} LW) cannot stage one LW for each of {} Groups", pdm.size_lw, blocks);
+  }
+  return chunk;
 }
 
 void Host::to_dram(const std::vector<std::vector<uint64_t>>& per_group, uint64_t dram_lw) {

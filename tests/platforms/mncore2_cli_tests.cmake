@@ -30,3 +30,13 @@ add_test(NAME platforms.mncore2.bad_value_names_the_key
                  ${cli} run elementwise --set mncore2.lm0.address_unit=HW)
 add_test(NAME platforms.mncore2.trace_and_stats_files
          COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run tree_sum --trace mn.trace.json --stats mn.stats.json && grep -q 'engine l1b' mn.trace.json && grep -q 'bytes_down' mn.stats.json")
+
+# A user's own assembly file: it runs, and its errors name the line and column (assembly) or
+# the line, the instruction and the simulated time (execution).
+add_test(NAME platforms.mncore2.run_an_assembly_file
+         COMMAND ${expect} ok "program .*divergence.s.*result: PASS \\(ran 8 instructions.*L1BM <-> PE memories +0 +65536"
+                 ${cli} run ${PROJECT_SOURCE_DIR}/examples/mncore2/divergence.s)
+add_test(NAME platforms.mncore2.assembly_error_names_line_and_column
+         COMMAND sh -c "printf 'nop\\nfadd.h $lm0 $lq1 $lm0\\n' > mn_bad.s && ${expect} fail 'error: assembler @ 0 s: mn_bad.s line 2, column 13: unknown operand .[$]lq1.' $<TARGET_FILE:npuvp> run mn_bad.s")
+add_test(NAME platforms.mncore2.execution_error_names_instruction_and_time
+         COMMAND sh -c "printf 'nop\\nmov $lm4096 $lm0\\n' > mn_range.s && ${expect} fail 'error: mncore2.sequencer @ 5332 ps: mn_range.s line 2 .mov [$]lm4096 [$]lm0.: .* beyond its 4096 SW' $<TARGET_FILE:npuvp> run mn_range.s")
