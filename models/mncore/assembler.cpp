@@ -136,6 +136,7 @@ Operand LineParser::operand(const Token& t) const {
       fail(t.column + 1 + static_cast<unsigned>(letters), fmt::format("address {} is too large", number));
     }
     if (o.kind == Operand::Kind::Mask) {
+      if (v > 1024) fail(t.column + 1 + static_cast<unsigned>(letters), fmt::format("mask register {} does not exist", v));
       o.mask = static_cast<unsigned>(v);
     } else {
       o.address = v;

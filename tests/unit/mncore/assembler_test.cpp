@@ -160,7 +160,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadLine{"bcast $lb0 $lm0 0", 17, "positive integer"},
         BadLine{"bcast $lb0 $lm0 4 ?$mk0", 1, "cannot be predicated"},
         BadLine{"copy $lb0 $lm0 4", 1, "copy is PDM <-> DRAM"},
-        BadLine{"wait l3b", 6, "unknown engine 'l3b'"}),
+        BadLine{"wait l3b", 6, "unknown engine 'l3b'"},
+        BadLine{"mov 1 $m0 ?$mk4294967297", 15, "mask register 4294967297 does not exist"}),
     [](const ::testing::TestParamInfo<BadLine>& p) { return "case" + std::to_string(p.index); });
 
 }  // namespace
