@@ -5,6 +5,7 @@
 #include <map>
 
 #include "platforms/coupled_soc.h"
+#include "platforms/mncore2/cli.h"
 #include "platforms/run_summary.h"
 #include "sw/kernels/samples.h"
 #include "sw/runtime/device.h"
@@ -89,6 +90,12 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   try {
+    if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
+      return npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
+    }
+    if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
+      return npuvp::mncore::cli_info(platform, sets);
+    }
     if (*run) return run_command(kernel, platform, sets, mode, trace, stats, blocks);
     if (*info) return info_command(platform.empty() ? "minimal" : platform, sets);
     if (*list) {
@@ -96,6 +103,7 @@ int main(int argc, char** argv) {
       for (const auto& p : npuvp::available_platforms()) fmt::print("  {}\n", p);
       fmt::print("sample kernels:\n");
       for (const auto& s : npuvp::kernels::samples()) fmt::print("  {:<12} {}\n", s.name, s.description);
+      npuvp::mncore::cli_list_samples();
       return 0;
     }
   } catch (const std::exception& e) {
