@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
-#include <map>
+#include <vector>
 #include <systemc>
 
 namespace npuvp {
@@ -37,16 +37,15 @@ class BandwidthResource {
     uint64_t begin = start.value();
     if (length == 0) return start;
     forget_before(sc_core::sc_time_stamp().value());
-    auto it = busy_.upper_bound(begin);
-    if (it != busy_.begin()) {
-      auto prev = std::prev(it);
-      if (prev->second > begin) begin = prev->second;
-    }
-    while (it != busy_.end() && it->first < begin + length) {
-      begin = std::max(begin, it->second);
+    // Intervals are sorted and disjoint; most bookings land at or near the end.
+    auto it = std::upper_bound(busy_.begin() + head_, busy_.end(), begin,
+                               [](uint64_t t, const Interval& i) { return t < i.begin; });
+    if (it != busy_.begin() + head_ && std::prev(it)->end > begin) begin = std::prev(it)->end;
+    while (it != busy_.end() && it->begin < begin + length) {
+      begin = std::max(begin, it->end);
       ++it;
     }
-    insert(begin, begin + length);
+    insert(it, begin, begin + length);
     busy_total_ += length;
     next_free_ = std::max(next_free_, begin + length);
     return sc_core::sc_time::from_value(begin + length);
@@ -57,29 +56,40 @@ class BandwidthResource {
   sc_core::sc_time busy_time() const { return sc_core::sc_time::from_value(busy_total_); }
   void reset() {
     busy_.clear();
+    head_ = 0;
     next_free_ = busy_total_ = 0;
   }
 
  private:
-  // Bookings that ended before `now` can no longer be hit: nobody books in the past.
+  struct Interval {
+    uint64_t begin, end;
+  };
+  using Iterator = std::vector<Interval>::iterator;
+
+  // Bookings that ended before `now` can no longer be hit: nobody books in the past. They are
+  // skipped by advancing head_, and dropped in bulk once they are half the vector.
   void forget_before(uint64_t now) {
-    while (!busy_.empty() && busy_.begin()->second <= now) busy_.erase(busy_.begin());
+    while (head_ < busy_.size() && busy_[head_].end <= now) ++head_;
+    if (head_ > 64 && head_ * 2 > busy_.size()) {
+      busy_.erase(busy_.begin(), busy_.begin() + static_cast<long>(head_));
+      head_ = 0;
+    }
   }
-  // Adds [begin, end), merging with touching neighbours so streams stay one interval.
-  void insert(uint64_t begin, uint64_t end) {
-    auto next = busy_.lower_bound(begin);
-    if (next != busy_.end() && next->first == end) {
-      end = next->second;
-      next = busy_.erase(next);
+  // Adds [begin, end) before `next`, merging with touching neighbours so streams stay one
+  // interval.
+  void insert(Iterator next, uint64_t begin, uint64_t end) {
+    const bool joins_prev = next != busy_.begin() + static_cast<long>(head_) && std::prev(next)->end == begin;
+    const bool joins_next = next != busy_.end() && next->begin == end;
+    if (joins_prev && joins_next) {
+      std::prev(next)->end = next->end;
+      busy_.erase(next);
+    } else if (joins_prev) {
+      std::prev(next)->end = end;
+    } else if (joins_next) {
+      next->begin = begin;
+    } else {
+      busy_.insert(next, Interval{begin, end});
     }
-    if (next != busy_.begin()) {
-      auto prev = std::prev(next);
-      if (prev->second == begin) {
-        prev->second = end;
-        return;
-      }
-    }
-    busy_.emplace_hint(next, begin, end);
   }
 
   uint64_t ticks(uint64_t bytes) const {
@@ -88,7 +98,8 @@ class BandwidthResource {
 
   double ps_per_byte_ = 0;
   double ticks_per_byte_ = 0;  // in SystemC time resolution units
-  std::map<uint64_t, uint64_t> busy_;  // begin -> end, in SystemC time units
+  std::vector<Interval> busy_;  // sorted, disjoint, in SystemC time units; [0, head_) are past
+  size_t head_ = 0;
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;
 };
