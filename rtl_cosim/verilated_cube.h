@@ -31,7 +31,7 @@ class VerilatedCube final : public RtlCube {
  public:
   VerilatedCube(std::string rtl_name, const aicore::RtlCubeOptions& options)
       : rtl_name_(std::move(rtl_name)), instance_(options.instance) {
-    context_ = std::make_unique<VerilatedContext>();
+    context_ = std::make_unique<VerilatedContext>();  // also becomes the thread's context
     context_->fatalOnError(false);  // $stop/$error come back to us (and vl_stop is ours anyway)
     if (!options.vcd_path.empty()) context_->traceEverOn(true);
     top_ = std::make_unique<VTop>(context_.get(), "cube");
@@ -53,12 +53,20 @@ class VerilatedCube final : public RtlCube {
   }
 
   ~VerilatedCube() override {
+    // Verilator's runtime finds "the" context through a per-thread pointer (the model's scopes
+    // unregister from it when destroyed): point it at ours, and away from ours once it is gone.
+    Verilated::threadContextp(context_.get());
     if (!dead_) top_->final();
     if (vcd_) vcd_->close();
+    vcd_.reset();
+    top_.reset();
+    context_.reset();
+    Verilated::threadContextp(nullptr);
   }
 
   uint64_t run_steps(const std::vector<CubeStep>& steps) override {
     if (dead_) throw RtlError(fmt::format("the RTL cube {} stopped earlier: {}", rtl_name_, dead_why_));
+    Verilated::threadContextp(context_.get());  // several cubes (cores) may live in one process
     std::deque<uint8_t*> pending;  // outputs of last steps presented, oldest first
     size_t expected = 0;
     for (const CubeStep& s : steps) expected += s.last ? 1 : 0;
@@ -95,6 +103,7 @@ class VerilatedCube final : public RtlCube {
       }
     }
     top_->in_valid = 0;
+    if (vcd_) vcd_->flush();  // the waveform is complete up to here, even if the run dies later
     return cycles;
   }
 
