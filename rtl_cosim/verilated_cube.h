@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,12 @@ namespace detail {
 // Set by the Verilator hooks (verilator_hooks.cpp) when the RTL stops the simulation: what
 // stopped it, with the last line the RTL printed. Empty if nothing did.
 std::string take_rtl_stop();
+// Runs `close` at exit (std::atexit, installed after Verilator's own statics exist, so it
+// runs before they are destroyed), unless forgotten first. A waveform writer must be closed
+// before Verilator's static callback lists go: a cube owned by a static (the CLI's device)
+// would otherwise be destroyed after them.
+void close_at_exit(const void* owner, std::function<void()> close);
+void forget_at_exit(const void* owner);
 }  // namespace detail
 
 template <class VTop>
@@ -42,6 +49,7 @@ class VerilatedCube final : public RtlCube {
       if (!vcd_->isOpen()) {
         throw RtlError(fmt::format("cannot write the waveform file {}", options.vcd_path));
       }
+      detail::close_at_exit(this, [this] { close_vcd(); });
     }
     top_->clk = 0;
     top_->rst_n = 0;
@@ -57,8 +65,10 @@ class VerilatedCube final : public RtlCube {
     // unregister from it when destroyed): point it at ours, and away from ours once it is gone.
     Verilated::threadContextp(context_.get());
     if (!dead_) top_->final();
-    if (vcd_) vcd_->close();
-    vcd_.reset();
+    if (vcd_) {
+      detail::forget_at_exit(this);
+      close_vcd();
+    }
     top_.reset();
     context_.reset();
     Verilated::threadContextp(nullptr);
@@ -112,6 +122,12 @@ class VerilatedCube final : public RtlCube {
 
  private:
   static constexpr uint64_t kMaxLatency = 1000;
+
+  void close_vcd() {
+    if (!vcd_) return;
+    vcd_->close();
+    vcd_.reset();
+  }
 
   // One clock cycle: rising edge (the registers move), falling edge.
   void tick() {

@@ -8,6 +8,9 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,6 +68,30 @@ void vl_fatal(const char* filename, int linenum, const char* /*hier*/, const cha
 }
 
 namespace npuvp::cosim::detail {
+
+namespace {
+std::map<const void*, std::function<void()>>& exit_closers() {
+  static std::map<const void*, std::function<void()>> closers;
+  return closers;
+}
+void run_exit_closers() {
+  auto& closers = exit_closers();
+  while (!closers.empty()) {
+    auto close = std::move(closers.begin()->second);
+    closers.erase(closers.begin());
+    close();
+  }
+}
+}  // namespace
+
+void close_at_exit(const void* owner, std::function<void()> close) {
+  auto& closers = exit_closers();  // constructed first: destroyed after the handler has run
+  static const bool installed = [] { return std::atexit(run_exit_closers) == 0; }();
+  (void)installed;
+  closers[owner] = std::move(close);
+}
+
+void forget_at_exit(const void* owner) { exit_closers().erase(owner); }
 
 std::string take_rtl_stop() {
   std::string s;

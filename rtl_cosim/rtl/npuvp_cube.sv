@@ -47,7 +47,9 @@ module npuvp_cube
   logic s2_valid, s2_first, s2_last;
   logic [1:0] s2_mode;
   logic [15:0] s2_kmask;
+  /*verilator tracing_off*/  // 135 Kbit of products per cycle would swamp a waveform
   logic [135167:0] s2_prod;
+  /*verilator tracing_on*/
   logic [8191:0] s2_isum;
   logic [8191:0] s2_c;
   // Stage 3: the accumulators, C(i, j) at acc[32(16i + j) +: 32]. (The per-element state is
@@ -89,8 +91,10 @@ module npuvp_cube
   end
 
   // Stage 2.
+  /*verilator tracing_off*/
   logic [135167:0] prod_next;
   logic [8191:0] isum_next;
+  /*verilator tracing_on*/
   always_comb begin
     prod_next = s2_prod;
     isum_next = s2_isum;
@@ -125,7 +129,9 @@ module npuvp_cube
   end
 
   // Stage 3.
-  logic [8191:0] acc_next;
+  /*verilator tracing_off*/
+  logic [8191:0] acc_next;  // = acc on the next cycle
+  /*verilator tracing_on*/
   always_comb begin
     acc_next = acc;
     if (s2_valid) begin
