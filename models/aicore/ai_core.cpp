@@ -306,9 +306,11 @@ uint64_t AiCore::execute(Pipe p, const Instruction& instr) {
   }
   if (auto* op = std::get_if<Mmad>(&instr)) {
     const LocalBuffer* bt = buffer(MemSpace::BT);
-    try {  // waits the Mmad's cycles and computes it (model, RTL or both: core.cube.impl)
-      cube_path_.run(*op, buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(),
-                     buffer(MemSpace::L0C)->data(), bt ? bt->data() : nullptr, cycle_);
+    const CubePath::Buffers l0{buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(),
+                               buffer(MemSpace::L0C)->data(), bt ? bt->data() : nullptr};
+    try {  // the model, the RTL or both (core.cube.impl)
+      wait(cycle_ * double(cube_path_.start(*op, l0)));
+      cube_path_.finish(*op, l0);
     } catch (const CubeFault& fault) {  // the message already names the instruction
       raise(name(), "{}", fault.what());
     }

@@ -166,36 +166,34 @@ uint64_t CubePath::run_rtl(const Mmad& op, const uint8_t* l0a, const uint8_t* l0
   return cycles;
 }
 
-void CubePath::run(const Mmad& op, const uint8_t* l0a, const uint8_t* l0b, uint8_t* l0c,
-                   const uint8_t* bt, const sc_core::sc_time& cycle) {
+uint64_t CubePath::start(const Mmad& op, const Buffers& l0) {
   ++mmads_;
+  if (params_.impl != Impl::Rtl) return model_.cost(op);
+  // The RTL reads the operands when the Mmad starts; its result lands in L0C when its
+  // cycles have passed (the model computes at the end; a kernel whose flags are right sees
+  // no difference).
+  staging_.assign(l0.l0c + op.c, l0.l0c + op.c + c_region_bytes(op));
+  return run_rtl(op, l0.l0a, l0.l0b, l0.bt);
+}
+
+void CubePath::finish(const Mmad& op, const Buffers& l0) {
   const uint64_t bytes = c_region_bytes(op);
   switch (params_.impl) {
     case Impl::Model:
-      sc_core::wait(cycle * double(model_.cost(op)));
-      model_.execute(op, l0a, l0b, l0c, bt);
+      model_.execute(op, l0.l0a, l0.l0b, l0.l0c, l0.bt);
       return;
-    case Impl::Rtl: {
-      // The RTL reads the operands when the Mmad starts; its result lands in L0C when the
-      // RTL's cycles have passed (the model computes at the end; a kernel that races the M
-      // pipe with its flags right sees no difference).
-      staging_.assign(l0c + op.c, l0c + op.c + bytes);
-      const uint64_t cycles = run_rtl(op, l0a, l0b, bt);
-      sc_core::wait(cycle * double(cycles));
-      if (bytes) std::memcpy(l0c + op.c, staging_.data(), bytes);
+    case Impl::Rtl:
+      if (bytes) std::memcpy(l0.l0c + op.c, staging_.data(), bytes);
       return;
-    }
-    case Impl::Lockstep: {
+    case Impl::Lockstep:
       // Time is the model's; the RTL runs on a copy of the C region and must agree bit for bit.
-      sc_core::wait(cycle * double(model_.cost(op)));
-      staging_.assign(l0c + op.c, l0c + op.c + bytes);
-      model_.execute(op, l0a, l0b, l0c, bt);
-      run_rtl(op, l0a, l0b, bt);
-      if (bytes && std::memcmp(staging_.data(), l0c + op.c, bytes) != 0) {
-        throw CubeFault(mismatch(op, l0c + op.c));
+      staging_.assign(l0.l0c + op.c, l0.l0c + op.c + bytes);
+      model_.execute(op, l0.l0a, l0.l0b, l0.l0c, l0.bt);
+      run_rtl(op, l0.l0a, l0.l0b, l0.bt);
+      if (bytes && std::memcmp(staging_.data(), l0.l0c + op.c, bytes) != 0) {
+        throw CubeFault(mismatch(op, l0.l0c + op.c));
       }
       return;
-    }
   }
 }
 

@@ -3,7 +3,8 @@
 // every Mmad. The core only sees two small interfaces: MmadEngine (something that executes an
 // Mmad on the L0 buffers and says how many cycles it took) and CubePath (the M pipe's choice
 // among model, RTL and lockstep). RTL cubes are found by name in a registry, so this library
-// builds without Verilator; a build with Verilator registers its cubes there.
+// builds without Verilator; a build with Verilator registers its cubes there. No SystemC here:
+// the core waits the cycles CubePath::start returns.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -11,7 +12,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include <systemc>
 #include "models/aicore/cube_unit.h"
 #include "models/aicore/isa.h"
 #include "tlm/stats.h"
@@ -72,11 +72,22 @@ class CubePath {
   const Params& params() const { return params_; }
   // Empty if the selected engine(s) can run `op` (which CubeUnit::check accepted).
   std::string check(const Mmad& op) const;
-  // Runs `op` on the calling SystemC thread: waits its cycles (the model's cost for model and
-  // lockstep, the RTL's cycles for rtl) and computes it. Throws CubeFault on a lockstep
-  // mismatch (the first one: instruction, fractal, element, both values) or an RTL failure.
-  void run(const Mmad& op, const uint8_t* l0a, const uint8_t* l0b, uint8_t* l0c, const uint8_t* bt,
-           const sc_core::sc_time& cycle);
+  // The L0 buffers an Mmad works on (whole byte arrays; bt may be nullptr).
+  struct Buffers {
+    const uint8_t* l0a;
+    const uint8_t* l0b;
+    uint8_t* l0c;
+    const uint8_t* bt;
+  };
+  // An Mmad on the M pipe is start(), a wait of the cycles it returns, then finish().
+  // start: the model's cost (model, lockstep), or the RTL's cycles (rtl: the RTL runs now,
+  // on the operands as they are, into a staging copy of C).
+  // finish: the model computes (model), the RTL's result lands in L0C (rtl), or the model
+  // computes, the RTL runs on a copy of C, and both must agree (lockstep).
+  // Both throw CubeFault on an RTL failure; finish on a lockstep mismatch (the first one:
+  // instruction, fractal, element, both values).
+  uint64_t start(const Mmad& op, const Buffers& l0);
+  void finish(const Mmad& op, const Buffers& l0);
 
  private:
   uint64_t run_rtl(const Mmad& op, const uint8_t* l0a, const uint8_t* l0b, const uint8_t* bt);
