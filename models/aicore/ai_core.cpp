@@ -71,6 +71,7 @@ AiCore::Params AiCore::params_from_config() {
                                                     "16x32x16 int8 fractal steps per cycle");
   p.cube.f32_fractal_steps_per_cycle = c.get<double>("core.cube.f32_steps_per_cycle", p.cube.f32_fractal_steps_per_cycle,
                                                      "16x8x16 f32 fractal steps per cycle");
+  p.cube_path = CubePath::params_from_config();
   p.cube.a2_types = is_a2(p.product);
   p.cube.f16_output = !is_a2(p.product);
   if (p.clock_mhz <= 0) raise("config", "core.clock_mhz must be positive, got {}", p.clock_mhz);
@@ -107,6 +108,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       flags_(params.event_ids),
       vector_(params.vector),
       cube_(params.cube),
+      cube_path_(this->name(), basename(), id, cube_, params.cube_path),
       mover_(
           params.product, params.mte, [this](MemSpace s) { return buffer(s); },
           [this](tlm::tlm_command cmd, uint64_t a, uint8_t* d, uint32_t n) {
@@ -250,7 +252,8 @@ std::string AiCore::check(const Instruction& instr) const {
       auto it = buffers_.find(s);
       return it == buffers_.end() ? uint64_t(0) : it->second->size();
     };
-    return cube_.check(*m, size(MemSpace::L0A), size(MemSpace::L0B), size(MemSpace::L0C), size(MemSpace::BT));
+    std::string why = cube_.check(*m, size(MemSpace::L0A), size(MemSpace::L0B), size(MemSpace::L0C), size(MemSpace::BT));
+    return why.empty() ? cube_path_.check(*m) : why;
   }
   return mover_.check(instr, pipe_of(instr));  // every kind of data move
 }
@@ -335,12 +338,17 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
     return {};
   }
   if (auto* op = std::get_if<Mmad>(&instr)) {
-    spend(cube_.cost(*op));
     cube_macs_ += uint64_t(op->m) * op->n * op->k;
-    if (!moves_data()) return {};
     const LocalBuffer* bt = buffer(MemSpace::BT);
-    cube_.execute(*op, buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(), buffer(MemSpace::L0C)->data(),
-                  bt ? bt->data() : nullptr);
+    const CubePath::Buffers l0{buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(),
+                               buffer(MemSpace::L0C)->data(), bt ? bt->data() : nullptr};
+    try {  // the model, the RTL or both (core.cube.impl)
+      // perf mode computes nothing, so the model's cost times the Mmad (an RTL needs data).
+      spend(moves_data() ? cube_path_.start(*op, l0) : cube_.cost(*op));
+      if (moves_data()) cube_path_.finish(*op, l0);
+    } catch (const CubeFault& fault) {  // the message already names the instruction
+      raise(name(), "{}", fault.what());
+    }
     return {};
   }
   if (auto* f = std::get_if<SetFlag>(&instr)) {

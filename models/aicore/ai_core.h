@@ -17,6 +17,7 @@
 #include "models/aicore/event_sync.h"
 #include "models/aicore/isa.h"
 #include "models/aicore/local_buffer.h"
+#include "models/aicore/mmad_engine.h"
 #include "models/aicore/pipe.h"
 #include "models/aicore/product.h"
 #include "models/aicore/scalar_stack.h"
@@ -60,6 +61,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
     DataMover::Params mte;
     VectorUnit::Params vector;
     CubeUnit::Params cube;
+    CubePath::Params cube_path;  // core.cube.impl: model, rtl or lockstep
   };
   // Reads every core.* parameter from the global Config (one set of keys for all cores).
   static Params params_from_config();
@@ -133,6 +135,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   EventSync flags_;
   VectorUnit vector_;
   CubeUnit cube_;
+  CubePath cube_path_;  // runs Mmads on cube_, the RTL cube, or both
   DataMover mover_;
   std::map<Pipe, std::unique_ptr<PipeUnit>> pipes_;
   // The instruction whose GM accesses are under way (they happen before its pipe waits).

@@ -17,10 +17,21 @@
 // f16 inputs use a fused multiply-add on purpose: a product of two halves has at most 22
 // significant bits and a magnitude in [2^-48, 2^32), so it is exact in f32, and then
 // fma(a, b, acc) = rn(a*b + acc) = rn(rn(a*b) + acc), the contract's separate multiply and
-// add, bit for bit (infinities, signed zeros and NaN-ness included; which input NaN's payload
-// a NaN result carries is not something the contract or x86 pins down). The FMA halves the
-// instruction count. bf16 products can overflow or underflow f32 (bf16 has f32's exponent
-// range), so bf16 keeps the separate multiply and add. f32 inputs use fma as the contract says.
+// add, bit for bit (infinities, signed zeros and NaN-ness included; which NaN a NaN result
+// carries: see below). The FMA halves the instruction count. bf16 products can overflow or
+// underflow f32 (bf16 has f32's exponent range), so bf16 keeps the separate multiply and add.
+// f32 inputs use fma as the contract says.
+//
+// Which NaN a NaN result carries is pinned (the RTL cube in rtl_cosim/ matches it bit for
+// bit): a NaN multiplicand wins, A's before B's, then a NaN accumulator; an invalid operation
+// (inf * 0, inf - inf) without a NaN operand gives the x86 default NaN 0xFFC00000; a NaN keeps
+// its sign and payload and is made quiet. x86 FMA already ranks both multiplicands before the
+// addend, but which multiplicand comes first depends on the instruction form the compiler
+// picked (the AVX2 and AVX-512 kernels differ). So when both A and B hold a NaN the Mmad runs
+// on a plain loop that ranks them explicitly; otherwise the fast kernels give these bits.
+// (bf16's separate multiply and add also leave "NaN accumulator + invalid product" to the
+// compiler; that case is not pinned.)
+//
 // Integers: u8/s8 are widened to int16 and multiplied in pairs (vpmaddwd): each pair sum is
 // exact, and int32 addition modulo 2^32 is associative, so any order gives the contract's
 // two's-complement result.
@@ -132,7 +143,7 @@ thread_local Scratch t_a, t_b, t_c;
 //   a(i, s) = a[((i / 16 * K1 + s / K0) * 16 + i % 16) * K0 + s % K0]   (ZZ, K0 steps/fractal)
 //   b(s, j) = b[(j / 16 * steps + s) * 16 + j % 16]                     (k-major panels)
 //   c(i, j) = c[(j / 16 * M1 * 16 + i) * 16 + j % 16]                   (NZ)
-enum class Op { FmaF32, MulAddF32, MaddI16 };
+enum class Op { FmaF32, MulAddF32, MaddI16, FmaF32NanRanked, MulAddF32NanRanked };
 
 template <class T>
 struct Job {
@@ -161,6 +172,32 @@ struct Scalar<Op::MaddI16> {
     const int32_t p = int32_t(int16_t(a & 0xffff)) * int16_t(b & 0xffff) +
                       int32_t(int16_t(uint32_t(a) >> 16)) * int16_t(uint32_t(b) >> 16);
     return int32_t(uint32_t(acc) + uint32_t(p));
+  }
+};
+
+// The NaN ranking of the header comment, made explicit (only gemm_scalar runs these).
+inline float quiet_nan(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u |= 0x00400000u;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+template <>
+struct Scalar<Op::FmaF32NanRanked> {
+  static float step(float acc, float a, float b) {
+    if (std::isnan(a)) return quiet_nan(a);
+    if (std::isnan(b)) return quiet_nan(b);
+    return std::fma(a, b, acc);  // a NaN acc wins over an invalid product in x86 FMA
+  }
+};
+template <>
+struct Scalar<Op::MulAddF32NanRanked> {
+  static float step(float acc, float a, float b) {
+    if (std::isnan(a)) return quiet_nan(a);
+    if (std::isnan(b)) return quiet_nan(b);
+    if (std::isnan(acc)) return quiet_nan(acc);
+    return acc + a * b;
   }
 };
 
@@ -519,6 +556,36 @@ void run_gemm(const Job<T>& j) {
 
 // ---- Operand preparation.
 
+// Whether `count` values of `type` at `src` hold a NaN: 8 bytes at a time, on raw bits. Per
+// lane, |x| + (lane max - inf) carries into the lane's top bit exactly when |x| > inf (no carry
+// leaves a lane), so one add and one mask test 4 halves or 2 floats.
+bool has_nan(const uint8_t* src, DType type, size_t count) {
+  uint64_t abs_mask, add, top;
+  if (type == DType::F32) {
+    abs_mask = 0x7fffffff7fffffffull;
+    add = 0x007fffff007fffffull;  // 0x7fffffff - 0x7f800000
+    top = 0x8000000080000000ull;
+  } else {
+    abs_mask = 0x7fff7fff7fff7fffull;
+    add = type == DType::BF16 ? 0x007f007f007f007full : 0x03ff03ff03ff03ffull;
+    top = 0x8000800080008000ull;
+  }
+  const size_t bytes = count * dtype_size(type);
+  uint64_t any = 0;
+  size_t off = 0;
+  for (; off + 8 <= bytes; off += 8) {
+    uint64_t w;
+    std::memcpy(&w, src + off, 8);
+    any |= ((w & abs_mask) + add) & top;
+  }
+  if (off < bytes) {
+    uint64_t w = 0;  // zero padding is not a NaN
+    std::memcpy(&w, src + off, bytes - off);
+    any |= ((w & abs_mask) + add) & top;
+  }
+  return any != 0;
+}
+
 // `count` f16, bf16 or f32 values at `src` as f32 (exact: every value is representable).
 void widen_to_f32(const uint8_t* src, DType type, float* out, size_t count) {
   if (type == DType::F16) {
@@ -746,7 +813,16 @@ void CubeUnit::execute(const Mmad& op, const uint8_t* l0a, const uint8_t* l0b, u
     float* b = t_b.get<float>(N * op.k);
     pack_b_float(l0b + op.b, op.a_type, K1, N1, op.k, b);
     const Job<float> job{a, b, c, M1, N1, K1, K0, op.k};
-    if (kind == Kind::F32F32 || (kF16Fused && kind != Kind::BF16F32)) {
+    const size_t fractal_values = 512 / dtype_size(op.a_type);
+    const bool ranked = has_nan(l0a + op.a, op.a_type, size_t(M1) * K1 * fractal_values) &&
+                        has_nan(l0b + op.b, op.b_type, size_t(K1) * N1 * fractal_values);
+    if (ranked) {  // NaN in both operands: rank them explicitly (see the header comment)
+      if (kind == Kind::BF16F32) {
+        gemm_scalar<Op::MulAddF32NanRanked>(job);
+      } else {
+        gemm_scalar<Op::FmaF32NanRanked>(job);
+      }
+    } else if (kind == Kind::F32F32 || (kF16Fused && kind != Kind::BF16F32)) {
       run_gemm<Op::FmaF32>(job);
     } else {
       run_gemm<Op::MulAddF32>(job);

@@ -388,6 +388,92 @@ TEST(CubeUnitTest, F16SpecialProducts) {
   EXPECT_EQ(fbits(load<float>(want, c_offset(cs.op, g, 6, 7))), 0u);
 }
 
+// Which NaN a NaN result carries is pinned (cube_unit.cpp, and the RTL cube matches it): a NaN
+// multiplicand wins, A's before B's, then a NaN accumulator; an invalid operation gives the
+// default NaN 0xFFC00000; a NaN is made quiet and keeps its sign and payload. One step of
+// that rule, literally, on bits:
+uint32_t ranked_f16_step(uint32_t acc, uint16_t a, uint16_t b) {
+  const auto nan16 = [](uint16_t h) { return (h & 0x7fffu) > 0x7c00u; };
+  const auto quiet16 = [](uint16_t h) {
+    return (uint32_t(h & 0x8000u) << 16) | 0x7fc00000u | (uint32_t(h & 0x1ffu) << 13);
+  };
+  if (nan16(a)) return quiet16(a);
+  if (nan16(b)) return quiet16(b);
+  if ((acc & 0x7fffffffu) > 0x7f800000u) return acc | 0x00400000u;
+  const float p = f16_to_f32_reference(a) * f16_to_f32_reference(b);  // exact
+  if (std::isnan(p)) return 0xffc00000u;                               // inf * 0
+  const float sum = ffrom(acc) + p;
+  return std::isnan(sum) ? 0xffc00000u : fbits(sum);                   // inf - inf
+}
+
+// The whole C of an f16 x f16 -> f32 Mmad (init_c false) by ranked_f16_step, bit for bit.
+void expect_ranked_nans(const Case& cs) {
+  const Geometry g(cs.op);
+  std::vector<uint8_t> want = cs.l0c;
+  for (uint32_t i = 0; i < g.M1 * 16; ++i) {
+    for (uint32_t j = 0; j < g.N1 * 16; ++j) {
+      uint32_t acc = load<uint32_t>(cs.l0c, c_offset(cs.op, g, i, j));
+      for (uint32_t kk = 0; kk < cs.op.k; ++kk) {
+        acc = ranked_f16_step(acc, load<uint16_t>(cs.l0a, a_offset(cs.op, g, i, kk)),
+                              load<uint16_t>(cs.l0b, b_offset(cs.op, g, kk, j)));
+      }
+      store(want, c_offset(cs.op, g, i, j), acc);
+    }
+  }
+  const CubeUnit cube(cs.params);
+  LevelGuard guard;
+  for (int level : kernel_levels()) {
+    SCOPED_TRACE("kernel level " + std::to_string(level));
+    detail::set_cube_kernel_level(level);
+    std::vector<uint8_t> got = cs.l0c;
+    cube.execute(cs.op, cs.l0a.data(), cs.l0b.data(), got.data(), cs.bt.data());
+    int mismatches = 0;
+    for (uint64_t off = 0; off < got.size(); off += 4) {
+      const uint32_t gv = load<uint32_t>(got, off), wv = load<uint32_t>(want, off);
+      if (gv != wv && ++mismatches <= 5) {
+        ADD_FAILURE() << "m=" << cs.op.m << " n=" << cs.op.n << " k=" << cs.op.k << ": L0C byte "
+                      << off << ": got 0x" << std::hex << gv << ", want 0x" << wv;
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
+  }
+}
+
+TEST(CubeUnitTest, NanResultsArePinnedAtEveryLevel) {
+  // Hand-picked: element (0, 0) sees NaN in A and B at the same k; (1, 0) a NaN accumulator and
+  // then a NaN in A; (2, 0) inf x 0 on a NaN accumulator; (3, 0) two NaNs in turn.
+  Mmad op = mmad(16, 16, 2, DType::F16, DType::F16, DType::F32);
+  op.init_c = false;
+  Case cs = make_case(op, {}, moderate(DType::F16), moderate(DType::F32), 11);
+  const Geometry g(cs.op);
+  store<uint16_t>(cs.l0a, a_offset(cs.op, g, 0, 0), 0x7e01);
+  store<uint16_t>(cs.l0b, b_offset(cs.op, g, 0, 0), 0xfe02);
+  store<float>(cs.l0c, c_offset(cs.op, g, 1, 0), ffrom(0x7f800abcu));  // signalling NaN
+  store<uint16_t>(cs.l0a, a_offset(cs.op, g, 1, 1), 0xfc05);
+  store<float>(cs.l0c, c_offset(cs.op, g, 2, 0), ffrom(0xff800123u));
+  store<uint16_t>(cs.l0a, a_offset(cs.op, g, 2, 0), 0x7c00);
+  store<uint16_t>(cs.l0b, b_offset(cs.op, g, 0, 0), 0xfe02);  // column 0, k 0: B's NaN ...
+  store<uint16_t>(cs.l0a, a_offset(cs.op, g, 3, 1), 0x7d11);  // ... then A's NaN at k 1
+  store<uint16_t>(cs.l0b, b_offset(cs.op, g, 0, 1), 0x0000);  // k 1 of column 0: inf x 0
+  store<uint16_t>(cs.l0a, a_offset(cs.op, g, 4, 0), 0x0000);  // row 4: 0 x NaN(B) = NaN(B)
+  store<uint16_t>(cs.l0a, a_offset(cs.op, g, 4, 1), 0x7c00);  // then inf x 0 on a NaN acc
+  expect_ranked_nans(cs);
+  EXPECT_EQ(ranked_f16_step(0, 0x7e01, 0xfe02), 0x7fc02000u);
+  EXPECT_EQ(ranked_f16_step(0x7f800abcu, 0xfc05, 0x3c00), 0xffc0a000u);
+  EXPECT_EQ(ranked_f16_step(0x7f800abcu, 0x3c00, 0x3c00), 0x7fc00abcu);
+  EXPECT_EQ(ranked_f16_step(0x7fc00abcu, 0x7c00, 0x0000), 0x7fc00abcu);
+  EXPECT_EQ(ranked_f16_step(0, 0x7c00, 0x0000), 0xffc00000u);
+  // Random: NaNs in both operands, at shapes that take different tile kernels.
+  const uint32_t shapes[][3] = {{16, 16, 16}, {33, 32, 40}, {64, 64, 64}, {16, 80, 33}};
+  uint32_t seed = 500;
+  for (const auto& s : shapes) {
+    SCOPED_TRACE(::testing::Message() << s[0] << "x" << s[1] << "x" << s[2]);
+    Mmad r = mmad(s[0], s[1], s[2], DType::F16, DType::F16, DType::F32);
+    r.init_c = false;
+    expect_ranked_nans(make_case(r, {}, extreme(DType::F16), extreme(DType::F32), seed++));
+  }
+}
+
 TEST(CubeUnitTest, F16F16Output) {
   const uint32_t shapes[][3] = {{16, 16, 16}, {17, 33, 50}, {64, 48, 130}};
   uint32_t seed = 200;
