@@ -142,8 +142,14 @@ TEST(CubePathTest, UnknownRtlCube) {
   }
 }
 
-TEST(CubePathTest, RtlWithoutVerilatorIsAClearError) {
-  if (have_verilator()) GTEST_SKIP() << "this build has Verilator (tests/cosim runs the RTL)";
+// Asking for an RTL cube this build cannot provide is a configuration error: without
+// Verilator any RTL, with it an unregistered name.
+TEST(CubePathTest, RtlThatIsNotThereIsAClearError) {
+  if (have_verilator()) {
+    const std::string error = config_error({"core.cube.impl=rtl", "cosim.rtl=no_such_cube"});
+    EXPECT_NE(error.find("cosim.rtl=no_such_cube: no such RTL cube (this build has: "), std::string::npos) << error;
+    return;
+  }
   const std::string error = config_error({"core.cube.impl=rtl"});
   EXPECT_NE(error.find("core.cube.impl=rtl needs the RTL cube npuvp_cube, but this build has no "
                        "Verilator co-simulation (install verilator and configure with "
