@@ -41,7 +41,14 @@ class BandwidthResource {
     auto it = std::upper_bound(busy_.begin() + head_, busy_.end(), begin,
                                [](uint64_t t, const Interval& i) { return t < i.begin; });
     if (it != busy_.begin() + head_ && std::prev(it)->end > begin) begin = std::prev(it)->end;
-    while (it != busy_.end() && it->begin < begin + length) {
+    // A gap that fits is looked for among the next kMaxGapsScanned bookings; past them the
+    // transfer goes after the last booking (bounds the cost on a heavily booked link).
+    for (unsigned scanned = 0; it != busy_.end() && it->begin < begin + length; ++scanned) {
+      if (scanned == kMaxGapsScanned) {
+        begin = busy_.back().end;
+        it = busy_.end();
+        break;
+      }
       begin = std::max(begin, it->end);
       ++it;
     }
@@ -95,6 +102,8 @@ class BandwidthResource {
   uint64_t ticks(uint64_t bytes) const {
     return static_cast<uint64_t>(ticks_per_byte_ * static_cast<double>(bytes) + 0.5);
   }
+
+  static constexpr unsigned kMaxGapsScanned = 32;
 
   double ps_per_byte_ = 0;
   double ticks_per_byte_ = 0;  // in SystemC time resolution units
