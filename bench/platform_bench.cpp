@@ -23,7 +23,7 @@ using nlohmann::json;
 // f16 matmul (f16 out) of n^3 on `cores` A2 cores; returns wall seconds of the launch,
 // simulated cycles and pipe instructions executed.
 json matmul_child(const std::string& mode, uint32_t n, unsigned cores) {
-  return npuvp::run_in_child_json([&] {
+  return npuvp::testing::run_in_child([&] {
     npuvp::Device::configure("core910b", {"sim.mode=" + mode, "platform.cores=" + std::to_string(cores),
                                           "l2.slices=" + std::to_string(cores <= 8 ? 8 : 16)});
     auto& dev = npuvp::Device::instance();

@@ -45,12 +45,12 @@ void ChiInterconnect::add_requester(const std::string& name, unsigned stop, Role
 
 void ChiInterconnect::add_home(const std::string& name, unsigned stop) {
   homes_index_.push_back(static_cast<unsigned>(targets_.size()));
-  targets_.push_back(Node{name, stop, Role::Requester});
+  targets_.push_back(Node{name, stop});
 }
 
 void ChiInterconnect::add_subordinate(const std::string& name, unsigned stop) {
   subs_index_.push_back(static_cast<unsigned>(targets_.size()));
-  targets_.push_back(Node{name, stop, Role::Requester});
+  targets_.push_back(Node{name, stop});
 }
 
 void ChiInterconnect::finalize(unsigned stops) {

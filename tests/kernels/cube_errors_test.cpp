@@ -69,19 +69,23 @@ TEST(CubeErrors, MmadOperandNotInL0A) {
   });
   EXPECT_THAT(e, IsKernelError("Mmad.f32.f16xf16", "A is in UB, but this instruction takes it from L0A"));
 }
-TEST(CubeErrors, FixpipeSourceNotInL0C) {
-  auto& dev = make_device({}, "core910b");
+// The error of a 16 x 16 f32 Fixpipe from a tensor at `src` to GM on `platform`.
+std::string fixpipe_16x16_error(const char* platform, TPosition src) {
+  auto& dev = make_device({}, platform);
   auto* g = static_cast<float*>(GmAlloc(1024));
-  std::string e = kernel_error(dev, 1, [g] {
+  return kernel_error(dev, 1, [g, src] {
     GlobalTensor<float> out;
     out.SetGlobalBuffer(g);
     FixpipeParamsV220 p;
     p.mSize = p.nSize = 16;
     p.srcStride = 16;
     p.dstStride = 16;
-    Fixpipe(out, at<float>(TPosition::VECOUT, 0, 256), p);
+    Fixpipe(out, at<float>(src, 0, 256), p);
   });
-  EXPECT_THAT(e, IsKernelError("Fixpipe.f32->f32", "src is in UB, but this instruction takes it from L0C"));
+}
+TEST(CubeErrors, FixpipeSourceNotInL0C) {
+  EXPECT_THAT(fixpipe_16x16_error("core910b", TPosition::VECOUT),
+              IsKernelError("Fixpipe.f32->f32", "src is in UB, but this instruction takes it from L0C"));
 }
 
 // ---- type pairs, and the ones a product lacks
@@ -120,18 +124,8 @@ TEST(CubeErrors, MmadU8TimesU8IsNotATypePair) {
 
 // ---- units a product lacks
 TEST(CubeErrors, FixpipeDoesNotExistOn910) {
-  auto& dev = make_device({}, "core910");
-  auto* g = static_cast<float*>(GmAlloc(1024));
-  std::string e = kernel_error(dev, 1, [g] {
-    GlobalTensor<float> out;
-    out.SetGlobalBuffer(g);
-    FixpipeParamsV220 p;
-    p.mSize = p.nSize = 16;
-    p.srcStride = 16;
-    p.dstStride = 16;
-    Fixpipe(out, at<float>(TPosition::CO1, 0, 256), p);
-  });
-  EXPECT_THAT(e, IsKernelError("Fixpipe", "pipe FIX does not exist on this ascend910 core"));
+  EXPECT_THAT(fixpipe_16x16_error("core910", TPosition::CO1),
+              IsKernelError("Fixpipe", "pipe FIX does not exist on this ascend910 core"));
 }
 TEST(CubeErrors, BiasWithoutBiasTableOn910) {
   auto& dev = make_device({}, "core910");

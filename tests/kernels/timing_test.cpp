@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <cstring>
 #include "platforms/coupled_soc.h"
-#include "platforms/run_summary.h"
 #include "sw/kernels/elementwise.h"
 #include "sw/kernels/matmul.h"
 #include "tests/support/child_process.h"
@@ -17,7 +16,7 @@ using npuvp::Stats;
 using nlohmann::json;
 using Overrides = std::vector<std::string>;
 
-json with(std::vector<std::string> a, const std::vector<std::string>& b) {
+Overrides with(Overrides a, const Overrides& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
@@ -72,7 +71,6 @@ json vector_add_run(const Overrides& overrides, uint64_t elements, uint32_t bloc
   auto& soc = dev.soc();
   uint64_t dram = 0;
   for (unsigned i = 0; i < soc.num_memory_controllers(); ++i) dram += soc.memory_controller(i).bytes();
-  if (getenv("NPUVP_DUMP")) std::fprintf(stderr, "%s", npuvp::platform::run_summary(soc, r.sim_time, 0).c_str());
   return {{"cycles", r.cycles},
           {"seconds", r.sim_time.to_seconds()},
           {"dram_bytes", dram},

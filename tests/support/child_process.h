@@ -64,9 +64,4 @@ nlohmann::json in_child_process(F measure) {
 #endif
 
 }  // namespace testing
-
-// The same, for code outside the tests (bench/).
-template <class F>
-nlohmann::json run_in_child_json(F measure) { return testing::run_in_child(measure); }
-
 }  // namespace npuvp
