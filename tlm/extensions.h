@@ -1,5 +1,7 @@
 // Payload extensions carried by every transaction from an AI Core.
 #pragma once
+#include <cstdint>
+#include <vector>
 #include <tlm>
 
 namespace npuvp {
@@ -21,6 +23,44 @@ struct InitiatorExtension : tlm::tlm_extension<InitiatorExtension> {
     *this = static_cast<const InitiatorExtension&>(other);
   }
 };
+
+// A transaction over several address ranges at once: the rows of a strided DMA, the fills of
+// one cache lookup. It is timing-only (the initiator moves the bytes itself); the payload's
+// address is the first span's and its length the sum of the spans'. Every target on the timed
+// GM path (interconnect, L2 slice, memory controller) serves each span, so simulating one
+// instruction costs one transaction per target it reaches instead of one per row.
+struct AddressSpan {
+  uint64_t address = 0;
+  uint64_t length = 0;
+};
+struct SpanListExtension : tlm::tlm_extension<SpanListExtension> {
+  std::vector<AddressSpan> spans;
+
+  tlm::tlm_extension_base* clone() const override { return new SpanListExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    spans = static_cast<const SpanListExtension&>(other).spans;
+  }
+  // Appends [address, address + length), merging with the last span when they touch.
+  void add(uint64_t address, uint64_t length) {
+    if (!spans.empty() && spans.back().address + spans.back().length == address) {
+      spans.back().length += length;
+    } else {
+      spans.push_back({address, length});
+    }
+  }
+};
+
+// The spans a transaction covers: its span list, or its one [address, length).
+template <typename Visit>
+void for_each_span(const tlm::tlm_generic_payload& tx, Visit&& visit) {
+  const SpanListExtension* list = nullptr;
+  tx.get_extension(list);
+  if (!list) {
+    visit(tx.get_address(), uint64_t(tx.get_data_length()));
+    return;
+  }
+  for (const AddressSpan& s : list->spans) visit(s.address, s.length);
+}
 
 // True unless the transaction carries an extension that says it is timing-only.
 inline bool moves_data(const tlm::tlm_generic_payload& tx) {

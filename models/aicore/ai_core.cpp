@@ -111,8 +111,8 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       cube_path_(this->name(), basename(), id, cube_, params.cube_path),
       mover_(
           params.product, params.mte, [this](MemSpace s) { return buffer(s); },
-          [this](tlm::tlm_command cmd, uint64_t a, uint8_t* d, uint32_t n) {
-            return gm_access(cmd, a, d, n, issuing_);
+          [this](tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans) {
+            return gm_access(cmd, spans, issuing_);
           }),
       scalar_instructions_(Stats::global().counter(std::string(basename()) + ".S.instructions",
                                                    "instructions", "instructions issued")),
@@ -371,20 +371,86 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   return {r.bytes, r.memory_stall};
 }
 
-sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, uint64_t address, uint8_t* data,
-                                   uint32_t length, Pipe p) {
-  if (!timed()) {
-    // Functional: GM is reached directly (the DMI view of the window); no time passes.
-    if (uint8_t* gm = gm_host_pointer(address, length)) {
-      if (cmd == tlm::TLM_READ_COMMAND) {
-        std::memcpy(data, gm, length);
-      } else {
-        std::memcpy(gm, data, length);
+sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans, Pipe p) {
+  const bool read = cmd == tlm::TLM_READ_COMMAND;
+  bool in_window = true;
+  uint64_t total = 0;
+  for (const DataMover::GmSpan& s : spans) {
+    in_window = in_window && gm_host_pointer(s.address, s.length) != nullptr;
+    total += s.length;
+  }
+  if (!in_window) {
+    // Some span is not GM: one transaction per span, so the memory system reports the bad one.
+    sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+    for (const DataMover::GmSpan& s : spans) {
+      for (uint64_t off = 0; off < s.length; off += kGmBatchBytes) {
+        const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmBatchBytes, s.length - off));
+        memory = std::max(memory, gm_transaction(cmd, s.address + off, s.data ? s.data + off : nullptr, n, p));
       }
-      (cmd == tlm::TLM_READ_COMMAND ? gm_read_bytes_ : gm_write_bytes_) += length;
-      return sc_core::SC_ZERO_TIME;
+    }
+    return memory;
+  }
+  // The bytes move through the host view of GM (the backing store itself: the L2 holds no
+  // data), when the instruction starts.
+  if (moves_data()) {
+    for (const DataMover::GmSpan& s : spans) {
+      uint8_t* gm = gm_host_pointer(s.address, s.length);
+      if (read) {
+        std::memcpy(s.data, gm, s.length);
+      } else {
+        std::memcpy(gm, s.data, s.length);
+      }
     }
   }
+  (read ? gm_read_bytes_ : gm_write_bytes_) += total;
+  if (!timed()) return sc_core::SC_ZERO_TIME;
+  // The time: timing-only span-list transactions of at most kGmBatchBytes each, all sent at
+  // the start (the memory system serves each span; tlm/extensions.h).
+  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+  InitiatorExtension ext(id_, static_cast<int>(p), /*data=*/false);
+  tlm::tlm_generic_payload tx;
+  tx.set_command(cmd);
+  tx.set_data_ptr(nullptr);
+  tx.set_byte_enable_ptr(nullptr);
+  tx.set_extension(&ext);
+  uint64_t batch_bytes = 0;
+  auto send = [&] {
+    if (batch_bytes == 0) return;
+    tx.set_address(batch_.spans.front().address);
+    tx.set_data_length(static_cast<unsigned>(batch_bytes));
+    tx.set_streaming_width(static_cast<unsigned>(batch_bytes));
+    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tx.set_extension(&batch_);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    gm_socket->b_transport(tx, delay);
+    tx.clear_extension(&batch_);
+    if (tx.is_response_error()) {
+      tx.clear_extension(&ext);
+      fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)),
+           fmt::format("GM {} at 0x{:x} failed: {}", read ? "read" : "write", batch_.spans.front().address,
+                       tx.get_response_string()));
+    }
+    memory = std::max(memory, delay);
+    batch_.spans.clear();
+    batch_bytes = 0;
+  };
+  batch_.spans.clear();
+  for (const DataMover::GmSpan& s : spans) {
+    for (uint64_t off = 0; off < s.length;) {
+      const uint64_t n = std::min(s.length - off, kGmBatchBytes - batch_bytes);
+      batch_.add(s.address + off, n);
+      batch_bytes += n;
+      off += n;
+      if (batch_bytes == kGmBatchBytes) send();
+    }
+  }
+  send();
+  tx.clear_extension(&ext);
+  return memory;
+}
+
+sc_core::sc_time AiCore::gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length,
+                                        Pipe p) {
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(id_, static_cast<int>(p), moves_data());
   tx.set_command(cmd);
@@ -408,7 +474,7 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, uint64_t address, uint8
     fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)), why);
   }
   (cmd == tlm::TLM_READ_COMMAND ? gm_read_bytes_ : gm_write_bytes_) += length;
-  return delay;
+  return timed() ? delay : sc_core::SC_ZERO_TIME;
 }
 
 std::string AiCore::state() const {

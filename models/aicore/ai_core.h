@@ -22,6 +22,7 @@
 #include "models/aicore/product.h"
 #include "models/aicore/scalar_stack.h"
 #include "models/aicore/vector_unit.h"
+#include "tlm/extensions.h"
 #include "tlm/sim_mode.h"
 #include "tlm/stats.h"
 
@@ -120,8 +121,13 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   void scalar_thread();
   void scalar_wait(const sc_core::sc_event& event);
   std::string check(const Instruction& instr) const;
-  sc_core::sc_time gm_access(tlm::tlm_command cmd, uint64_t address, uint8_t* data,
-                             uint32_t length, Pipe pipe);
+  // An instruction's GM spans: bytes through the host view of GM, time through the memory
+  // system; spans outside GM go one by one through gm_transaction, which reports them.
+  sc_core::sc_time gm_access(tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans, Pipe pipe);
+  sc_core::sc_time gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length, Pipe pipe);
+  // Most bytes one timing transaction covers (bursts stay moderate; lengths are 32-bit).
+  static constexpr uint64_t kGmBatchBytes = 64 * 1024;
+  SpanListExtension batch_;  // the spans of the timing transaction being built
 
   static AiCore* current_;
   sc_core::sc_process_handle scalar_process_;

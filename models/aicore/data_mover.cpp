@@ -10,9 +10,6 @@
 namespace npuvp::aicore {
 
 namespace {
-// Bytes GM accesses are split into (a transaction's length is 32-bit; bursts stay moderate).
-constexpr uint64_t kGmChunk = 64 * 1024;
-
 std::string path_text(MemSpace src, MemSpace dst) {
   return fmt::format("{}->{}", mem_space_name(src), mem_space_name(dst));
 }
@@ -140,30 +137,17 @@ layout::ConstView DataMover::local_view(MemSpace space) const {
 sc_core::sc_time DataMover::fetch(layout::Range r, const std::vector<layout::Range>& pieces,
                                   std::vector<uint8_t>& staging) {
   if (moves_data()) staging.resize(r.end - r.begin);
-  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+  spans_.clear();
   for (const layout::Range& piece : pieces) {
-    for (uint64_t at = piece.begin; at < piece.end; at += kGmChunk) {
-      const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmChunk, piece.end - at));
-      memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, at, moves_data() ? staging.data() + (at - r.begin) : nullptr, n));
-    }
+    spans_.push_back({piece.begin, piece.end - piece.begin, moves_data() ? staging.data() + (piece.begin - r.begin) : nullptr});
   }
-  return memory;
+  return gm_(tlm::TLM_READ_COMMAND, spans_);
 }
 
 sc_core::sc_time DataMover::finish(const sc_core::sc_time& work, const sc_core::sc_time& memory) {
   if (params_.mode == SimMode::Functional) return sc_core::SC_ZERO_TIME;
   sc_core::wait(std::max(work, memory));
   return memory > work ? memory - work : sc_core::SC_ZERO_TIME;
-}
-
-sc_core::sc_time DataMover::store(uint64_t addr, const uint8_t* data, uint64_t length) {
-  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-  for (uint64_t off = 0; off < length; off += kGmChunk) {
-    const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmChunk, length - off));
-    memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, addr + off,
-                                  moves_data() ? const_cast<uint8_t*>(data + off) : nullptr, n));
-  }
-  return memory;
 }
 
 DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle) {
@@ -242,12 +226,12 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
       if (moves_data()) {
         layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, staging_out_.size()});
       }
-      sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+      spans_.clear();
+      auto store = [&](uint64_t a, uint64_t length) {
+        spans_.push_back({a, length, moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr});
+      };
       if (op->nz2nd) {
-        for (uint32_t i = 0; i < op->m_size; ++i) {
-          const uint64_t a = op->dst.addr + uint64_t(i) * op->dst_stride * dsize;
-          memory = std::max(memory, store(a, staging_out_.data() + (a - dst.begin), op->n_size * dsize));
-        }
+        for (uint32_t i = 0; i < op->m_size; ++i) store(op->dst.addr + uint64_t(i) * op->dst_stride * dsize, op->n_size * dsize);
       } else {
         // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
         // written only up to n_size (the rest of GM stays as it was).
@@ -256,15 +240,13 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
           const uint64_t col = op->dst.addr + uint64_t(c) * op->dst_stride * 32;
           const uint32_t width = std::min<uint32_t>(16, op->n_size - c * 16);
           if (width == 16) {
-            memory = std::max(memory, store(col, staging_out_.data() + (col - dst.begin), uint64_t(op->m_size) * 16 * dsize));
+            store(col, uint64_t(op->m_size) * 16 * dsize);
             continue;
           }
-          for (uint32_t i = 0; i < op->m_size; ++i) {
-            const uint64_t row = col + uint64_t(i) * 16 * dsize;
-            memory = std::max(memory, store(row, staging_out_.data() + (row - dst.begin), width * dsize));
-          }
+          for (uint32_t i = 0; i < op->m_size; ++i) store(col + uint64_t(i) * 16 * dsize, width * dsize);
         }
       }
+      const sc_core::sc_time memory = gm_(tlm::TLM_WRITE_COMMAND, spans_);
       return {bytes, finish(t, memory)};
     }
     finish(t, sc_core::SC_ZERO_TIME);
@@ -299,19 +281,15 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
 
   // Sources are read when the move starts; GM reads land in staging until it completes.
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-  if (gm_read) {
-    if (moves_data()) staging_.resize(total);
+  if (gm_read || gm_write) {
+    if (gm_read && moves_data()) staging_.resize(total);
+    uint8_t* local = gm_write ? buffers_(m.src.space)->data() : nullptr;
+    spans_.clear();
     for (uint32_t i = 0; i < m.block_count; ++i) {
-      memory = std::max(memory, gm_(tlm::TLM_READ_COMMAND, src_at(i),
-                                    moves_data() ? staging_.data() + i * src_block : nullptr,
-                                    static_cast<uint32_t>(src_block)));
+      uint8_t* data = !moves_data() ? nullptr : gm_read ? staging_.data() + i * src_block : local + src_at(i);
+      spans_.push_back({gm_read ? src_at(i) : dst_at(i), src_block, data});
     }
-  } else if (gm_write) {
-    uint8_t* src = buffers_(m.src.space)->data();
-    for (uint32_t i = 0; i < m.block_count; ++i) {
-      memory = std::max(memory, gm_(tlm::TLM_WRITE_COMMAND, dst_at(i), moves_data() ? src + src_at(i) : nullptr,
-                                    static_cast<uint32_t>(src_block)));
-    }
+    memory = gm_(gm_read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, spans_);
   }
   const sc_core::sc_time stall = finish(work, memory);
   if (gm_write || !moves_data()) return {total, stall};

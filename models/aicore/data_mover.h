@@ -35,10 +35,16 @@ class DataMover {
     double fix_bytes_per_cycle = 32;     // L0C -> GM/L1
     SimMode mode = SimMode::Timed;  // functional: no waits; perf: no bytes moved
   };
-  // One GM access of `length` bytes; returns the memory time it takes, measured from the
-  // start of the instruction. Raises on a transport error.
-  using GmAccess = std::function<sc_core::sc_time(tlm::tlm_command, uint64_t address,
-                                                  uint8_t* data, uint32_t length)>;
+  // One span of an instruction's GM access; `data` is where its bytes come from or go to
+  // (nullptr in perf mode).
+  struct GmSpan {
+    uint64_t address = 0;
+    uint64_t length = 0;
+    uint8_t* data = nullptr;
+  };
+  // An instruction's GM accesses, all starting when it starts; returns the memory time they
+  // take, measured from the start of the instruction. Raises on a transport error.
+  using GmAccess = std::function<sc_core::sc_time(tlm::tlm_command, const std::vector<GmSpan>& spans)>;
   // A local buffer by memory space, or nullptr if the core has none.
   using BufferLookup = std::function<LocalBuffer*(MemSpace)>;
 
@@ -67,7 +73,6 @@ class DataMover {
   // Waits the instruction's duration = max(own work, memory); returns the memory's excess.
   sc_core::sc_time finish(const sc_core::sc_time& work, const sc_core::sc_time& memory);
   bool moves_data() const { return params_.mode != SimMode::Perf; }
-  sc_core::sc_time store(uint64_t addr, const uint8_t* data, uint64_t length);
   layout::ConstView local_view(MemSpace space) const;
 
   Product product_;
@@ -75,6 +80,7 @@ class DataMover {
   BufferLookup buffers_;
   GmAccess gm_;
   std::vector<uint8_t> staging_, staging_out_;
+  std::vector<GmSpan> spans_;  // the GM spans of the instruction under way
 };
 
 }  // namespace npuvp::aicore

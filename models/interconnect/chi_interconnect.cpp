@@ -129,22 +129,93 @@ void ChiInterconnect::forward(int from, int target, tlm::tlm_generic_payload& tx
   const unsigned a = requesters_[from].stop, b = targets_[target].stop;
   const uint64_t length = tx.get_data_length();
   const bool write = tx.is_write();
+  const std::vector<unsigned>& out = topology_->route(a, b);
+  const std::vector<unsigned>& back = topology_->route(b, a);
+  // Data streams: the target starts on a write's data when its head arrives and the
+  // requester's link carries read data while the target is still producing it, so a long
+  // transfer costs its slowest stage, not the sum of the stages.
+  auto minus = [](const sc_core::sc_time& t, const sc_core::sc_time& x) { return t > x ? t - x : sc_core::SC_ZERO_TIME; };
+  const sc_core::sc_time stream = out.empty() ? sc_core::SC_ZERO_TIME : links_[out.front() * 2 + kData].resource.occupancy(length);
   // Out: the request; a write's data travels with it on the data channel.
-  sc_core::sc_time arrival = traverse(topology_->route(a, b), kRequest, params_.request_bytes, start);
-  if (write) arrival = std::max(arrival, traverse(topology_->route(a, b), kData, length, start));
+  sc_core::sc_time arrival = traverse(out, kRequest, params_.request_bytes, start);
+  sc_core::sc_time data_tail = arrival;
+  if (write) {
+    data_tail = traverse(out, kData, length, start);
+    arrival = std::max(arrival, minus(data_tail, stream));
+  }
   sc_core::sc_time d = arrival - now;
   initiator_socket[target]->b_transport(tx, d);
   if (tx.is_response_error()) return;
-  // Back: read data, or the write acknowledgement.
-  const sc_core::sc_time done = write ? traverse(topology_->route(b, a), kRequest, params_.request_bytes, now + d)
-                                      : traverse(topology_->route(b, a), kData, length, now + d);
+  // Back: the write acknowledgement once every byte is in, or the read data.
+  const sc_core::sc_time served = std::max(now + d, data_tail);
+  const sc_core::sc_time done = write ? traverse(back, kRequest, params_.request_bytes, served)
+                                      : traverse(back, kData, length, std::max(arrival, minus(served, stream)));
   delay = done - now;
   Node& n = requesters_[from];
   *n.latency_cycles += static_cast<uint64_t>(std::llround((done - start) / cycle_));
   ++*n.transactions;
 }
 
+void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, const SpanListExtension& list,
+                                        sc_core::sc_time& delay) {
+  if (span_scratch_.size() <= span_depth_) span_scratch_.resize(span_depth_ + 1);
+  std::vector<SpanListExtension>& by_target = span_scratch_[span_depth_];
+  by_target.resize(targets_.size());
+  for (SpanListExtension& t : by_target) t.spans.clear();
+  const uint64_t granule = piece_bytes(from);
+  for (const AddressSpan& s : list.spans) {
+    if (s.length == 0) continue;
+    if (target_for(from, s.address) < 0 || target_for(from, s.address + s.length - 1) < 0) {
+      tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    for (uint64_t at = s.address, end = s.address + s.length; at < end;) {
+      const uint64_t n = std::min(end, (at / granule + 1) * granule) - at;
+      by_target[static_cast<unsigned>(target_for(from, at))].add(at, n);
+      at += n;
+    }
+  }
+  ++span_depth_;
+  sc_core::sc_time done = delay;
+  tlm::tlm_generic_payload piece;
+  InitiatorExtension* who = nullptr;
+  tx.get_extension(who);
+  InitiatorExtension initiator = who ? *who : InitiatorExtension();
+  initiator.moves_data = false;
+  piece.set_command(tx.get_command());
+  piece.set_data_ptr(nullptr);
+  piece.set_byte_enable_ptr(nullptr);
+  piece.set_extension(&initiator);
+  tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
+  for (unsigned t = 0; t < by_target.size() && status == tlm::TLM_OK_RESPONSE; ++t) {
+    SpanListExtension& share = by_target[t];
+    if (share.spans.empty()) continue;
+    uint64_t bytes = 0;
+    for (const AddressSpan& s : share.spans) bytes += s.length;
+    piece.set_address(share.spans.front().address);
+    piece.set_data_length(static_cast<unsigned>(bytes));
+    piece.set_streaming_width(static_cast<unsigned>(bytes));
+    piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (share.spans.size() > 1) piece.set_extension(&share);
+    sc_core::sc_time d = delay;
+    forward(from, static_cast<int>(t), piece, d);
+    if (share.spans.size() > 1) piece.clear_extension(&share);
+    if (piece.is_response_error()) status = piece.get_response_status();
+    done = std::max(done, d);
+  }
+  piece.clear_extension(&initiator);
+  --span_depth_;
+  tx.set_response_status(status);
+  delay = done;
+}
+
 void ChiInterconnect::b_transport(int from, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  const SpanListExtension* list = nullptr;
+  tx.get_extension(list);
+  if (list) {
+    b_transport_spans(from, tx, *list, delay);
+    return;
+  }
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
   if (target_for(from, address) < 0 || (length > 0 && target_for(from, address + length - 1) < 0)) {
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

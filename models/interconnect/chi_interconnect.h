@@ -11,6 +11,7 @@
 // decoupling, without a process per flit.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include "models/interconnect/topology.h"
 #include "tlm/bandwidth.h"
+#include "tlm/extensions.h"
 #include "tlm/stats.h"
 
 namespace npuvp::interconnect {
@@ -87,6 +89,10 @@ class ChiInterconnect : public sc_core::sc_module {
   // or -1 if the address is not GM.
   int target_for(int from, uint64_t address) const;
   uint64_t piece_bytes(int from) const;  // the interleave a transaction from `from` splits at
+  // A span-list transaction (tlm/extensions.h): the spans are cut at the interleave and
+  // grouped by target, and each target reached gets one transaction with its share.
+  void b_transport_spans(int from, tlm::tlm_generic_payload& tx, const SpanListExtension& list,
+                         sc_core::sc_time& delay);
   // One transaction to one target: crosses the links both ways and calls the target.
   void forward(int from, int target, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   // Sends `bytes` along `route` on `channel` starting at `start`; returns the arrival time.
@@ -102,6 +108,10 @@ class ChiInterconnect : public sc_core::sc_module {
   std::vector<unsigned> subs_index_;   // target indices of the subordinate nodes
   std::unique_ptr<Topology> topology_;
   std::vector<LinkChannel> links_;  // link id * 2 + channel
+  // Per-target span lists of b_transport_spans, one set per nesting level (a home node's
+  // fills come back through here while its requester's transaction is under way).
+  std::deque<std::vector<SpanListExtension>> span_scratch_;  // deque: growing keeps references
+  unsigned span_depth_ = 0;
   Counter& request_bytes_;
   Counter& data_bytes_;
 };

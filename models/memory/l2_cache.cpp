@@ -39,25 +39,29 @@ Counter& L2Slice::initiator_counter(int initiator, bool hit) {
   return *c;
 }
 
-sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, uint64_t line, uint64_t bytes, sc_core::sc_time start,
+sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, SpanListExtension& lines, sc_core::sc_time start,
                                    int initiator) {
+  uint64_t bytes = 0;
+  for (const AddressSpan& s : lines.spans) bytes += s.length;
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(initiator, -1, /*data=*/false);
   tx.set_command(cmd);
-  tx.set_address(line);
+  tx.set_address(lines.spans.front().address);
   tx.set_data_ptr(nullptr);
   tx.set_data_length(static_cast<unsigned>(bytes));
   tx.set_streaming_width(static_cast<unsigned>(bytes));
   tx.set_byte_enable_ptr(nullptr);
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   tx.set_extension(&ext);
+  if (lines.spans.size() > 1) tx.set_extension(&lines);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time d = start - now;
   downstream->b_transport(tx, d);
   tx.clear_extension(&ext);
+  if (lines.spans.size() > 1) tx.clear_extension(&lines);
   if (tx.is_response_error()) {
     raise(name(), "line {} of 0x{:x} failed downstream: {}", cmd == tlm::TLM_READ_COMMAND ? "fill" : "write-back",
-          line, tx.get_response_string());
+          lines.spans.front().address, tx.get_response_string());
   }
   return now + d;
 }
@@ -71,46 +75,39 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   tx.get_extension(ext);
   const int initiator = ext ? ext->initiator : -1;
   const bool write = tx.is_write();
-  const uint64_t address = tx.get_address(), length = tx.get_data_length();
   const uint64_t line_bytes = params_.geometry.line_bytes;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time start = now + delay;
   const sc_core::sc_time lookup = start + hit_time_;
   sc_core::sc_time ready = lookup;
-  // Consecutive missing lines are filled by one downstream read (a burst), which keeps the
-  // number of simulated transactions down without changing the bytes moved.
-  uint64_t fill_begin = 0, fill_end = 0;
-  auto flush_fill = [&] {
-    if (fill_end > fill_begin) ready = std::max(ready, transfer(tlm::TLM_READ_COMMAND, fill_begin, fill_end - fill_begin, lookup, initiator));
-    fill_begin = fill_end = 0;
-  };
-  for (uint64_t line = address / line_bytes * line_bytes; line < address + length; line += line_bytes) {
-    const CacheTags::Access a = tags_.access(line, write);
-    ++(a.hit ? hits_ : misses_);
-    ++initiator_counter(initiator, a.hit);
-    if (a.hit) {
-      flush_fill();
-      continue;
+  // The missing lines are filled by one downstream transaction (consecutive lines as one
+  // span); evicted dirty lines go back in another, posted: it costs memory bandwidth, not
+  // the requester's time. Both leave after the lookup.
+  fills_scratch_.spans.clear();
+  writebacks_scratch_.spans.clear();
+  Counter& initiator_hits = initiator_counter(initiator, true);
+  Counter& initiator_misses = initiator_counter(initiator, false);
+  for_each_span(tx, [&](uint64_t address, uint64_t length) {
+    for (uint64_t line = address / line_bytes * line_bytes; line < address + length; line += line_bytes) {
+      const CacheTags::Access a = tags_.access(line, write);
+      ++(a.hit ? hits_ : misses_);
+      ++(a.hit ? initiator_hits : initiator_misses);
+      if (a.hit) continue;
+      if (a.evicted_dirty) {
+        ++writebacks_;
+        writebacks_scratch_.add(a.victim_line, line_bytes);
+      }
+      // A write that covers the whole line needs no fill.
+      if (write && address <= line && address + length >= line + line_bytes) continue;
+      ++fills_;
+      fills_scratch_.add(line, line_bytes);
     }
-    // The victim leaves before the new line arrives; its write-back is posted (it costs
-    // memory bandwidth, not the requester's time).
-    if (a.evicted_dirty) {
-      ++writebacks_;
-      transfer(tlm::TLM_WRITE_COMMAND, a.victim_line, line_bytes, lookup, initiator);
-    }
-    // A write that covers the whole line needs no fill.
-    const bool whole_line = write && address <= line && address + length >= line + line_bytes;
-    if (whole_line) {
-      flush_fill();
-      continue;
-    }
-    ++fills_;
-    if (fill_end != line) flush_fill();
-    if (fill_end == 0) fill_begin = line;
-    fill_end = line + line_bytes;
+  });
+  if (!writebacks_scratch_.spans.empty()) transfer(tlm::TLM_WRITE_COMMAND, writebacks_scratch_, lookup, initiator);
+  if (!fills_scratch_.spans.empty()) {
+    ready = std::max(ready, transfer(tlm::TLM_READ_COMMAND, fills_scratch_, lookup, initiator));
   }
-  flush_fill();
-  const sc_core::sc_time done = std::max(ready, port_.reserve(lookup, length));
+  const sc_core::sc_time done = std::max(ready, port_.reserve(lookup, tx.get_data_length()));
   if (moves_data(tx)) move_data(tx);
   delay = done - now;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);

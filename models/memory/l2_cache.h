@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include "models/memory/cache_tags.h"
 #include "tlm/bandwidth.h"
+#include "tlm/extensions.h"
 #include "tlm/stats.h"
 
 namespace npuvp::memory {
@@ -41,7 +42,7 @@ class L2Slice : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
   // A timing-only transfer of whole lines downstream, starting at `start`; returns when it
   // is done.
-  sc_core::sc_time transfer(tlm::tlm_command cmd, uint64_t line, uint64_t bytes, sc_core::sc_time start, int initiator);
+  sc_core::sc_time transfer(tlm::tlm_command cmd, SpanListExtension& lines, sc_core::sc_time start, int initiator);
   // Moves the payload's bytes in the memory behind the slice.
   void move_data(tlm::tlm_generic_payload& tx);
   Counter& initiator_counter(int initiator, bool hit);
@@ -58,6 +59,8 @@ class L2Slice : public sc_core::sc_module {
   Counter& writebacks_;
   Counter& fills_;
   std::map<std::pair<int, bool>, Counter*> per_initiator_;
+  // The lines one lookup fills and writes back (reused: b_transport is not re-entered).
+  SpanListExtension fills_scratch_, writebacks_scratch_;
 };
 
 }  // namespace npuvp::memory

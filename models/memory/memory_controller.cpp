@@ -1,5 +1,6 @@
 #include "models/memory/memory_controller.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "models/interconnect/address_hash.h"
@@ -29,6 +30,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Params& p
   }
   for (unsigned c = 0; c < params.channels; ++c) {
     channels_.emplace_back(params.channel_gbps * 1e9);
+    channel_share_.push_back(0);
     channel_bytes_.push_back(&Stats::global().counter(fmt::format("{}.channel{}.bytes", this->name(), c), "bytes"));
   }
   upstream.register_b_transport(this, &MemoryController::b_transport);
@@ -44,14 +46,29 @@ unsigned MemoryController::channel_of(uint64_t address) const {
 
 void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
-  if (address < params_.base) {
+  bool outside = false;
+  for_each_span(tx, [&](uint64_t a, uint64_t) { outside = outside || a < params_.base; });
+  if (outside) {
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
+  // Each channel serves its share of the bytes as one booking.
+  std::fill(channel_share_.begin(), channel_share_.end(), 0);
+  for_each_span(tx, [&](uint64_t a, uint64_t n) {
+    for (uint64_t at = a, end = a + n; at < end;) {
+      const uint64_t granule_end = ((at - params_.base) / params_.interleave_bytes + 1) * params_.interleave_bytes + params_.base;
+      const uint64_t piece = std::min(end, granule_end) - at;
+      channel_share_[channel_of(at)] += piece;
+      at += piece;
+    }
+  });
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const unsigned c = channel_of(address);
-  const sc_core::sc_time end = channels_[c].reserve(now + delay, length);
-  *channel_bytes_[c] += length;
+  sc_core::sc_time end = now + delay;
+  for (unsigned c = 0; c < channels_.size(); ++c) {
+    if (channel_share_[c] == 0) continue;
+    end = std::max(end, channels_[c].reserve(now + delay, channel_share_[c]));
+    *channel_bytes_[c] += channel_share_[c];
+  }
   (tx.is_write() ? bytes_written_ : bytes_read_) += length;
   if (Tracer::global().enabled()) trace_bandwidth(end, length);
   if (moves_data(tx)) {

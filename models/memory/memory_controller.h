@@ -48,6 +48,7 @@ class MemoryController : public sc_core::sc_module {
   Counter& bytes_read_;
   Counter& bytes_written_;
   std::vector<Counter*> channel_bytes_;
+  std::vector<uint64_t> channel_share_;  // bytes per channel of the transaction under way
   // Counter track in the trace: bytes per window, emitted when a window closes.
   sc_core::sc_time window_start_ = sc_core::SC_ZERO_TIME;
   uint64_t window_bytes_ = 0;
