@@ -1,13 +1,18 @@
-// A bandwidth resource: a link, a port or a memory channel that serves one transfer at a time.
-// It books transfers into free intervals of its time line, so a transfer that starts while it
-// is busy waits for the next gap long enough to hold it. Because it works on (start time,
-// bytes) rather than on a process per cycle, it stays correct under temporal decoupling:
-// initiators book at their local times, which arrive out of order; a late booking for an
-// early time fills a gap instead of queueing behind bookings made for the future.
+// A bandwidth resource: a link, a port or a memory channel that moves a fixed number of bytes
+// per second. Its time line is cut into slots of kSlotBytes' transfer time; a slot holds at
+// most that many bytes, and a transfer takes the free room of the slots from its start on, so
+// one that starts while the resource is busy waits for room. Because it books (start time,
+// bytes) rather than running a process per cycle, it stays correct under temporal decoupling:
+// initiators book at their local times, which arrive out of order, and a late booking for an
+// early time uses the room left in early slots instead of queueing behind bookings made for
+// the future. A booking costs one step per slot it touches, however busy the resource is.
+//
+// Within a slot the bytes are taken as packed from the slot's start: a transfer ends at
+// max(its start, the slot's bytes before it) + its bytes, so ordering inside one slot is
+// approximate by at most one slot's time (a few cycles on a link).
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <vector>
 #include <systemc>
 
@@ -15,87 +20,99 @@ namespace npuvp {
 
 class BandwidthResource {
  public:
+  // Bytes per slot: small enough that a slot is a few cycles of a link or channel, large
+  // enough that a typical transfer touches one or two slots.
+  static constexpr uint64_t kSlotBytes = 2048;
+
   // bytes_per_second <= 0 means unlimited.
   explicit BandwidthResource(double bytes_per_second = 0) { set_bandwidth(bytes_per_second); }
 
   void set_bandwidth(double bytes_per_second) {
     ps_per_byte_ = bytes_per_second > 0 ? 1e12 / bytes_per_second : 0.0;
-    ticks_per_byte_ = ps_per_byte_ * (sc_core::sc_time(1, sc_core::SC_PS).value());
+    ticks_per_byte_ = ps_per_byte_ * double(sc_core::sc_time(1, sc_core::SC_PS).value());
+    slot_ticks_ = std::max<uint64_t>(1, ticks(kSlotBytes));
+    bytes_per_tick_ = ticks_per_byte_ > 0 ? 1.0 / ticks_per_byte_ : 0.0;
+    slot_bytes_ = double(slot_ticks_) * bytes_per_tick_;
+    reset();
   }
   double bytes_per_second() const { return ps_per_byte_ > 0 ? 1e12 / ps_per_byte_ : 0.0; }
 
   // Time `bytes` occupy the resource (built from the raw value: constructing an sc_time
   // from a double and a unit is costly, and this is on every transaction's path).
-  sc_core::sc_time occupancy(uint64_t bytes) const {
-    return sc_core::sc_time::from_value(ticks(bytes));
-  }
+  sc_core::sc_time occupancy(uint64_t bytes) const { return sc_core::sc_time::from_value(ticks(bytes)); }
+  uint64_t occupancy_ticks(uint64_t bytes) const { return ticks(bytes); }
 
-  // Books the resource for `bytes` in the first gap that starts no earlier than `start`;
-  // returns when the transfer has gone through.
+  // Books `bytes` from `start` on; returns when the transfer has gone through.
   sc_core::sc_time reserve(const sc_core::sc_time& start, uint64_t bytes) {
-    const uint64_t length = ticks(bytes);
-    uint64_t begin = start.value();
-    if (length == 0) return start;
-    forget_before(sc_core::sc_time_stamp().value());
-    // Intervals are sorted and disjoint; most bookings land at or near the end.
-    auto it = std::upper_bound(busy_.begin() + head_, busy_.end(), begin,
-                               [](uint64_t t, const Interval& i) { return t < i.begin; });
-    if (it != busy_.begin() + head_ && std::prev(it)->end > begin) begin = std::prev(it)->end;
-    // A gap that fits is looked for among the next kMaxGapsScanned bookings; past them the
-    // transfer goes after the last booking (bounds the cost on a heavily booked link).
-    for (unsigned scanned = 0; it != busy_.end() && it->begin < begin + length; ++scanned) {
-      if (scanned == kMaxGapsScanned) {
-        begin = busy_.back().end;
-        it = busy_.end();
+    return sc_core::sc_time::from_value(reserve_ticks(sc_core::sc_time_stamp().value(), start.value(), bytes));
+  }
+  // The same in SystemC time units; `now` is the current simulated time (nobody books before
+  // it, so earlier slots are forgotten).
+  uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes) {
+    if (ticks_per_byte_ == 0 || bytes == 0) return start;
+    forget_before(now);
+    uint64_t slot = start / slot_ticks_;
+    if (slot < first_open_) {  // the slots before first_open_ are full (or forgotten)
+      slot = first_open_;
+      start = slot * slot_ticks_;
+    }
+    double left = double(bytes);
+    double offset = double(start - slot * slot_ticks_) * bytes_per_tick_;  // bytes' worth of time into the slot
+    uint64_t end = start;
+    for (;; ++slot, offset = 0) {
+      float& used = slot_used(slot);
+      const double floor = std::max(double(used), offset);
+      const double room = slot_bytes_ - floor;
+      if (room >= left) {
+        used = float(double(used) + left);
+        end = slot * slot_ticks_ + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
         break;
       }
-      begin = std::max(begin, it->end);
-      ++it;
+      if (room > kFullSlack) {
+        used = float(double(used) + room);
+        left -= room;
+      }
     }
-    insert(it, begin, begin + length);
-    busy_total_ += length;
-    next_free_ = std::max(next_free_, begin + length);
-    return sc_core::sc_time::from_value(begin + length);
+    while (slot_used(first_open_) >= slot_bytes_ - kFullSlack) ++first_open_;
+    busy_total_ += ticks(bytes);
+    next_free_ = std::max(next_free_, end);
+    return end;
   }
 
   // The end of the latest booking.
   sc_core::sc_time next_free() const { return sc_core::sc_time::from_value(next_free_); }
   sc_core::sc_time busy_time() const { return sc_core::sc_time::from_value(busy_total_); }
   void reset() {
-    busy_.clear();
+    used_.clear();
     head_ = 0;
+    base_ = first_open_ = 0;
     next_free_ = busy_total_ = 0;
   }
 
  private:
-  struct Interval {
-    uint64_t begin, end;
-  };
-  using Iterator = std::vector<Interval>::iterator;
-
-  // Bookings that ended before `now` can no longer be hit: nobody books in the past. They are
-  // skipped by advancing head_, and dropped in bulk once they are half the vector.
-  void forget_before(uint64_t now) {
-    while (head_ < busy_.size() && busy_[head_].end <= now) ++head_;
-    if (head_ > 64 && head_ * 2 > busy_.size()) {
-      busy_.erase(busy_.begin(), busy_.begin() + static_cast<long>(head_));
-      head_ = 0;
-    }
+  // The bytes booked in `slot` (>= base_), growing the window as needed.
+  float& slot_used(uint64_t slot) {
+    const size_t at = head_ + static_cast<size_t>(slot - base_);
+    if (at >= used_.size()) used_.resize(at + 1, 0.0f);
+    return used_[at];
   }
-  // Adds [begin, end) before `next`, merging with touching neighbours so streams stay one
-  // interval.
-  void insert(Iterator next, uint64_t begin, uint64_t end) {
-    const bool joins_prev = next != busy_.begin() + static_cast<long>(head_) && std::prev(next)->end == begin;
-    const bool joins_next = next != busy_.end() && next->begin == end;
-    if (joins_prev && joins_next) {
-      std::prev(next)->end = next->end;
-      busy_.erase(next);
-    } else if (joins_prev) {
-      std::prev(next)->end = end;
-    } else if (joins_next) {
-      next->begin = begin;
-    } else {
-      busy_.insert(next, Interval{begin, end});
+  // Slots that ended before `now` can no longer be booked: nobody books in the past. They
+  // are skipped by advancing head_, and dropped in bulk once they are half the vector.
+  void forget_before(uint64_t now) {
+    const uint64_t slot_now = now / slot_ticks_;
+    if (slot_now <= base_) return;
+    const uint64_t drop = slot_now - base_, stored = used_.size() - head_;
+    base_ = slot_now;
+    first_open_ = std::max(first_open_, base_);
+    if (drop >= stored) {
+      used_.clear();
+      head_ = 0;
+      return;
+    }
+    head_ += static_cast<size_t>(drop);
+    if (head_ > 256 && head_ * 2 > used_.size()) {
+      used_.erase(used_.begin(), used_.begin() + static_cast<long>(head_));
+      head_ = 0;
     }
   }
 
@@ -103,12 +120,16 @@ class BandwidthResource {
     return static_cast<uint64_t>(ticks_per_byte_ * static_cast<double>(bytes) + 0.5);
   }
 
-  static constexpr unsigned kMaxGapsScanned = 32;
-
   double ps_per_byte_ = 0;
   double ticks_per_byte_ = 0;  // in SystemC time resolution units
-  std::vector<Interval> busy_;  // sorted, disjoint, in SystemC time units; [0, head_) are past
+  double bytes_per_tick_ = 0;
+  uint64_t slot_ticks_ = 1;
+  double slot_bytes_ = 0;
+  std::vector<float> used_;  // bytes booked per slot; used_[head_] is slot base_
   size_t head_ = 0;
+  uint64_t base_ = 0;
+  uint64_t first_open_ = 0;  // every slot from base_ up to this one is full
+  static constexpr double kFullSlack = 1e-3;  // bytes of room that count as none
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;
 };

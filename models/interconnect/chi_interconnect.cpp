@@ -103,24 +103,26 @@ uint64_t ChiInterconnect::piece_bytes(int from) const {
 sc_core::sc_time ChiInterconnect::traverse(const std::vector<unsigned>& route, Channel channel, uint64_t bytes,
                                            sc_core::sc_time start) {
   (channel == kRequest ? request_bytes_ : data_bytes_) += bytes * route.size();
-  const sc_core::sc_time& hop = hop_;
   if (channel == kRequest) {
     // Requests and acknowledgements are a few bytes: they pay the hops and are counted, but
     // they do not book the links (their share of a link is noise next to the data's, and
     // booking them would double the cost of simulating every transaction).
     for (unsigned link : route) *links_[link * 2 + kRequest].bytes += bytes;
-    return start + hop * double(route.size());
+    return sc_core::sc_time::from_value(start.value() + hop_.value() * route.size());
   }
   // Cut-through: the head moves on one hop latency after it wins a link; the tail follows
   // the head by the transfer time of the narrowest link (all links have the same width).
-  sc_core::sc_time head = start;
+  // Raw SystemC time units: this loop is the hottest of the memory system.
+  if (route.empty()) return start;
+  const uint64_t now = sc_core::sc_time_stamp().value(), hop_ticks = hop_.value();
+  const uint64_t occupancy = links_[route.front() * 2 + channel].resource.occupancy_ticks(bytes);
+  uint64_t head = start.value();
   for (unsigned link : route) {
     LinkChannel& lc = links_[link * 2 + channel];
-    const sc_core::sc_time end = lc.resource.reserve(head, bytes);
+    head = lc.resource.reserve_ticks(now, head, bytes) - occupancy + hop_ticks;
     *lc.bytes += bytes;
-    head = end - lc.resource.occupancy(bytes) + hop;
   }
-  return route.empty() ? start : head + links_[route.back() * 2 + channel].resource.occupancy(bytes);
+  return sc_core::sc_time::from_value(head + occupancy);
 }
 
 void ChiInterconnect::forward(int from, int target, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {

@@ -23,12 +23,20 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : geometry_(g) {
   if (g.slices < 1 || g.interleave_lines < 1) raise(block, "slices and interleave lines must be at least 1");
   sets_ = static_cast<uint32_t>(lines / g.ways);
   while ((1u << line_shift_) < g.line_bytes) ++line_shift_;
+  if (power_of_two(g.interleave_lines) && power_of_two(g.slices)) {
+    run_shift_ = __builtin_ctzll(g.interleave_lines);
+    stride_shift_ = run_shift_ + __builtin_ctzll(g.slices);
+    run_mask_ = g.interleave_lines - 1;
+  }
   lines_.assign(size_t(sets_) * g.ways, kInvalid);
   last_use_.assign(lines_.size(), 0);
   dirty_.assign(lines_.size(), 0);
 }
 
 uint32_t CacheTags::set_of(uint64_t line) const {
+  if (run_shift_ >= 0) {  // powers of two (the usual case): no divisions on this hot path
+    return static_cast<uint32_t>((((line >> stride_shift_) << run_shift_) | (line & run_mask_)) & (sets_ - 1));
+  }
   const uint64_t run = geometry_.interleave_lines, local = line / (run * geometry_.slices) * run + line % run;
   return static_cast<uint32_t>(local & (sets_ - 1));
 }

@@ -41,6 +41,11 @@ class CacheTags {
   Geometry geometry_;
   uint32_t sets_ = 0;
   uint32_t line_shift_ = 0;
+  // With power-of-two runs and slices, set_of uses shifts: run_shift_ = log2(run),
+  // stride_shift_ = log2(run x slices); -1 when not.
+  int run_shift_ = -1;
+  int stride_shift_ = 0;
+  uint64_t run_mask_ = 0;
   uint64_t clock_ = 0;
   // Structure of arrays, sets x ways each: the tag scan reads one dense array.
   std::vector<uint64_t> lines_;  // the full line number (address / line size) is the tag

@@ -30,7 +30,10 @@ L2Slice::L2Slice(sc_core::sc_module_name name, const Params& params)
 }
 
 Counter& L2Slice::initiator_counter(int initiator, bool hit) {
-  Counter*& c = per_initiator_[{initiator, hit}];
+  initiator = std::max(initiator, -1);
+  const size_t at = size_t(initiator + 1) * 2 + (hit ? 1 : 0);  // -1 ("other") first
+  if (at >= per_initiator_.size()) per_initiator_.resize(at + 1, nullptr);
+  Counter*& c = per_initiator_[at];
   if (!c) {
     // Summed over slices: "l2.by_initiator.core3.hits".
     const std::string who = initiator >= 0 ? fmt::format("core{}", initiator) : "other";

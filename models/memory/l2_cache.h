@@ -5,7 +5,7 @@
 // and written in the memory behind the slice (via DMI), so data is always correct.
 #pragma once
 #include <cstdint>
-#include <map>
+#include <vector>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -58,7 +58,7 @@ class L2Slice : public sc_core::sc_module {
   Counter& misses_;
   Counter& writebacks_;
   Counter& fills_;
-  std::map<std::pair<int, bool>, Counter*> per_initiator_;
+  std::vector<Counter*> per_initiator_;  // by (initiator + 1) * 2 + hit
   // The lines one lookup fills and writes back (reused: b_transport is not re-entered).
   SpanListExtension fills_scratch_, writebacks_scratch_;
 };
