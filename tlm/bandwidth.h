@@ -52,28 +52,32 @@ class BandwidthResource {
     if (ticks_per_byte_ == 0 || bytes == 0) return start;
     forget_before(now);
     uint64_t slot = start / slot_ticks_;
-    if (slot < first_open_) {  // the slots before first_open_ are full (or forgotten)
-      slot = first_open_;
-      start = slot * slot_ticks_;
+    if (slot < base_) {  // before the forgotten past: book from the oldest slot kept
+      slot = base_;
+      start = base_ * slot_ticks_;
     }
     double left = double(bytes);
     double offset = double(start - slot * slot_ticks_) * bytes_per_tick_;  // bytes' worth of time into the slot
     uint64_t end = start;
     for (;; ++slot, offset = 0) {
-      float& used = slot_used(slot);
+      const size_t at = head_ + static_cast<size_t>(slot - base_);
+      const size_t open = next_open(at);
+      if (open != at) {  // skip a run of full slots
+        slot += open - at;
+        offset = 0;
+      }
+      float& used = slot_used(open);
       const double floor = std::max(double(used), offset);
       const double room = slot_bytes_ - floor;
+      const double take = std::min(room, left);
+      if (take > kFullSlack) used = float(double(used) + take);
+      if (used >= slot_bytes_ - kFullSlack) skip_[open] = 1;
       if (room >= left) {
-        used = float(double(used) + left);
         end = slot * slot_ticks_ + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
         break;
       }
-      if (room > kFullSlack) {
-        used = float(double(used) + room);
-        left -= room;
-      }
+      if (take > kFullSlack) left -= take;
     }
-    while (slot_used(first_open_) >= slot_bytes_ - kFullSlack) ++first_open_;
     busy_total_ += ticks(bytes);
     next_free_ = std::max(next_free_, end);
     return end;
@@ -84,17 +88,33 @@ class BandwidthResource {
   sc_core::sc_time busy_time() const { return sc_core::sc_time::from_value(busy_total_); }
   void reset() {
     used_.clear();
+    skip_.clear();
     head_ = 0;
-    base_ = first_open_ = 0;
+    base_ = 0;
     next_free_ = busy_total_ = 0;
   }
 
  private:
-  // The bytes booked in `slot` (>= base_), growing the window as needed.
-  float& slot_used(uint64_t slot) {
-    const size_t at = head_ + static_cast<size_t>(slot - base_);
-    if (at >= used_.size()) used_.resize(at + 1, 0.0f);
+  // The bytes booked in the slot at vector index `at`, growing the window as needed.
+  float& slot_used(size_t at) {
+    if (at >= used_.size()) {
+      used_.resize(at + 1, 0.0f);
+      skip_.resize(at + 1, 0);
+    }
     return used_[at];
+  }
+  // The first slot at or after vector index `at` that has room: full slots point ahead
+  // (skip_ > 0), and the pointers are shortened on the way, so a long run of full slots
+  // (a congested link's backlog) is crossed in a step or two.
+  size_t next_open(size_t at) {
+    size_t open = at;
+    while (open < skip_.size() && skip_[open] != 0) open += skip_[open];
+    while (at < open && at < skip_.size()) {
+      const size_t next = at + skip_[at];
+      skip_[at] = static_cast<uint32_t>(open - at);
+      at = next;
+    }
+    return open;
   }
   // Slots that ended before `now` can no longer be booked: nobody books in the past. They
   // are skipped by advancing head_, and dropped in bulk once they are half the vector.
@@ -103,15 +123,16 @@ class BandwidthResource {
     if (slot_now <= base_) return;
     const uint64_t drop = slot_now - base_, stored = used_.size() - head_;
     base_ = slot_now;
-    first_open_ = std::max(first_open_, base_);
     if (drop >= stored) {
       used_.clear();
+      skip_.clear();
       head_ = 0;
       return;
     }
     head_ += static_cast<size_t>(drop);
-    if (head_ > 256 && head_ * 2 > used_.size()) {
+    if (head_ > 256 && head_ * 2 > used_.size()) {  // skips are relative: they survive the shift
       used_.erase(used_.begin(), used_.begin() + static_cast<long>(head_));
+      skip_.erase(skip_.begin(), skip_.begin() + static_cast<long>(head_));
       head_ = 0;
     }
   }
@@ -126,9 +147,9 @@ class BandwidthResource {
   uint64_t slot_ticks_ = 1;
   double slot_bytes_ = 0;
   std::vector<float> used_;  // bytes booked per slot; used_[head_] is slot base_
+  std::vector<uint32_t> skip_;  // 0: the slot has room; else how far ahead to look for room
   size_t head_ = 0;
   uint64_t base_ = 0;
-  uint64_t first_open_ = 0;  // every slot from base_ up to this one is full
   static constexpr double kFullSlack = 1e-3;  // bytes of room that count as none
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;

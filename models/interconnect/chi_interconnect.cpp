@@ -68,6 +68,7 @@ void ChiInterconnect::finalize(unsigned stops) {
     topology_ = std::make_unique<Topology>(Topology::mesh(stops, columns));
   }
   links_ = std::vector<LinkChannel>(topology_->links().size() * 2);
+  link_share_.assign(topology_->links().size(), LinkShare{});
   const double bytes_per_second = params_.link_bytes_per_cycle * params_.clock_mhz * 1e6;
   for (unsigned l = 0; l < topology_->links().size(); ++l) {
     for (Channel c : {kRequest, kData}) {
@@ -100,68 +101,125 @@ uint64_t ChiInterconnect::piece_bytes(int from) const {
                                                                              : params_.subordinate_interleave_bytes;
 }
 
-sc_core::sc_time ChiInterconnect::traverse(const std::vector<unsigned>& route, Channel channel, uint64_t bytes,
-                                           sc_core::sc_time start) {
-  (channel == kRequest ? request_bytes_ : data_bytes_) += bytes * route.size();
+void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
+  const uint64_t hop = hop_.value();
+  Counter& total = channel == kRequest ? request_bytes_ : data_bytes_;
   if (channel == kRequest) {
     // Requests and acknowledgements are a few bytes: they pay the hops and are counted, but
     // they do not book the links (their share of a link is noise next to the data's, and
     // booking them would double the cost of simulating every transaction).
-    for (unsigned link : route) *links_[link * 2 + kRequest].bytes += bytes;
-    return sc_core::sc_time::from_value(start.value() + hop_.value() * route.size());
+    for (Flow& f : flows) {
+      for (unsigned link : *f.route) *links_[link * 2 + kRequest].bytes += f.bytes;
+      total += f.bytes * f.route->size();
+      f.arrival = f.start + hop * f.route->size();
+    }
+    return;
   }
-  // Cut-through: the head moves on one hop latency after it wins a link; the tail follows
-  // the head by the transfer time of the narrowest link (all links have the same width).
+  // A link that several flows cross carries their sum as one booking (their bursts
+  // interleave on it), made when the earliest of them reaches it.
+  for (const Flow& f : flows) {
+    for (unsigned link : *f.route) {
+      LinkShare& share = link_share_[link];
+      if (share.bytes == 0) touched_links_.push_back(link);
+      share.bytes += f.bytes;
+    }
+    total += f.bytes * f.route->size();
+  }
+  order_.resize(flows.size());
+  for (unsigned i = 0; i < flows.size(); ++i) order_[i] = i;
+  std::stable_sort(order_.begin(), order_.end(), [&](unsigned x, unsigned y) { return flows[x].start < flows[y].start; });
+  // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
+  // link when the link's booking ends (or its own bytes have passed, if it came late).
   // Raw SystemC time units: this loop is the hottest of the memory system.
-  if (route.empty()) return start;
-  const uint64_t now = sc_core::sc_time_stamp().value(), hop_ticks = hop_.value();
-  const uint64_t occupancy = links_[route.front() * 2 + channel].resource.occupancy_ticks(bytes);
-  uint64_t head = start.value();
-  for (unsigned link : route) {
-    LinkChannel& lc = links_[link * 2 + channel];
-    head = lc.resource.reserve_ticks(now, head, bytes) - occupancy + hop_ticks;
-    *lc.bytes += bytes;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  for (unsigned i : order_) {
+    Flow& f = flows[i];
+    if (f.route->empty()) {
+      f.arrival = f.start;
+      continue;
+    }
+    uint64_t head = f.start, tail = f.start;
+    for (unsigned link : *f.route) {
+      LinkShare& share = link_share_[link];
+      LinkChannel& lc = links_[link * 2 + kData];
+      if (!share.booked) {
+        share.end = lc.resource.reserve_ticks(now, head, share.bytes);
+        share.occupancy = lc.resource.occupancy_ticks(share.bytes);
+        share.booked = true;
+        *lc.bytes += share.bytes;
+      }
+      const uint64_t pass = std::max(head, share.end > share.occupancy ? share.end - share.occupancy : 0);
+      tail = std::max(share.end, pass + lc.resource.occupancy_ticks(f.bytes));
+      head = pass + hop;
+    }
+    f.arrival = tail + hop;
   }
-  return sc_core::sc_time::from_value(head + occupancy);
+  for (unsigned link : touched_links_) link_share_[link] = LinkShare{};
+  touched_links_.clear();
+}
+
+uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_t start, bool write) {
+  if (scratch_.size() <= depth_) scratch_.resize(depth_ + 1);
+  std::vector<Flow>& flows = scratch_[depth_].flows;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const unsigned a = requesters_[from].stop;
+  auto stream = [&](const Share& s) { return links_.empty() ? 0 : links_[kData].resource.occupancy_ticks(s.bytes); };
+  auto minus = [](uint64_t t, uint64_t x) { return t > x ? t - x : 0; };
+  // Out: the requests; a write's data travels with them on the data channel. Data streams:
+  // a target starts on a write's data when its head arrives, and read data leaves while the
+  // target is still producing it, so a long transfer costs its slowest stage.
+  flows.clear();
+  for (const Share& s : shares) flows.push_back({&topology_->route(a, targets_[s.target].stop), params_.request_bytes, start, 0});
+  traverse(flows, kRequest);
+  for (unsigned i = 0; i < shares.size(); ++i) shares[i].arrival = shares[i].data_tail = flows[i].arrival;
+  if (write) {
+    for (unsigned i = 0; i < shares.size(); ++i) flows[i].bytes = shares[i].bytes;
+    traverse(flows, kData);
+    for (unsigned i = 0; i < shares.size(); ++i) {
+      shares[i].data_tail = flows[i].arrival;
+      shares[i].arrival = std::max(shares[i].arrival, minus(flows[i].arrival, stream(shares[i])));
+    }
+  }
+  ++depth_;  // the targets may come back through here (an L2 slice's fills)
+  for (Share& s : shares) {
+    sc_core::sc_time d = sc_core::sc_time::from_value(s.arrival - now);
+    initiator_socket[s.target]->b_transport(*s.tx, d);
+    if (s.tx->is_response_error()) {
+      --depth_;
+      return 0;
+    }
+    s.served = std::max<uint64_t>(now + d.value(), s.data_tail);
+  }
+  --depth_;
+  // Back: the write acknowledgements once every byte is in, or the read data.
+  flows.clear();
+  for (const Share& s : shares) {
+    const auto* route = &topology_->route(targets_[s.target].stop, a);
+    flows.push_back(write ? Flow{route, params_.request_bytes, s.served, 0}
+                          : Flow{route, s.bytes, std::max(s.arrival, minus(s.served, stream(s))), 0});
+  }
+  traverse(flows, write ? kRequest : kData);
+  uint64_t done = start;
+  for (const Flow& f : flows) done = std::max(done, f.arrival);
+  Node& n = requesters_[from];
+  *n.latency_cycles += static_cast<uint64_t>(std::llround(double(done - start) / double(cycle_.value())));
+  ++*n.transactions;
+  return done;
 }
 
 void ChiInterconnect::forward(int from, int target, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time start = now + delay;
-  const unsigned a = requesters_[from].stop, b = targets_[target].stop;
-  const uint64_t length = tx.get_data_length();
-  const bool write = tx.is_write();
-  const std::vector<unsigned>& out = topology_->route(a, b);
-  const std::vector<unsigned>& back = topology_->route(b, a);
-  // Data streams: the target starts on a write's data when its head arrives and the
-  // requester's link carries read data while the target is still producing it, so a long
-  // transfer costs its slowest stage, not the sum of the stages.
-  auto minus = [](const sc_core::sc_time& t, const sc_core::sc_time& x) { return t > x ? t - x : sc_core::SC_ZERO_TIME; };
-  const sc_core::sc_time stream = out.empty() ? sc_core::SC_ZERO_TIME : links_[out.front() * 2 + kData].resource.occupancy(length);
-  // Out: the request; a write's data travels with it on the data channel.
-  sc_core::sc_time arrival = traverse(out, kRequest, params_.request_bytes, start);
-  sc_core::sc_time data_tail = arrival;
-  if (write) {
-    data_tail = traverse(out, kData, length, start);
-    arrival = std::max(arrival, minus(data_tail, stream));
-  }
-  sc_core::sc_time d = arrival - now;
-  initiator_socket[target]->b_transport(tx, d);
-  if (tx.is_response_error()) return;
-  // Back: the write acknowledgement once every byte is in, or the read data.
-  const sc_core::sc_time served = std::max(now + d, data_tail);
-  const sc_core::sc_time done = write ? traverse(back, kRequest, params_.request_bytes, served)
-                                      : traverse(back, kData, length, std::max(arrival, minus(served, stream)));
-  delay = done - now;
-  Node& n = requesters_[from];
-  *n.latency_cycles += static_cast<uint64_t>(std::llround((done - start) / cycle_));
-  ++*n.transactions;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  Share share{target, &tx, tx.get_data_length()};
+  std::vector<Share> one{share};
+  const uint64_t done = exchange(from, one, now + delay.value(), tx.is_write());
+  if (!tx.is_response_error()) delay = sc_core::sc_time::from_value(done - now);
 }
 
 void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, const SpanListExtension& list,
                                         sc_core::sc_time& delay) {
-  if (span_scratch_.size() <= span_depth_) span_scratch_.resize(span_depth_ + 1);
-  std::vector<SpanListExtension>& by_target = span_scratch_[span_depth_];
+  if (scratch_.size() <= depth_) scratch_.resize(depth_ + 1);
+  Scratch& scratch = scratch_[depth_];
+  std::vector<SpanListExtension>& by_target = scratch.by_target;
   by_target.resize(targets_.size());
   for (SpanListExtension& t : by_target) t.spans.clear();
   const uint64_t granule = piece_bytes(from);
@@ -177,38 +235,48 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
       at += n;
     }
   }
-  ++span_depth_;
-  sc_core::sc_time done = delay;
-  tlm::tlm_generic_payload piece;
+  // One timing-only payload per target reached, with that target's spans.
   InitiatorExtension* who = nullptr;
   tx.get_extension(who);
   InitiatorExtension initiator = who ? *who : InitiatorExtension();
   initiator.moves_data = false;
-  piece.set_command(tx.get_command());
-  piece.set_data_ptr(nullptr);
-  piece.set_byte_enable_ptr(nullptr);
-  piece.set_extension(&initiator);
-  tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
-  for (unsigned t = 0; t < by_target.size() && status == tlm::TLM_OK_RESPONSE; ++t) {
+  unsigned reached = 0;
+  for (const SpanListExtension& share : by_target) reached += share.spans.empty() ? 0 : 1;
+  if (scratch.payloads.size() < reached) scratch.payloads.resize(reached);
+  scratch.shares.clear();
+  for (unsigned t = 0, p = 0; t < by_target.size(); ++t) {
     SpanListExtension& share = by_target[t];
     if (share.spans.empty()) continue;
     uint64_t bytes = 0;
     for (const AddressSpan& s : share.spans) bytes += s.length;
+    tlm::tlm_generic_payload& piece = scratch.payloads[p++];
+    piece.set_command(tx.get_command());
     piece.set_address(share.spans.front().address);
+    piece.set_data_ptr(nullptr);
     piece.set_data_length(static_cast<unsigned>(bytes));
     piece.set_streaming_width(static_cast<unsigned>(bytes));
+    piece.set_byte_enable_ptr(nullptr);
     piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    piece.set_extension(&initiator);
     if (share.spans.size() > 1) piece.set_extension(&share);
-    sc_core::sc_time d = delay;
-    forward(from, static_cast<int>(t), piece, d);
-    if (share.spans.size() > 1) piece.clear_extension(&share);
-    if (piece.is_response_error()) status = piece.get_response_status();
-    done = std::max(done, d);
+    scratch.shares.push_back(Share{static_cast<int>(t), &piece, bytes});
   }
-  piece.clear_extension(&initiator);
-  --span_depth_;
+  std::vector<Share>& shares = scratch.shares;  // nested levels use the next Scratch
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t done = exchange(from, shares, now + delay.value(), tx.is_write());
+  tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
+  for (Share& s : shares) {
+    // A share the exchange never reached is still incomplete; the reached one's error names why.
+    const tlm::tlm_response_status own = s.tx->get_response_status();
+    if (own < 0 && status >= 0) status = own;
+    if (own == tlm::TLM_INCOMPLETE_RESPONSE && status == tlm::TLM_OK_RESPONSE) status = own;
+    s.tx->clear_extension(&initiator);
+    SpanListExtension* list_ext = nullptr;
+    s.tx->get_extension(list_ext);
+    if (list_ext) s.tx->clear_extension(list_ext);
+  }
   tx.set_response_status(status);
-  delay = done;
+  if (status == tlm::TLM_OK_RESPONSE) delay = sc_core::sc_time::from_value(done - now);
 }
 
 void ChiInterconnect::b_transport(int from, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {

@@ -93,11 +93,29 @@ class ChiInterconnect : public sc_core::sc_module {
   // grouped by target, and each target reached gets one transaction with its share.
   void b_transport_spans(int from, tlm::tlm_generic_payload& tx, const SpanListExtension& list,
                          sc_core::sc_time& delay);
-  // One transaction to one target: crosses the links both ways and calls the target.
+  // One transaction to one target.
   void forward(int from, int target, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  // Sends `bytes` along `route` on `channel` starting at `start`; returns the arrival time.
-  sc_core::sc_time traverse(const std::vector<unsigned>& route, Channel channel, uint64_t bytes,
-                            sc_core::sc_time start);
+
+  // What one transaction sends to one target.
+  struct Share {
+    int target = 0;
+    tlm::tlm_generic_payload* tx = nullptr;
+    uint64_t bytes = 0;
+    uint64_t arrival = 0, data_tail = 0, served = 0;  // SystemC time units
+  };
+  // The shares of one transaction from `from` starting at `start`: requests (and write data)
+  // out, every target served, read data (or acknowledgements) back. Returns when the last
+  // share is done, in SystemC time units; a target's error stays in its share's payload.
+  uint64_t exchange(int from, std::vector<Share>& shares, uint64_t start, bool write);
+
+  // Bytes moving along a route from `start` (SystemC time units); `arrival` is the result.
+  struct Flow {
+    const std::vector<unsigned>* route = nullptr;
+    uint64_t bytes = 0, start = 0, arrival = 0;
+  };
+  // Sends the flows over their links on `channel`. Links that several flows cross are booked
+  // once with the flows' sum, so a transaction costs one booking per link it touches.
+  void traverse(std::vector<Flow>& flows, Channel channel);
 
   Params params_;
   sc_core::sc_time cycle_;
@@ -108,10 +126,24 @@ class ChiInterconnect : public sc_core::sc_module {
   std::vector<unsigned> subs_index_;   // target indices of the subordinate nodes
   std::unique_ptr<Topology> topology_;
   std::vector<LinkChannel> links_;  // link id * 2 + channel
-  // Per-target span lists of b_transport_spans, one set per nesting level (a home node's
-  // fills come back through here while its requester's transaction is under way).
-  std::deque<std::vector<SpanListExtension>> span_scratch_;  // deque: growing keeps references
-  unsigned span_depth_ = 0;
+  // Working lists, one set per nesting level (a home node's fills come back through here
+  // while its requester's transaction is under way); a deque keeps references on growth.
+  struct Scratch {
+    std::vector<SpanListExtension> by_target;
+    std::deque<tlm::tlm_generic_payload> payloads;
+    std::vector<Share> shares;
+    std::vector<Flow> flows;
+  };
+  std::deque<Scratch> scratch_;
+  unsigned depth_ = 0;
+  // traverse()'s per-link sums (it does not nest).
+  struct LinkShare {
+    uint64_t bytes = 0, end = 0, occupancy = 0;
+    bool booked = false;
+  };
+  std::vector<LinkShare> link_share_;
+  std::vector<unsigned> touched_links_;
+  std::vector<unsigned> order_;
   Counter& request_bytes_;
   Counter& data_bytes_;
 };
