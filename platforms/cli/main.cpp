@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "platforms/coupled_soc.h"
+#include "platforms/ascend_soc.h"
 #include "platforms/mncore2/cli.h"
 #include "platforms/run_summary.h"
 #include "sw/kernels/samples.h"

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/product.h"
-#include "platforms/coupled_soc.h"
+#include "platforms/ascend_soc.h"
 #include "sw/kernels/conv2d.h"
 #include "sw/kernels/conv2d_reference.h"
 #include "sw/kernels/elementwise.h"
