@@ -196,6 +196,15 @@ void AscendSoc::place_stops() {
   noc_->finalize(static_cast<unsigned>(order.size()));
 }
 
+std::string AscendSoc::describe_cores() const {
+  if (params_.separated) {
+    return fmt::format("{} AI Cores ({} AIC + {} AIV)", params_.cores, params_.cores,
+                       params_.cores * params_.aiv_per_core);
+  }
+  if (params_.vector_cores > 0) return fmt::format("{} AI Cores + {} Vector Cores", params_.cores, params_.vector_cores);
+  return fmt::format("{} cores", params_.cores);
+}
+
 double AscendSoc::dram_peak_bytes_per_second() const {
   double total = 0;
   for (const auto& mc : dram_) total += mc->peak_bytes_per_second();

@@ -62,6 +62,8 @@ class AscendSoc : public sc_core::sc_module {
   // Every core in id order: coupled AI Cores then Vector Cores, or AICs then AIVs.
   aicore::AiCore& core(unsigned i) { return *cores_.at(i); }
   bool separated() const { return params_.separated; }
+  // "24 AI Cores (24 AIC + 48 AIV)", "8 AI Cores + 7 Vector Cores", "32 AI Cores".
+  std::string describe_cores() const;
   soc::TaskScheduler& scheduler() { return *scheduler_; }
   soc::CrossCoreSync* cross_core() { return cross_core_.get(); }
   Memory& gm() { return gm_; }  // the backing store of GM (addressed from 0)

@@ -70,6 +70,8 @@ void TaskScheduler::launch(aicore::Task& task) {
   task.blocks_done = 0;
   next_block_ = 0;
   last_block_dim_ = task.block_num;
+  last_blocks_done_ = 0;
+  last_type_ = task.type;
   std::fill(unit_of_core_.begin(), unit_of_core_.end(), -1);
   std::vector<bool> taking_part(cores_.size(), false);
   for (size_t u = 0; u < units_.size(); ++u) {
@@ -116,8 +118,12 @@ void TaskScheduler::block_finished(AiCore& core) {
   if (!task_ || unit < 0) return;
   Unit& u = units_[size_t(unit)];
   if (u.running == 0 || --u.running > 0) return;  // the group's other cores are still at it
-  ++task_->blocks_done;
-  if (next_block_ < task_->block_num) dispatch(unsigned(unit), next_block_++);
+  last_blocks_done_ = ++task_->blocks_done;
+  if (next_block_ < task_->block_num) {
+    dispatch(unsigned(unit), next_block_++);
+  } else if (task_->blocks_done == task_->block_num) {
+    task_ = nullptr;  // the host's Task ends with the launch
+  }
 }
 
 void TaskScheduler::core_failed(AiCore& core, uint32_t error_code) {
@@ -137,8 +143,8 @@ uint32_t TaskScheduler::register_value(uint64_t offset, bool* mapped) const {
   switch (offset) {
     case 0x0: return uint32_t(cores_.size());
     case 0x4: return last_block_dim_;
-    case 0x8: return task_ ? task_->blocks_done : 0;
-    case 0xC: return task_ ? uint32_t(task_->type) : 0;
+    case 0x8: return last_blocks_done_;
+    case 0xC: return uint32_t(last_type_);
     default: break;
   }
   if (offset >= kCoreRegistersBase) {

@@ -41,7 +41,6 @@ class TaskScheduler : public sc_core::sc_module, public aicore::BlockListener {
   // Checks the launch, resolves its kernel type and starts its first blocks; the simulation
   // then runs them. Raises on a blockDim outside [1, 65535].
   void launch(aicore::Task& task);
-  bool finished() const { return !task_ || task_->blocks_done >= task_->block_num; }
   // Marks every busy core as failed with a deadlock (the SoC found that nothing can move).
   void mark_deadlock();
 
@@ -77,9 +76,12 @@ class TaskScheduler : public sc_core::sc_module, public aicore::BlockListener {
   std::vector<CoreStatus> status_;
   std::vector<Unit> units_;
   std::vector<int> unit_of_core_;
-  aicore::Task* task_ = nullptr;
+  aicore::Task* task_ = nullptr;  // the launch under way (the host owns it; cleared when it ends)
   uint32_t next_block_ = 0;
+  // What the launch registers show, kept after the launch's Task is gone.
   uint32_t last_block_dim_ = 0;
+  uint32_t last_blocks_done_ = 0;
+  aicore::KernelType last_type_ = aicore::KernelType::Default;
 };
 
 }  // namespace npuvp::soc

@@ -152,6 +152,13 @@ uint32_t blocks_or_default(uint32_t b) { return b ? b : kDefaultBlocks; }
 
 // The cube samples run the variant of the core the platform has: A2 (Nd2Nz, BiasTable,
 // Fixpipe) or coupled 910 (padded GM workspace, L0C -> UB in matrix mode, vector post-pass).
+// The cube samples run on cube cores: the AICs of a separated chip, the AI Cores of a coupled one.
+LaunchOptions cube_kernel() {
+  LaunchOptions o;
+  o.kernel_type = aicore::KernelType::AicOnly;
+  return o;
+}
+
 bool platform_is_a2() { return aicore::is_a2(Device::instance().soc().core(0).product()); }
 
 // GM for a 910 kernel's workspace, freed when the sample ends (none on A2).
@@ -189,7 +196,7 @@ SampleResult run_matmul(uint32_t m, uint32_t n, uint32_t k) {
     } else {
       matmul_910<float>(pa, pb, pc, ws.p, shape);
     }
-  });
+  }, cube_kernel());
   SampleResult r = compare(gc, matmul_reference(a, b, m, n, k));
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
@@ -217,7 +224,7 @@ SampleResult run_matmul_int8(uint32_t m, uint32_t n, uint32_t k) {
     } else {
       matmul_int8_910(pa, pb, pc, ws.p, shape);
     }
-  });
+  }, cube_kernel());
   SampleResult r = compare(gc, matmul_int8_reference(a, bt, m, n, k));
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
@@ -246,7 +253,7 @@ SampleResult run_conv2d(const Conv2dShape& s) {
     } else {
       conv2d_910(px, pw, pb, py, ws.p, s, true);
     }
-  });
+  }, cube_kernel());
   SampleResult r =
       compare(gy, conv2d_reference(x, wf, bias, s, true, a2 ? ConvBias::StartsTheSum : ConvBias::AddedToTheSum));
   AscendC::GmFree(gx);
