@@ -405,6 +405,9 @@ TEST(SeparatedKernelTest, AicTileFinishedByItsAivsThroughCrossCoreFlags) {
           SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
           WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
           Adds(t, t, 1.0f, int32_t(rows * kPanel));
+          if (GetSubBlockIdx() == 0) {  // sub-block 0 (whose row the AIC echoes) finishes late
+            for (int i = 0; i < 2000; ++i) PipeBarrier<PIPE_V>();
+          }
           SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
           WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
           DataCopy(out, t, back);
@@ -448,6 +451,9 @@ TEST(CrossCoreFlagTest, Mode1SynchronisesTheAivsOfOneAiCore) {
   float* seen = npuvp::testing::to_gm(std::vector<float>(4, -1.0f));
   dev.launch("mode1", 4, [&] {
     const uint32_t b = uint32_t(GetBlockIdx());
+    if (b % 2 == 1) {  // the second AIV of each AI Core is late by far more than a GM write takes
+      for (int i = 0; i < 2000; ++i) PipeBarrier<PIPE_V>();
+    }
     write_slot_then_sync(slots, b + 1, 1);
     GlobalTensor<float> all, out;
     all.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(slots), 32);
@@ -463,7 +469,9 @@ TEST(CrossCoreFlagTest, Mode0SynchronisesEveryAivOfTheLaunch) {
   float* sums = npuvp::testing::to_gm(std::vector<float>(4, -1.0f));
   dev.launch("mode0", 4, [&] {
     const uint32_t b = uint32_t(GetBlockIdx());
-    if (b == 3) PipeBarrier<PIPE_V>(), PipeBarrier<PIPE_V>(), PipeBarrier<PIPE_V>();  // one AIV is late
+    if (b == 3) {  // one AIV is late by far more than a GM write takes
+      for (int i = 0; i < 2000; ++i) PipeBarrier<PIPE_V>();
+    }
     write_slot_then_sync(slots, b + 1, 0);
     GlobalTensor<float> all, out;
     all.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(slots), 32);
