@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include <regex>
 #include <vector>
 #include "kernel_operator.h"
 #include "platforms/ascend_soc.h"
@@ -45,26 +44,7 @@ std::string launch_error(Device& dev, uint32_t blocks, KernelType type, std::fun
   return {};
 }
 
-// "soc.<core> @ <simulated time>: <instruction>: ...<reason>..."
-MATCHER_P3(IsCoreError, core, instruction, reason, "") {
-  const std::regex head("^soc\\." + std::string(core) + R"( @ [0-9]+(\.[0-9]+)? (s|ms|us|ns|ps|fs): )");
-  std::smatch m;
-  const std::string text = arg;
-  if (!std::regex_search(text, m, head)) {
-    *result_listener << "does not start with 'soc." << core << " @ <time>: '";
-    return false;
-  }
-  const std::string rest = text.substr(size_t(m.length(0)));
-  if (rest.rfind(instruction, 0) != 0) {
-    *result_listener << "does not name the instruction right after the time";
-    return false;
-  }
-  if (rest.find(reason) == std::string::npos) {
-    *result_listener << "does not give the reason";
-    return false;
-  }
-  return true;
-}
+using npuvp::testing::IsCoreError;
 
 uint32_t status_register(npuvp::platform::AscendSoc& soc, uint64_t offset, unsigned* read = nullptr) {
   tlm::tlm_generic_payload tx;
@@ -301,6 +281,20 @@ TEST(TaskSchedulerTest, StatusRegistersShowEachCore) {
   unsigned read = 99;
   status_register(soc, core_register(6, 0x00), &read);
   EXPECT_EQ(read, 0u) << "a register past the last core answered";
+  // Through b_transport as well: reads answer, writes are refused (the registers are read-only).
+  tlm::tlm_generic_payload tx;
+  uint32_t value = 0;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  tx.set_address(core_register(5, 0x00));
+  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  tx.set_data_length(4);
+  tx.set_command(tlm::TLM_READ_COMMAND);
+  soc.scheduler().status_socket.get_base_interface().b_transport(tx, delay);
+  EXPECT_EQ(tx.get_response_status(), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(value, 5u);
+  tx.set_command(tlm::TLM_WRITE_COMMAND);
+  soc.scheduler().status_socket.get_base_interface().b_transport(tx, delay);
+  EXPECT_EQ(tx.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
 
   // A failing block: its core shows the error state, code and block.
   const std::string e = launch_error(dev, 2, KernelType::AivOnly, [] {
