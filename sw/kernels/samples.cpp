@@ -244,16 +244,22 @@ SampleResult run_conv2d(const Conv2dShape& s) {
   half *gx = gm_copy(x), *gw = gm_copy(wf);
   float* gb = gm_copy(bias);
   auto* gy = static_cast<float*>(AscendC::GmAlloc(size_t(positions) * s.cout * 4));
-  Workspace ws(a2 ? 0 : conv2d_910_workspace_bytes(s));
+  // A separated chip formats the feature map on an AIV (the AIC has no UB): a mixed kernel.
+  const bool separated = dev.soc().separated();
+  Workspace ws(separated ? conv2d_a2_mixed_workspace_bytes(s) : a2 ? 0 : conv2d_910_workspace_bytes(s));
+  LaunchOptions options = cube_kernel();
+  if (separated) options.kernel_type = aicore::KernelType::Mix1To2;
   dev.launch("conv2d_custom", 1, [&] {
     auto px = reinterpret_cast<GM_ADDR>(gx), pw = reinterpret_cast<GM_ADDR>(gw);
     auto pb = reinterpret_cast<GM_ADDR>(gb), py = reinterpret_cast<GM_ADDR>(gy);
-    if (a2) {
+    if (separated) {
+      conv2d_a2_mixed(px, pw, pb, py, ws.p, s, true);
+    } else if (a2) {
       conv2d_a2(px, pw, pb, py, s, true);
     } else {
       conv2d_910(px, pw, pb, py, ws.p, s, true);
     }
-  }, cube_kernel());
+  }, options);
   SampleResult r =
       compare(gy, conv2d_reference(x, wf, bias, s, true, a2 ? ConvBias::StartsTheSum : ConvBias::AddedToTheSum));
   AscendC::GmFree(gx);

@@ -69,3 +69,6 @@ add_test(NAME platforms.cli.list_shows_the_ascend_platforms
 add_test(NAME platforms.cli.separated_parameters_are_overridable
          COMMAND ${expect} ok "cross_core.flag_ids +16 +command line.*platform.aiv_per_core +1 +command line"
                  ${cli} info ascend910b --set platform.aiv_per_core=1 --set cross_core.flag_ids=16)
+# conv2d on a separated chip: an AIV formats the feature map into GM, the AIC convolves.
+add_test(NAME platforms.cli.run_conv2d_as_a_mixed_kernel_on_ascend910b
+         COMMAND ${expect} ok "platform ascend910b .*result: PASS.*aic0 .*aiv0 " ${cli} run conv2d --platform ascend910b --set platform.cores=1)
