@@ -12,16 +12,6 @@ namespace npuvp::aicore {
 
 AiCore* AiCore::current_ = nullptr;
 
-const char* kernel_type_name(KernelType type) {
-  switch (type) {
-    case KernelType::Default: return "default";
-    case KernelType::AivOnly: return "KERNEL_TYPE_AIV_ONLY";
-    case KernelType::AicOnly: return "KERNEL_TYPE_AIC_ONLY";
-    case KernelType::Mix1To2: return "KERNEL_TYPE_MIX_AIC_1_2";
-  }
-  return "?";
-}
-
 AiCore::Params AiCore::params_from_config() {
   Config& c = Config::global();
   Params p;

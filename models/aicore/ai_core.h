@@ -16,6 +16,7 @@
 #include "models/aicore/data_mover.h"
 #include "models/aicore/event_sync.h"
 #include "models/aicore/isa.h"
+#include "models/aicore/kernel_type.h"
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/mmad_engine.h"
 #include "models/aicore/pipe.h"
@@ -26,12 +27,6 @@
 #include "tlm/stats.h"
 
 namespace npuvp::aicore {
-
-// Which cores a kernel's blocks run on (Ascend C KERNEL_TYPE_*). On a coupled platform every
-// type runs on the AI Cores (AIV-only also on the Vector Cores of 310P); on a separated one,
-// Default means AIV-only.
-enum class KernelType : uint8_t { Default, AivOnly, AicOnly, Mix1To2 };
-const char* kernel_type_name(KernelType type);
 
 // A kernel launch: the task scheduler hands its block ids to free cores until none are left.
 struct Task {

@@ -1,6 +1,7 @@
 // The non-template half of the kernel API: every call lands on the current core.
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
@@ -8,7 +9,7 @@
 #include "models/aicore/product.h"
 #include "models/aicore/vector_unit.h"
 #include "sw/ascendc/kernel_operator.h"
-#include "sw/ascendc/kernel_type.h"
+#include "sw/ascendc/declared_kernel_type.h"
 #include "tlm/log.h"
 
 namespace npuvp::ascendc {
@@ -29,15 +30,15 @@ struct ProbeDeclared {
   aicore::KernelType type;
 };
 
-aicore::KernelType dispatch_type(KernelMetaType type) {
+// Nothing for a type npuvp does not model.
+std::optional<aicore::KernelType> dispatch_type(KernelMetaType type) {
   switch (type) {
     case KERNEL_TYPE_AIV_ONLY: case KERNEL_TYPE_MIX_AIV_1_0: return aicore::KernelType::AivOnly;
     case KERNEL_TYPE_AIC_ONLY: case KERNEL_TYPE_MIX_AIC_1_0: return aicore::KernelType::AicOnly;
     case KERNEL_TYPE_MIX_AIC_1_2: return aicore::KernelType::Mix1To2;
     case KERNEL_TYPE_MIX_AIC_1_1: break;
   }
-  raise("ascendc", "KERNEL_TASK_TYPE_DEFAULT: kernel type {} is not modelled (AIV_ONLY, AIC_ONLY, MIX_AIV_1_0, "
-        "MIX_AIC_1_0 and MIX_AIC_1_2 are)", static_cast<int>(type));
+  return std::nullopt;
 }
 }  // namespace
 
@@ -64,12 +65,16 @@ aicore::KernelType declared_kernel_type(const std::function<void()>& body) {
 }
 
 void declare_kernel_type(KernelMetaType type) {
-  const aicore::KernelType wanted = dispatch_type(type);
-  if (g_probing) throw ProbeDeclared{wanted};
+  const auto wanted = dispatch_type(type);
+  if (g_probing) throw ProbeDeclared{wanted.value_or(aicore::KernelType::Default)};
   AiCore& c = core();
-  if (c.kernel_type() != wanted && c.kernel_type() != aicore::KernelType::Default) {
+  if (!wanted) {
+    c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("kernel type {} is not modelled (AIV_ONLY, AIC_ONLY, MIX_AIV_1_0, "
+                                                   "MIX_AIC_1_0 and MIX_AIC_1_2 are)", static_cast<int>(type)));
+  }
+  if (c.kernel_type() != *wanted && c.kernel_type() != aicore::KernelType::Default) {
     c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("the kernel declares {} but was launched as {}",
-                                                   aicore::kernel_type_name(wanted),
+                                                   aicore::kernel_type_name(*wanted),
                                                    aicore::kernel_type_name(c.kernel_type())));
   }
 }

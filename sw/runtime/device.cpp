@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "platforms/ascend_soc.h"
-#include "sw/ascendc/kernel_type.h"
+#include "sw/ascendc/declared_kernel_type.h"
 #include "sw/runtime/tikicpulib.h"
 #include "tlm/config.h"
 #include "tlm/log.h"

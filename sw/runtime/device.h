@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 #include <systemc>
-#include "models/aicore/ai_core.h"
+#include "models/aicore/kernel_type.h"
 
 namespace npuvp {
 namespace platform { class AscendSoc; }

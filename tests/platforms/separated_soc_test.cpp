@@ -260,6 +260,12 @@ TEST(TaskSchedulerTest, DeclaredTypeThatContradictsTheLaunchIsAnError) {
                           "declares KERNEL_TYPE_AIC_ONLY but was launched as KERNEL_TYPE_AIV_ONLY"));
 }
 
+TEST(TaskSchedulerTest, UnmodelledKernelTypeIsAnError) {
+  auto& dev = small_910b();
+  EXPECT_THAT(npuvp::testing::kernel_error(dev, 1, [] { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1); }),
+              IsCoreError("aiv0", "KERNEL_TASK_TYPE_DEFAULT", "kernel type 4 is not modelled"));
+}
+
 TEST(TaskSchedulerTest, StatusRegistersShowEachCore) {
   auto& dev = small_910b();
   auto& soc = dev.soc();

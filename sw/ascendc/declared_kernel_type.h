@@ -1,7 +1,7 @@
 // The kernel type a kernel body declares (KERNEL_TASK_TYPE_DEFAULT), as the host finds it.
 #pragma once
 #include <functional>
-#include "models/aicore/ai_core.h"
+#include "models/aicore/kernel_type.h"
 
 namespace npuvp::ascendc {
 // Runs `body` natively, outside the simulation, up to its first kernel API call or its
