@@ -427,6 +427,30 @@ TEST(SeparatedKernelTest, AicTileFinishedByItsAivsThroughCrossCoreFlags) {
   }
 }
 
+// A cube kernel over every AIC: the matmul shares C by 128-column panels, one per block.
+TEST(SeparatedKernelTest, MatmulOverEveryAicMatchesTheReference) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=4"}, "ascend910b");
+  constexpr uint32_t M = 48, N = 512, K = 40;
+  auto a = npuvp::testing::random_vector<half>(size_t(M) * K, 5, -2, 2);
+  auto b = npuvp::testing::random_vector<half>(size_t(K) * N, 6, -2, 2);
+  half *ga = npuvp::testing::to_gm(a), *gb = npuvp::testing::to_gm(b);
+  float* gc = npuvp::testing::to_gm(std::vector<float>(size_t(M) * N, 0.0f));
+  dev.launch("matmul", 4, [&] {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    npuvp::kernels::matmul_a2<float>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
+                                     reinterpret_cast<GM_ADDR>(gc), {M, N, K});
+  });
+  const std::vector<float> want = npuvp::kernels::matmul_reference(a, b, M, N, K);
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(npuvp::testing::fbits(gc[i]), npuvp::testing::fbits(want[i])) << "element " << i;
+  }
+  for (unsigned c = 0; c < 4; ++c) {
+    const std::string core = dev.soc().core(c).basename();
+    EXPECT_EQ(npuvp::Stats::global().value(core + ".blocks"), 1u) << core;
+    EXPECT_EQ(npuvp::Stats::global().value(core + ".M.macs"), uint64_t(M) * 128 * K) << core;
+  }
+}
+
 // Each AIV writes its value to GM through MTE3 and sets a flag; after the wait it reads what
 // its partners wrote. Without the flag the partner's slot would still be 0.
 void write_slot_then_sync(float* slots, uint32_t value, int mode) {
