@@ -127,6 +127,10 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
 
 void AscendSoc::build_cores() {
   aicore::AiCore::Params core_params = aicore::AiCore::params_from_config();
+  if (params_.separated && !aicore::is_a2(core_params.product)) {
+    raise("config", "platform.architecture=separated needs a separated product (core.product=ascend910b), got {}",
+          aicore::product_name(core_params.product));
+  }
   auto add = [&](const std::string& name, aicore::CoreKind kind, int group) {
     core_params.kind = kind;
     const int id = static_cast<int>(cores_.size());

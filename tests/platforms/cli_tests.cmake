@@ -72,3 +72,9 @@ add_test(NAME platforms.cli.separated_parameters_are_overridable
 # conv2d on a separated chip: an AIV formats the feature map into GM, the AIC convolves.
 add_test(NAME platforms.cli.run_conv2d_as_a_mixed_kernel_on_ascend910b
          COMMAND ${expect} ok "platform ascend910b .*result: PASS.*aic0 .*aiv0 " ${cli} run conv2d --platform ascend910b --set platform.cores=1)
+add_test(NAME platforms.cli.separated_needs_an_a2_product
+         COMMAND ${expect} fail "platform.architecture=separated needs a separated product .*got ascend910"
+                 ${cli} info minimal --set platform.architecture=separated)
+add_test(NAME platforms.cli.unknown_architecture_is_an_error
+         COMMAND ${expect} fail "platform.architecture must be coupled or separated, got 'split'"
+                 ${cli} info ascend910b --set platform.architecture=split)
