@@ -263,14 +263,13 @@ std::string AiCore::check_kind(const Instruction& instr) const {
 }
 
 std::string AiCore::check(const Instruction& instr) const {
-  if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {
-    return cross_core_ ? cross_core_->check_set(id_, f->mode, f->id)
-                       : fmt::format("cross-core flags exist only on separated AIC/AIV cores, not on a {}", kind_text());
+  const bool cross_core_flag = std::holds_alternative<CrossCoreSetFlag>(instr) ||
+                               std::holds_alternative<CrossCoreWaitFlag>(instr);
+  if (cross_core_flag && !cross_core_) {
+    return fmt::format("cross-core flags exist only on separated AIC/AIV cores, not on a {}", kind_text());
   }
-  if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) {
-    return cross_core_ ? cross_core_->check_wait(id_, f->id)
-                       : fmt::format("cross-core flags exist only on separated AIC/AIV cores, not on a {}", kind_text());
-  }
+  if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) return cross_core_->check_set(id_, f->mode, f->id);
+  if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) return cross_core_->check_wait(id_, f->id);
   if (auto* v = std::get_if<VectorOp>(&instr)) return ub_ ? vector_.check(*v, ub_->size()) : "this core has no UB";
   if (auto* f = std::get_if<SetFlag>(&instr)) return flags_.check(f->id);
   if (auto* f = std::get_if<WaitFlag>(&instr)) return flags_.check(f->id);
