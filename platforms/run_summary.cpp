@@ -1,18 +1,19 @@
 #include "platforms/run_summary.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
-#include "platforms/coupled_soc.h"
+#include "platforms/ascend_soc.h"
 #include "tlm/stats.h"
 
 namespace npuvp::platform {
 
-RunFigures run_figures(CoupledSoc& soc, const sc_core::sc_time& elapsed) {
+RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed) {
   const Stats& stats = Stats::global();
   RunFigures f;
   f.seconds = elapsed.to_seconds();
   uint64_t macs = 0;
-  for (unsigned i = 0; i < soc.num_cores(); ++i) macs += stats.value(fmt::format("core{}.M.macs", i));
+  for (unsigned i = 0; i < soc.num_cores(); ++i) macs += stats.value(fmt::format("{}.M.macs", soc.core(i).basename()));
   uint64_t dram = 0;
   for (unsigned i = 0; i < soc.num_memory_controllers(); ++i) dram += soc.memory_controller(i).bytes();
   uint64_t hits = 0, lookups = 0;
@@ -31,7 +32,7 @@ RunFigures run_figures(CoupledSoc& soc, const sc_core::sc_time& elapsed) {
   return f;
 }
 
-std::string run_summary(CoupledSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds) {
+std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds) {
   const Stats& stats = Stats::global();
   const double clock = soc.core(0).params().clock_mhz;
   const uint64_t cycles = static_cast<uint64_t>(elapsed / soc.core(0).cycle());
@@ -39,17 +40,32 @@ std::string run_summary(CoupledSoc& soc, const sc_core::sc_time& elapsed, double
                                 elapsed.to_seconds() * 1e6, clock, sim_mode_name(soc.params().mode), wall_seconds);
   std::vector<std::string> pipes;
   for (const char* pipe : {"MTE2", "MTE1", "M", "V", "MTE3", "FIX"}) {
-    if (stats.find(fmt::format("core0.{}.busy_cycles", pipe))) pipes.emplace_back(pipe);
+    for (unsigned i = 0; i < soc.num_cores(); ++i) {  // separated: the AICs and AIVs have different pipes
+      if (stats.find(fmt::format("{}.{}.busy_cycles", soc.core(i).basename(), pipe))) {
+        pipes.emplace_back(pipe);
+        break;
+      }
+    }
   }
   out += fmt::format("pipe busy, % of kernel cycles:\n  {:<8}", "core");
   for (const auto& pipe : pipes) out += fmt::format("{:>8}", pipe);
   out += fmt::format("{:>10}\n", "blocks");
-  // Long core lists are cut: the first cores show the pattern, the stats JSON has them all.
-  const unsigned shown = soc.num_cores() <= 16 ? soc.num_cores() : 8;
-  for (unsigned i = 0; i < shown; ++i) {
-    const std::string core = fmt::format("core{}", i);
+  // Long core lists are cut: the first cores that ran blocks show the pattern (on a separated
+  // chip a vector kernel leaves the AICs idle), the stats JSON has them all.
+  std::vector<unsigned> listed;
+  for (unsigned i = 0; i < soc.num_cores(); ++i) {
+    if (soc.num_cores() <= 16 || stats.value(std::string(soc.core(i).basename()) + ".blocks") > 0) listed.push_back(i);
+  }
+  if (listed.empty()) listed.push_back(0);
+  const unsigned shown = soc.num_cores() <= 16 ? soc.num_cores() : std::min<unsigned>(8, unsigned(listed.size()));
+  for (unsigned n = 0; n < shown; ++n) {
+    const std::string core = soc.core(listed[n]).basename();
     out += fmt::format("  {:<8}", core);
     for (const auto& pipe : pipes) {
+      if (!stats.find(fmt::format("{}.{}.busy_cycles", core, pipe))) {
+        out += fmt::format("{:>8}", "-");  // this core has no such pipe
+        continue;
+      }
       const uint64_t busy = stats.value(fmt::format("{}.{}.busy_cycles", core, pipe));
       out += fmt::format("{:>7.1f}%", cycles ? 100.0 * double(busy) / double(cycles) : 0.0);
     }

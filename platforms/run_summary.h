@@ -6,7 +6,7 @@
 
 namespace npuvp::platform {
 
-class CoupledSoc;
+class AscendSoc;
 
 struct RunFigures {
   double seconds = 0;             // simulated
@@ -20,7 +20,7 @@ struct RunFigures {
 };
 
 // Figures for the run that took `elapsed` (counters must have been reset before it).
-RunFigures run_figures(CoupledSoc& soc, const sc_core::sc_time& elapsed);
-std::string run_summary(CoupledSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds);
+RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed);
+std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds);
 
 }  // namespace npuvp::platform

@@ -130,7 +130,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       {MemSpace::L0B, params.l0b_size}, {MemSpace::L0C, params.l0c_size}, {MemSpace::BT, params.bt_size},
       {MemSpace::FB, params.fb_size}};
   for (auto [space, size] : sizes) {
-    if (size == 0) continue;
+    if (size == 0 || !kind_has_buffer(params.kind, space)) continue;
     const unsigned align = space == MemSpace::UB ? params.ub_alignment : buffer_alignment(space);
     buffers_[space] = std::make_unique<LocalBuffer>(space, size, align);
   }
@@ -138,6 +138,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
   std::vector<Pipe> pipes = {Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::V, Pipe::MTE3};
   if (is_a2(params.product)) pipes.push_back(Pipe::FIX);
   for (Pipe p : pipes) {
+    if (!kind_has_pipe(params.kind, p)) continue;
     const std::string pname = pipe_name(p);
     int track = Tracer::global().track(basename(), pname);
     pipes_[p] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth, *this,
@@ -185,15 +186,18 @@ PipeUnit* AiCore::pipe(Pipe p) const {
 
 void AiCore::fail(const std::string& instruction, const std::string& why) {
   if (sc_core::sc_get_current_process_handle() == scalar_process_) scalar_sync();
+  if (listener_) listener_->core_failed(*this, kErrorInstruction);
   raise(name(), "{}: {}", instruction, why);
 }
 
-void AiCore::start(Task& task) {
+std::string AiCore::kind_text() const {
+  return fmt::format("{} core ({})", core_kind_name(params_.kind), product_name(params_.product));
+}
+
+void AiCore::run_block(Task& task, const BlockAssignment& block) {
+  if (task_) raise(name(), "internal: a block was dispatched to a busy core");
   task_ = &task;
-  // Claim the first block now, so that core i starts on block i whatever order SystemC runs
-  // the cores in; later blocks go to whichever core frees up first.
-  has_first_block_ = task.next_block < task.block_num;
-  if (has_first_block_) first_block_ = task.next_block++;
+  block_ = block;
   start_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -222,27 +226,50 @@ void AiCore::scalar_thread() {
   scalar_process_ = sc_core::sc_get_current_process_handle();
   for (;;) {
     while (!task_) wait(start_);
-    Task& task = *task_;
-    while (has_first_block_ || task.next_block < task.block_num) {
-      block_idx_ = has_first_block_ ? first_block_ : task.next_block++;
-      has_first_block_ = false;
-      flags_.reset();
-      ++blocks_;
-      current_ = this;
-      scalar_state_ = "running the kernel body";
-      task.body();
-      current_ = this;
-      barrier_all();  // a block ends when every pipe has drained
-      current_ = nullptr;
-      ++task.blocks_done;
-      task.block_finished.notify(sc_core::SC_ZERO_TIME);
-    }
+    flags_.reset();
+    ++blocks_;
+    current_ = this;
+    scalar_state_ = "running the kernel body";
+    task_->body();
+    current_ = this;
+    barrier_all();  // a block ends when every pipe has drained
+    current_ = nullptr;
     scalar_state_ = "idle";
     task_ = nullptr;
+    if (listener_) listener_->block_finished(*this);  // may hand this core its next block
   }
 }
 
+std::string AiCore::check_kind(const Instruction& instr) const {
+  if (params_.kind == CoreKind::Coupled) return {};
+  auto lacks_pipe = [this](Pipe p) {
+    return fmt::format("an {} has no {} pipe (it has {})", kind_text(), pipe_name(p),
+                       params_.kind == CoreKind::Aic ? "S, MTE1, MTE2, M, FIX" : "S, MTE2, MTE3, V");
+  };
+  Pipe src = Pipe::S, dst = Pipe::S;
+  if (auto* f = std::get_if<SetFlag>(&instr)) src = f->src, dst = f->dst;
+  if (auto* f = std::get_if<WaitFlag>(&instr)) src = f->src, dst = f->dst;
+  for (Pipe p : {src, dst, pipe_of(instr)}) {
+    if (p != Pipe::ALL && !kind_has_pipe(params_.kind, p)) return lacks_pipe(p);
+  }
+  const auto [from, to] = move_spaces(instr);
+  for (MemSpace space : {from, to}) {
+    if (!kind_has_buffer(params_.kind, space)) {
+      return fmt::format("an {} has no {} (it has {})", kind_text(), mem_space_name(space),
+                         params_.kind == CoreKind::Aic ? "L1, L0A, L0B, L0C, BT, FB" : "UB");
+    }
+  }
+  return {};
+}
+
 std::string AiCore::check(const Instruction& instr) const {
+  const bool cross_core_flag = std::holds_alternative<CrossCoreSetFlag>(instr) ||
+                               std::holds_alternative<CrossCoreWaitFlag>(instr);
+  if (cross_core_flag && !cross_core_) {
+    return fmt::format("cross-core flags exist only on separated AIC/AIV cores, not on a {}", kind_text());
+  }
+  if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) return cross_core_->check_set(id_, f->mode, f->id);
+  if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) return cross_core_->check_wait(id_, f->id);
   if (auto* v = std::get_if<VectorOp>(&instr)) return ub_ ? vector_.check(*v, ub_->size()) : "this core has no UB";
   if (auto* f = std::get_if<SetFlag>(&instr)) return flags_.check(f->id);
   if (auto* f = std::get_if<WaitFlag>(&instr)) return flags_.check(f->id);
@@ -260,6 +287,8 @@ std::string AiCore::check(const Instruction& instr) const {
 
 void AiCore::issue(Instruction instr) {
   const Pipe p = pipe_of(instr);
+  std::string kind_why = check_kind(instr);
+  if (!kind_why.empty()) fail(describe(instr), kind_why);
   PipeUnit* target = pipe(p);
   if (!target) {
     fail(describe(instr), fmt::format("pipe {} does not exist on this {} core", pipe_name(p), product_name(params_.product)));
@@ -281,7 +310,8 @@ void AiCore::issue(Instruction instr) {
 }
 
 void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
-  std::string why = flags_.check(id);
+  std::string why = check_kind(SetFlag{Pipe::S, dst, id});
+  if (why.empty()) why = flags_.check(id);
   if (!why.empty()) fail(describe(SetFlag{Pipe::S, dst, id}), why);
   charge_scalar(params_.sync_cycles);
   scalar_sync();
@@ -289,12 +319,26 @@ void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
 }
 
 void AiCore::scalar_wait_flag(Pipe src, uint32_t id) {
-  std::string why = flags_.check(id);
+  std::string why = check_kind(WaitFlag{src, Pipe::S, id});
+  if (why.empty()) why = flags_.check(id);
   if (!why.empty()) fail(describe(WaitFlag{src, Pipe::S, id}), why);
   charge_scalar(params_.sync_cycles);
   scalar_sync();
   scalar_state_ = "blocked in " + describe(WaitFlag{src, Pipe::S, id});
   flags_.wait(src, Pipe::S, id);
+  current_ = this;
+  scalar_state_ = "running the kernel body";
+}
+
+void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
+  const CrossCoreWaitFlag instr{Pipe::S, mode, id};
+  std::string why = check(instr);
+  if (!why.empty()) fail(describe(instr), why);
+  ++scalar_instructions_;
+  charge_scalar(params_.sync_cycles);
+  scalar_sync();
+  scalar_state_ = "blocked in " + describe(instr);
+  cross_core_->wait(id_, id);
   current_ = this;
   scalar_state_ = "running the kernel body";
 }
@@ -363,6 +407,17 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   }
   if (std::holds_alternative<Barrier>(instr)) {
     spend(params_.sync_cycles);  // the pipe is in order already
+    return {};
+  }
+  if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {
+    spend(params_.sync_cycles);
+    std::string why = cross_core_->set(id_, f->mode, f->id);
+    if (!why.empty()) fail(describe(instr), why);
+    return {};
+  }
+  if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) {
+    cross_core_->wait(id_, f->id);
+    spend(params_.sync_cycles);
     return {};
   }
   const DataMover::Result r = mover_.run(instr, cycle_);  // every kind of data move

@@ -16,6 +16,7 @@
 #include "models/aicore/data_mover.h"
 #include "models/aicore/event_sync.h"
 #include "models/aicore/isa.h"
+#include "models/aicore/kernel_type.h"
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/mmad_engine.h"
 #include "models/aicore/pipe.h"
@@ -28,20 +29,51 @@
 
 namespace npuvp::aicore {
 
-// A kernel launch shared by every core: cores take block ids until none are left.
+// A kernel launch: the task scheduler hands its block ids to free cores until none are left.
 struct Task {
   std::string name;
   std::function<void()> body;
   uint32_t block_num = 1;
-  uint32_t next_block = 0;
+  KernelType type = KernelType::Default;
   uint32_t blocks_done = 0;
-  sc_core::sc_event block_finished;
+};
+
+// What one core runs for one block (SPEC.md §1.3: the task scheduler configures the core).
+struct BlockAssignment {
+  uint32_t block_idx = 0;      // GetBlockIdx(): on the AIVs of a mixed launch 2 * block + sub-block
+  uint32_t sub_block_idx = 0;  // GetSubBlockIdx()
+  uint32_t sub_block_num = 1;  // GetSubBlockNum()
+  uint32_t task_ration = 1;    // GetTaskRation(): AIVs per block on an AIV of a mixed launch
+};
+
+class AiCore;
+// Who is told when a core finishes a block or fails (the task scheduler).
+class BlockListener {
+ public:
+  virtual ~BlockListener() = default;
+  virtual void block_finished(AiCore& core) = 0;
+  virtual void core_failed(AiCore& core, uint32_t error_code) = 0;
+};
+
+// The SoC's cross-core flag counters as a core sees them (separated mode, SPEC.md §1.7).
+// `core` is AiCore::id().
+class CrossCoreFlags {
+ public:
+  virtual ~CrossCoreFlags() = default;
+  // "" if the flag instruction is legal on `core` in this launch, else the reason.
+  virtual std::string check_set(int core, uint32_t mode, uint32_t id) const = 0;
+  virtual std::string check_wait(int core, uint32_t id) const = 0;
+  // Counts up the counters `mode` names; "" or why it cannot (a counter at its limit).
+  virtual std::string set(int core, uint32_t mode, uint32_t id) = 0;
+  // Blocks the calling SystemC thread until `core`'s counter `id` is above 0, then counts it down.
+  virtual void wait(int core, uint32_t id) = 0;
 };
 
 class AiCore : public sc_core::sc_module, public PipeExecutor {
  public:
   struct Params {
     Product product = Product::Ascend910;
+    CoreKind kind = CoreKind::Coupled;  // set by the platform, not by core.* keys
     double clock_mhz = 1000;
     // Local buffer capacities (SPEC.md §1.2); 0 means the core has no such buffer.
     uint64_t ub_size = 256 * 1024;
@@ -81,20 +113,31 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   uint64_t gm_address(const void* host_pointer) const;
   uint8_t* gm_host_pointer(uint64_t device_address, uint64_t length) const;  // nullptr if outside
 
-  // Starts taking blocks of `task`; the platform waits for task.blocks_done == block_num.
-  void start(Task& task);
+  // Runs one block of `task` (the core must be idle); tells the listener when it is done.
+  void run_block(Task& task, const BlockAssignment& block);
   bool busy() const { return task_ != nullptr; }
+  void set_listener(BlockListener* listener) { listener_ = listener; }
+  void set_cross_core_flags(CrossCoreFlags* flags) { cross_core_ = flags; }
+  CoreKind core_kind() const { return params_.kind; }
+  // "aiv core (ascend910b)": how errors name what this core is.
+  std::string kind_text() const;
+  // Error codes the status registers show.
+  static constexpr uint32_t kErrorNone = 0, kErrorInstruction = 1, kErrorDeadlock = 2;
 
   // ---- Called by the kernel API, in the scalar thread ----
   // The core whose scalar thread is running now (nullptr outside a kernel).
   static AiCore* current() { return current_; }
-  uint32_t block_idx() const { return block_idx_; }
+  uint32_t block_idx() const { return block_.block_idx; }
   uint32_t block_num() const { return task_ ? task_->block_num : 0; }
+  const BlockAssignment& block() const { return block_; }
+  KernelType kernel_type() const { return task_ ? task_->type : KernelType::Default; }
   // Issues an instruction to its pipe (checked first; blocks while the queue is full).
   void issue(Instruction instr);
   // Runs a flag or barrier on the scalar pipe itself.
   void scalar_set_flag(Pipe dst, uint32_t id);
   void scalar_wait_flag(Pipe src, uint32_t id);
+  // CrossCoreWaitFlag on the scalar pipe.
+  void scalar_cross_core_wait(uint32_t mode, uint32_t id);
   // PipeBarrier<PIPE_ALL>: waits until every pipe is idle.
   void barrier_all();
   // Brings simulated time up to the scalar unit's local time (before it touches data).
@@ -121,6 +164,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   void scalar_thread();
   void scalar_wait(const sc_core::sc_event& event);
   std::string check(const Instruction& instr) const;
+  std::string check_kind(const Instruction& instr) const;  // pipes and buffers this kind lacks
   // An instruction's GM spans: bytes through the host view of GM, time through the memory
   // system; spans outside GM go one by one through gm_transaction, which reports them.
   sc_core::sc_time gm_access(tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans, Pipe pipe);
@@ -149,9 +193,9 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   const Instruction* issuing_instr_ = nullptr;
 
   Task* task_ = nullptr;
-  uint32_t block_idx_ = 0;
-  uint32_t first_block_ = 0;
-  bool has_first_block_ = false;
+  BlockAssignment block_;
+  BlockListener* listener_ = nullptr;
+  CrossCoreFlags* cross_core_ = nullptr;
   sc_core::sc_event start_, pipe_idle_;
   sc_core::sc_time scalar_offset_ = sc_core::SC_ZERO_TIME;  // temporal decoupling
   std::string scalar_state_ = "idle";

@@ -68,6 +68,8 @@ struct PipeOf {
   Pipe operator()(const LoadData3D&) const { return Pipe::MTE1; }
   Pipe operator()(const Mmad&) const { return Pipe::M; }
   Pipe operator()(const Fixpipe&) const { return Pipe::FIX; }
+  Pipe operator()(const CrossCoreSetFlag& i) const { return i.pipe; }
+  Pipe operator()(const CrossCoreWaitFlag& i) const { return i.pipe; }
 };
 
 std::string operand_text(const Operand& o) {
@@ -98,6 +100,8 @@ std::string instr_name(const Instruction& instr) {
       return fmt::format("Mmad.{}{}{}", dtype_name(i.c_type), dtype_name(i.a_type), dtype_name(i.b_type));
     }
     std::string operator()(const Fixpipe&) const { return "Fixpipe"; }
+    std::string operator()(const CrossCoreSetFlag&) const { return "CrossCoreSetFlag"; }
+    std::string operator()(const CrossCoreWaitFlag&) const { return "CrossCoreWaitFlag"; }
   };
   return std::visit(Name{}, instr);
 }
@@ -123,6 +127,8 @@ std::pair<MemSpace, MemSpace> move_spaces(const Instruction& instr) {
     std::pair<MemSpace, MemSpace> operator()(const WaitFlag&) const { return {MemSpace::GM, MemSpace::GM}; }
     std::pair<MemSpace, MemSpace> operator()(const Barrier&) const { return {MemSpace::GM, MemSpace::GM}; }
     std::pair<MemSpace, MemSpace> operator()(const Mmad&) const { return {MemSpace::L0A, MemSpace::L0C}; }
+    std::pair<MemSpace, MemSpace> operator()(const CrossCoreSetFlag&) const { return {MemSpace::GM, MemSpace::GM}; }
+    std::pair<MemSpace, MemSpace> operator()(const CrossCoreWaitFlag&) const { return {MemSpace::GM, MemSpace::GM}; }
   };
   return std::visit(Spaces{}, instr);
 }
@@ -186,6 +192,12 @@ std::string describe(const Instruction& instr) {
                          "relu={} nz2nd={}",
                          dtype_name(i.src_type), dtype_name(i.dst_type), operand_text(i.dst), i.src, i.m_size,
                          i.n_size, i.src_stride, i.dst_stride, static_cast<int>(i.quant), i.relu, i.nz2nd);
+    }
+    std::string operator()(const CrossCoreSetFlag& i) const {
+      return fmt::format("CrossCoreSetFlag<{}, PIPE_{}>({})", i.mode, pipe_name(i.pipe), i.id);
+    }
+    std::string operator()(const CrossCoreWaitFlag& i) const {
+      return fmt::format("CrossCoreWaitFlag<{}, PIPE_{}>({})", i.mode, pipe_name(i.pipe), i.id);
     }
   };
   return std::visit(Describe{}, instr);

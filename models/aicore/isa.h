@@ -140,8 +140,23 @@ struct Barrier {
   Pipe pipe = Pipe::V;
 };
 
+// Cross-core flags (separated mode, SPEC.md §1.7): CrossCoreSetFlag<mode, pipe>(id) runs on
+// `pipe` after its earlier instructions and counts up the flag-`id` counters of the cores
+// `mode` names; CrossCoreWaitFlag blocks `pipe` until this core's counter is above 0, then
+// counts it down.
+struct CrossCoreSetFlag {
+  Pipe pipe = Pipe::MTE3;
+  uint32_t mode = 0;  // 0: all AICs or all AIVs of the launch, 1: the AIVs of one AI Core, 2: AIC <-> its AIVs
+  uint32_t id = 0;
+};
+struct CrossCoreWaitFlag {
+  Pipe pipe = Pipe::S;
+  uint32_t mode = 0;
+  uint32_t id = 0;
+};
+
 using Instruction = std::variant<DataMove, VectorOp, SetFlag, WaitFlag, Barrier, Nd2Nz, LoadData2D,
-                                 LoadData3D, Mmad, Fixpipe>;
+                                 LoadData3D, Mmad, Fixpipe, CrossCoreSetFlag, CrossCoreWaitFlag>;
 
 // The pipe that executes an instruction.
 Pipe pipe_of(const Instruction& instr);

@@ -22,6 +22,35 @@ Product product_from_name(const std::string& name) {
   raise("config", "core.product '{}' is not a known product (ascend910, ascend310p, ascend910b)", name);
 }
 
+const char* core_kind_name(CoreKind k) {
+  switch (k) {
+    case CoreKind::Coupled: return "coupled";
+    case CoreKind::Aic: return "aic";
+    case CoreKind::Aiv: return "aiv";
+  }
+  return "?";
+}
+
+bool kind_has_pipe(CoreKind k, Pipe p) {
+  switch (k) {
+    case CoreKind::Coupled: return true;  // the product decides (FIX only on A2)
+    case CoreKind::Aic:
+      return p == Pipe::S || p == Pipe::MTE1 || p == Pipe::MTE2 || p == Pipe::M || p == Pipe::FIX;
+    case CoreKind::Aiv: return p == Pipe::S || p == Pipe::MTE2 || p == Pipe::MTE3 || p == Pipe::V;
+  }
+  return false;
+}
+
+bool kind_has_buffer(CoreKind k, MemSpace space) {
+  if (space == M::GM) return true;
+  switch (k) {
+    case CoreKind::Coupled: return true;  // the sizes decide
+    case CoreKind::Aic: return space != M::UB;
+    case CoreKind::Aiv: return space == M::UB;
+  }
+  return false;
+}
+
 bool is_a2(Product p) { return p == Product::Ascend910B; }
 
 std::optional<Pipe> copy_pipe(Product p, MemSpace src, MemSpace dst) {

@@ -10,8 +10,17 @@ namespace npuvp::aicore {
 enum class Product : uint8_t {
   Ascend910,   // training, coupled (Atlas training products)
   Ascend310P,  // inference AI Core, coupled
-  Ascend910B,  // A2, separated cube/vector (modelled here as one core with every pipe)
+  Ascend910B,  // A2: separated cube (AIC) and vector (AIV) cores; `core910b` keeps one core with every pipe
 };
+
+// What one AI Core has (SPEC.md §1.1): a coupled core has every unit of its product; in
+// separated mode the cube core (AIC) has {S, MTE1, MTE2, M, FIX} and L1, L0A/B/C, BT, FB, and
+// the vector core (AIV) has {S, MTE2, MTE3, V} and UB. 310P's Vector Cores are AIV-like.
+enum class CoreKind : uint8_t { Coupled, Aic, Aiv };
+
+const char* core_kind_name(CoreKind k);
+bool kind_has_pipe(CoreKind k, Pipe p);
+bool kind_has_buffer(CoreKind k, MemSpace space);
 
 const char* product_name(Product p);
 // Raises an error listing the known names if `name` is not one.

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "platforms/coupled_soc.h"
+#include "platforms/ascend_soc.h"
 #include "platforms/mncore2/cli.h"
 #include "platforms/run_summary.h"
 #include "sw/kernels/samples.h"
@@ -32,7 +32,7 @@ int run_command(const std::string& kernel, const std::string& platform, std::vec
   if (!trace.empty()) npuvp::Tracer::global().open(trace);
   auto& dev = npuvp::Device::instance();
   auto& soc = dev.soc();
-  fmt::print("npuvp: platform {} ({} cores at {} MHz), kernel {}: {}\n", soc.params().name, soc.num_cores(),
+  fmt::print("npuvp: platform {} ({} at {} MHz), kernel {}: {}\n", soc.params().name, soc.describe_cores(),
              soc.core(0).params().clock_mhz, sample->name, sample->description);
   const npuvp::kernels::SampleResult result = sample->run(blocks);
   const bool perf = soc.params().mode == npuvp::SimMode::Perf;  // no data: nothing to check

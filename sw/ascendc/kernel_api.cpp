@@ -1,6 +1,7 @@
 // The non-template half of the kernel API: every call lands on the current core.
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
@@ -8,6 +9,7 @@
 #include "models/aicore/product.h"
 #include "models/aicore/vector_unit.h"
 #include "sw/ascendc/kernel_operator.h"
+#include "sw/ascendc/declared_kernel_type.h"
 #include "tlm/log.h"
 
 namespace npuvp::ascendc {
@@ -19,10 +21,78 @@ using aicore::Pipe;
 using AscendC::HardEvent;
 using AscendC::TPosition;
 
+namespace {
+// While the host looks for a kernel's KERNEL_TASK_TYPE_DEFAULT (declared_kernel_type), the
+// body runs outside the simulation; its first API call or declaration ends the look.
+bool g_probing = false;
+struct ProbeStop {};
+struct ProbeDeclared {
+  aicore::KernelType type;
+};
+
+// Nothing for a type npuvp does not model.
+std::optional<aicore::KernelType> dispatch_type(KernelMetaType type) {
+  switch (type) {
+    case KERNEL_TYPE_AIV_ONLY: case KERNEL_TYPE_MIX_AIV_1_0: return aicore::KernelType::AivOnly;
+    case KERNEL_TYPE_AIC_ONLY: case KERNEL_TYPE_MIX_AIC_1_0: return aicore::KernelType::AicOnly;
+    case KERNEL_TYPE_MIX_AIC_1_2: return aicore::KernelType::Mix1To2;
+    case KERNEL_TYPE_MIX_AIC_1_1: break;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 AiCore& core() {
   AiCore* c = AiCore::current();
-  if (!c) raise("ascendc", "a kernel API function was called outside a running kernel");
+  if (!c) {
+    if (g_probing) throw ProbeStop{};
+    raise("ascendc", "a kernel API function was called outside a running kernel");
+  }
   return *c;
+}
+
+aicore::KernelType declared_kernel_type(const std::function<void()>& body) {
+  g_probing = true;
+  aicore::KernelType type = aicore::KernelType::Default;
+  try {
+    body();
+  } catch (const ProbeDeclared& declared) {
+    type = declared.type;
+  } catch (...) {  // ProbeStop, or anything else the body does outside a core: no declaration
+  }
+  g_probing = false;
+  return type;
+}
+
+void declare_kernel_type(KernelMetaType type) {
+  const auto wanted = dispatch_type(type);
+  if (g_probing) throw ProbeDeclared{wanted.value_or(aicore::KernelType::Default)};
+  AiCore& c = core();
+  if (!wanted) {
+    c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("kernel type {} is not modelled (AIV_ONLY, AIC_ONLY, MIX_AIV_1_0, "
+                                                   "MIX_AIC_1_0 and MIX_AIC_1_2 are)", static_cast<int>(type)));
+  }
+  if (c.kernel_type() != *wanted && c.kernel_type() != aicore::KernelType::Default) {
+    c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("the kernel declares {} but was launched as {}",
+                                                   aicore::kernel_type_name(*wanted),
+                                                   aicore::kernel_type_name(c.kernel_type())));
+  }
+}
+
+bool core_is_aic() { return core().core_kind() != aicore::CoreKind::Aiv; }
+bool core_is_aiv() { return core().core_kind() != aicore::CoreKind::Aic; }
+
+void cross_core_set_flag(uint32_t mode, Pipe pipe, uint16_t id) {
+  core().issue(aicore::CrossCoreSetFlag{pipe, mode, id});
+}
+
+void cross_core_wait_flag(uint32_t mode, Pipe pipe, uint16_t id) {
+  AiCore& c = core();
+  if (pipe == Pipe::S) {
+    c.scalar_cross_core_wait(mode, id);
+  } else {
+    c.issue(aicore::CrossCoreWaitFlag{pipe, mode, id});
+  }
 }
 
 MemSpace position_space(TPosition pos) {
@@ -93,7 +163,7 @@ Pipe pipe_of(pipe_t p) {
 namespace {
 aicore::LocalBuffer& local_buffer(AiCore& c, MemSpace space, const char* api) {
   aicore::LocalBuffer* b = c.buffer(space);
-  if (!b) c.fail(api, fmt::format("this core has no {}", aicore::mem_space_name(space)));
+  if (!b) c.fail(api, fmt::format("this {} has no {}", c.kind_text(), aicore::mem_space_name(space)));
   return *b;
 }
 void check_scalar(AiCore& c, aicore::LocalBuffer& b, uint64_t addr, unsigned size, const char* api) {
@@ -335,7 +405,7 @@ uint64_t TPipe::allocate(TPosition pos, uint64_t len, const char* api) {
   auto& c = core();
   const auto space = npuvp::ascendc::position_space(pos);
   npuvp::aicore::LocalBuffer* buf = c.buffer(space);
-  if (!buf) c.fail(api, fmt::format("this core has no {} for position {}", npuvp::aicore::mem_space_name(space),
+  if (!buf) c.fail(api, fmt::format("this {} has no {} for position {}", c.kind_text(), npuvp::aicore::mem_space_name(space),
                                     npuvp::ascendc::position_name(pos)));
   const uint64_t align = buf->alignment();
   uint64_t& used = used_[static_cast<unsigned>(space)];
@@ -389,5 +459,8 @@ void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t dep
 
 int64_t GetBlockIdx() { return core().block_idx(); }
 int64_t GetBlockNum() { return core().block_num(); }
+int64_t GetSubBlockIdx() { return core().block().sub_block_idx; }
+int64_t GetSubBlockNum() { return core().block().sub_block_num; }
+int64_t GetTaskRation() { return core().block().task_ration; }
 
 }  // namespace AscendC

@@ -9,3 +9,4 @@
 #include "sw/ascendc/ascendc/vector.h"
 #include "sw/ascendc/ascendc/sync.h"
 #include "sw/ascendc/ascendc/cube.h"
+#include "sw/ascendc/ascendc/separated.h"

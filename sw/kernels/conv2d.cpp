@@ -7,6 +7,8 @@
 //   3. Bias: GM -> L1 -> BiasTable.
 //   4. Per tile of up to 128 output positions (fewer when K is large, to fit L0A): LoadData3D
 //      (img2col) into L0A, Mmad starting from the bias, Fixpipe (ReLU, NZ -> ND) to GM.
+// On a separated chip (conv2d_a2_mixed) the AIC has no UB, so stage 1 runs on an AIV into a
+// GM workspace, and the AIC copies the finished NC1HWC0 map into L1 once its AIVs signal.
 #include "sw/kernels/conv2d.h"
 #include "sw/kernels/conv2d_layout.h"
 
@@ -23,9 +25,17 @@ constexpr uint32_t kFractal = 16;
 constexpr uint32_t kL0ABytes = 64 * 1024;  // L0A on every product
 uint32_t round_up(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 
+// The cross-core flag (mode 2) by which the AIVs tell their AIC the feature map is in GM.
+constexpr uint16_t kFeatureMapReady = 0;
+
+uint64_t nc1hwc0_halves(const Conv2dShape& s) { return uint64_t(s.c1()) * round_up(s.h * s.w, kFractal) * kFractal; }
+
 class KernelConv2d {
  public:
-  KernelConv2d(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape s, bool relu)
+  // `nc1hwc0` null: the feature map is formatted here through UB; else it is read from that GM
+  // (written by an AIV) once the AIVs set kFeatureMapReady.
+  KernelConv2d(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape s, bool relu,
+               GM_ADDR nc1hwc0 = nullptr)
       : s_(s), relu_(relu), hw_(s.h * s.w), hwp_(round_up(hw_, kFractal)), k_(s.k()),
         coutp_(round_up(s.cout, kFractal)), positions_(s.out_h() * s.out_w()),
         tile_m_(conv2d_layout::tile_positions(k_, kL0ABytes)) {
@@ -37,8 +47,13 @@ class KernelConv2d {
     pipe.InitBuffer(fmap, s.c1() * hwp_ * kFractal * sizeof(half));          // L1: NC1HWC0
     pipe.InitBuffer(wL1, coutp_ * k_ * sizeof(half));                          // L1: weights NZ
     pipe.InitBuffer(biasL1, coutp_ * sizeof(float));                           // L1: bias
-    pipe.InitBuffer(rows, kFractal * hwp_ * sizeof(half));                     // UB: 16 channel rows
-    pipe.InitBuffer(tile, 2 * 256 * sizeof(half));                             // UB: gathered, transposed
+    if (nc1hwc0) {
+      fmapGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(nc1hwc0), nc1hwc0_halves(s));
+      fmap_in_gm_ = true;
+    } else {
+      pipe.InitBuffer(rows, kFractal * hwp_ * sizeof(half));                   // UB: 16 channel rows
+      pipe.InitBuffer(tile, 2 * 256 * sizeof(half));                           // UB: gathered, transposed
+    }
     pipe.InitBuffer(a2, tile_m_ * k_ * sizeof(half));                          // L0A: img2col tile
     pipe.InitBuffer(b2, coutp_ * k_ * sizeof(half));                           // L0B: weights
     pipe.InitBuffer(bt, coutp_ * sizeof(float));                               // BT: bias
@@ -53,7 +68,13 @@ class KernelConv2d {
 
  private:
   void FeatureMapToL1() {
-    conv2d_layout::nchw_to_nc1hwc0(fmap.Get<half>(), xGm, s_, rows.Get<half>(), tile.Get<half>());
+    if (!fmap_in_gm_) {
+      conv2d_layout::nchw_to_nc1hwc0(fmap.Get<half>(), xGm, s_, rows.Get<half>(), tile.Get<half>());
+      return;
+    }
+    CrossCoreWaitFlag(kFeatureMapReady);
+    DataCopy(fmap.Get<half>(), fmapGm, static_cast<uint32_t>(nc1hwc0_halves(s_)));
+    PipeBarrier<PIPE_ALL>();
   }
 
   void WeightsAndBias() {
@@ -99,6 +120,7 @@ class KernelConv2d {
 
   Conv2dShape s_;
   bool relu_;
+  bool fmap_in_gm_ = false;
   uint32_t hw_, hwp_, k_, coutp_, positions_, tile_m_;
   TPipe pipe;
   TBuf<TPosition::A1> fmap, wL1, biasL1;
@@ -107,13 +129,35 @@ class KernelConv2d {
   TBuf<TPosition::B2> b2;
   TBuf<TPosition::C2> bt;
   TBuf<TPosition::CO1> co1;
-  GlobalTensor<half> xGm, wGm;
+  GlobalTensor<half> xGm, wGm, fmapGm;
   GlobalTensor<float> biasGm, yGm;
 };
 }  // namespace
 
 void conv2d_a2(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape shape, bool relu) {
   KernelConv2d op(x, weight, bias, y, shape, relu);
+  op.Process();
+}
+
+uint64_t conv2d_a2_mixed_workspace_bytes(const Conv2dShape& shape) { return nc1hwc0_halves(shape) * sizeof(half); }
+
+void conv2d_a2_mixed(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, Conv2dShape shape,
+                     bool relu) {
+  if (ASCEND_IS_AIV) {
+    if (GetSubBlockIdx() == 0) {  // one AIV formats the map; both signal (mode 2 waits for both)
+      GlobalTensor<half> xGm, fmapGm;
+      xGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), uint64_t(shape.c) * shape.h * shape.w);
+      fmapGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(workspace), nc1hwc0_halves(shape));
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> rows, tile;
+      pipe.InitBuffer(rows, kFractal * round_up(shape.h * shape.w, kFractal) * sizeof(half));
+      pipe.InitBuffer(tile, 2 * 256 * sizeof(half));
+      conv2d_layout::nchw_to_nc1hwc0(fmapGm, xGm, shape, rows.Get<half>(), tile.Get<half>());
+    }
+    CrossCoreSetFlag<2, PIPE_MTE3>(kFeatureMapReady);
+    return;
+  }
+  KernelConv2d op(x, weight, bias, y, shape, relu, workspace);
   op.Process();
 }
 

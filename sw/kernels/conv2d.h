@@ -25,6 +25,13 @@ struct Conv2dShape {
 // (NHWC: the orientation whose columns are output channels, so the bias comes from the BT).
 void conv2d_a2(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape shape, bool relu);
 
+// The same on a separated A2 chip, launched KERNEL_TYPE_MIX_AIC_1_2 on one block: an AIV formats
+// the feature map into `workspace` (GM, at least conv2d_a2_mixed_workspace_bytes) and signals
+// its AIC (cross-core flag 0, mode 2), which runs stages 2-4.
+void conv2d_a2_mixed(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, Conv2dShape shape,
+                     bool relu);
+uint64_t conv2d_a2_mixed_workspace_bytes(const Conv2dShape& shape);
+
 // The same on a coupled 910 (no UB -> L1, ND2NZ, BiasTable or FixPipe), with the same operand
 // formats; `workspace` is GM of at least conv2d_910_workspace_bytes(shape).
 void conv2d_910(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, Conv2dShape shape, bool relu);

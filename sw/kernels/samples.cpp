@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/product.h"
-#include "platforms/coupled_soc.h"
+#include "platforms/ascend_soc.h"
 #include "sw/kernels/conv2d.h"
 #include "sw/kernels/conv2d_reference.h"
 #include "sw/kernels/elementwise.h"
@@ -152,6 +152,13 @@ uint32_t blocks_or_default(uint32_t b) { return b ? b : kDefaultBlocks; }
 
 // The cube samples run the variant of the core the platform has: A2 (Nd2Nz, BiasTable,
 // Fixpipe) or coupled 910 (padded GM workspace, L0C -> UB in matrix mode, vector post-pass).
+// The cube samples run on cube cores: the AICs of a separated chip, the AI Cores of a coupled one.
+LaunchOptions cube_kernel() {
+  LaunchOptions o;
+  o.kernel_type = aicore::KernelType::AicOnly;
+  return o;
+}
+
 bool platform_is_a2() { return aicore::is_a2(Device::instance().soc().core(0).product()); }
 
 // GM for a 910 kernel's workspace, freed when the sample ends (none on A2).
@@ -189,7 +196,7 @@ SampleResult run_matmul(uint32_t m, uint32_t n, uint32_t k) {
     } else {
       matmul_910<float>(pa, pb, pc, ws.p, shape);
     }
-  });
+  }, cube_kernel());
   SampleResult r = compare(gc, matmul_reference(a, b, m, n, k));
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
@@ -217,7 +224,7 @@ SampleResult run_matmul_int8(uint32_t m, uint32_t n, uint32_t k) {
     } else {
       matmul_int8_910(pa, pb, pc, ws.p, shape);
     }
-  });
+  }, cube_kernel());
   SampleResult r = compare(gc, matmul_int8_reference(a, bt, m, n, k));
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
@@ -237,16 +244,22 @@ SampleResult run_conv2d(const Conv2dShape& s) {
   half *gx = gm_copy(x), *gw = gm_copy(wf);
   float* gb = gm_copy(bias);
   auto* gy = static_cast<float*>(AscendC::GmAlloc(size_t(positions) * s.cout * 4));
-  Workspace ws(a2 ? 0 : conv2d_910_workspace_bytes(s));
+  // A separated chip formats the feature map on an AIV (the AIC has no UB): a mixed kernel.
+  const bool separated = dev.soc().separated();
+  Workspace ws(separated ? conv2d_a2_mixed_workspace_bytes(s) : a2 ? 0 : conv2d_910_workspace_bytes(s));
+  LaunchOptions options = cube_kernel();
+  if (separated) options.kernel_type = aicore::KernelType::Mix1To2;
   dev.launch("conv2d_custom", 1, [&] {
     auto px = reinterpret_cast<GM_ADDR>(gx), pw = reinterpret_cast<GM_ADDR>(gw);
     auto pb = reinterpret_cast<GM_ADDR>(gb), py = reinterpret_cast<GM_ADDR>(gy);
-    if (a2) {
+    if (separated) {
+      conv2d_a2_mixed(px, pw, pb, py, ws.p, s, true);
+    } else if (a2) {
       conv2d_a2(px, pw, pb, py, s, true);
     } else {
       conv2d_910(px, pw, pb, py, ws.p, s, true);
     }
-  });
+  }, options);
   SampleResult r =
       compare(gy, conv2d_reference(x, wf, bias, s, true, a2 ? ConvBias::StartsTheSum : ConvBias::AddedToTheSum));
   AscendC::GmFree(gx);

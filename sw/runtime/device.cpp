@@ -8,7 +8,8 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "platforms/coupled_soc.h"
+#include "platforms/ascend_soc.h"
+#include "sw/ascendc/declared_kernel_type.h"
 #include "sw/runtime/tikicpulib.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
@@ -104,7 +105,7 @@ bool Device::built() { return g_device != nullptr; }
 
 Device::Device() {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  soc_ = std::make_unique<platform::CoupledSoc>("soc");
+  soc_ = std::make_unique<platform::AscendSoc>("soc");
   Config::global().check_unused();  // every user key must have been declared by now
   // Finish elaboration now: binding errors surface here, and debug access works before the
   // first launch. Every thread runs to its first wait; no simulated time passes.
@@ -170,17 +171,27 @@ uint64_t Device::device_address(const void* pointer) const {
 }
 
 const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std::function<void()> body) {
-  if (block_dim < 1 || block_dim > 65535) {
-    raise("runtime", "kernel '{}': blockDim {} out of range [1, 65535]", name, block_dim);
-  }
+  return launch(name, block_dim, std::move(body), LaunchOptions{});
+}
+
+const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std::function<void()> body,
+                                const LaunchOptions& options) {
   aicore::Task task;
   task.name = name;
+  task.type = options.kernel_type;
+  // As the Ascend C compiler reads KERNEL_TASK_TYPE_DEFAULT from the kernel, npuvp finds it by
+  // running the body up to its first kernel API call.
+  // Only where the type changes the dispatch (a separated chip, or Vector Cores beside the AI
+  // Cores), so bodies elsewhere never run outside a core.
+  const bool type_matters = soc_->separated() || soc_->params().vector_cores > 0;
+  if (task.type == aicore::KernelType::Default && type_matters) task.type = ascendc::declared_kernel_type(body);
   task.body = std::move(body);
   task.block_num = block_dim;
   const auto wall0 = std::chrono::steady_clock::now();
   const sc_core::sc_time took = soc_->run(task);
   last_.kernel = name;
   last_.block_dim = block_dim;
+  last_.kernel_type = task.type;
   last_.sim_time = took;
   last_.cycles = static_cast<uint64_t>(std::llround(took / soc_->core(0).cycle()));
   last_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -209,13 +220,26 @@ auto or_exit(F&& f) -> decltype(f()) {
   }
 }
 
+namespace {
+aicore::KernelType g_kernel_mode = aicore::KernelType::Default;  // SetKernelMode, for ICPU_RUN_KF
+}  // namespace
+
 void run_kernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {
-  const RunReport& r = or_exit([&]() -> const RunReport& { return Device::instance().launch(name, block_dim, body); });
+  LaunchOptions options;
+  options.kernel_type = g_kernel_mode;
+  const RunReport& r =
+      or_exit([&]() -> const RunReport& { return Device::instance().launch(name, block_dim, body, options); });
   std::fflush(stdout);  // keep the host's own output in order with ours
   std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
 }
 
-void set_kernel_mode(AscendC::KernelMode mode) { (void)mode; }
+void set_kernel_mode(AscendC::KernelMode mode) {
+  switch (mode) {
+    case AscendC::KernelMode::AIV_MODE: g_kernel_mode = aicore::KernelType::AivOnly; break;
+    case AscendC::KernelMode::AIC_MODE: g_kernel_mode = aicore::KernelType::AicOnly; break;
+    case AscendC::KernelMode::MIX_MODE: g_kernel_mode = aicore::KernelType::Mix1To2; break;
+  }
+}
 
 }  // namespace runtime
 }  // namespace npuvp

@@ -10,14 +10,24 @@
 #include <string>
 #include <vector>
 #include <systemc>
+#include "models/aicore/kernel_type.h"
 
 namespace npuvp {
-namespace platform { class CoupledSoc; }
+namespace platform { class AscendSoc; }
+
+// How a kernel is launched beyond its blockDim.
+struct LaunchOptions {
+  // Which cores run the blocks (Ascend C KERNEL_TYPE_*). Default: what the kernel body
+  // declares with KERNEL_TASK_TYPE_DEFAULT, else AIV-only on a separated chip and the AI
+  // Cores on a coupled one.
+  aicore::KernelType kernel_type = aicore::KernelType::Default;
+};
 
 // What one kernel launch did.
 struct RunReport {
   std::string kernel;
   uint32_t block_dim = 0;
+  aicore::KernelType kernel_type = aicore::KernelType::Default;  // as dispatched
   sc_core::sc_time sim_time;
   uint64_t cycles = 0;         // core clock cycles
   double wall_seconds = 0;
@@ -49,17 +59,19 @@ class Device {
 
   // Runs `body` as the kernel on block_dim blocks; returns when every block has finished.
   const RunReport& launch(const std::string& name, uint32_t block_dim, std::function<void()> body);
+  const RunReport& launch(const std::string& name, uint32_t block_dim, std::function<void()> body,
+                          const LaunchOptions& options);
   void synchronize() {}  // launches complete before they return
   const RunReport& last_run() const { return last_; }
   double total_wall_seconds() const { return total_wall_seconds_; }  // over every launch
 
-  platform::CoupledSoc& soc() { return *soc_; }
+  platform::AscendSoc& soc() { return *soc_; }
 
  private:
   Device();
   bool owns(const void* pointer, size_t bytes) const;
 
-  std::unique_ptr<platform::CoupledSoc> soc_;
+  std::unique_ptr<platform::AscendSoc> soc_;
   uint8_t* gm_ = nullptr;
   uint64_t gm_size_ = 0;
   std::map<uint64_t, uint64_t> free_;  // offset -> size

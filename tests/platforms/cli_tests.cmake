@@ -50,3 +50,31 @@ set_tests_properties(platforms.host.kernel_error_exits_1 PROPERTIES ENVIRONMENT 
 add_test(NAME platforms.host.unknown_platform_exits_1
          COMMAND ${expect} fail "error: .*unknown platform 'nosuch'" ${host})
 set_tests_properties(platforms.host.unknown_platform_exits_1 PROPERTIES ENVIRONMENT "NPUVP_PLATFORM=nosuch")
+
+# The Ascend platforms by name: the separated 910B (vector samples on the AIVs, cube samples
+# on the AICs), the 310P with its Vector Cores, the coupled 910.
+add_test(NAME platforms.cli.run_add_on_ascend910b
+         COMMAND ${expect} ok "platform ascend910b \\(24 AI Cores \\(24 AIC \\+ 48 AIV\\) at 1800 MHz\\).*result: PASS.*aiv0 .*DRAM: .* of 1600.0 GB/s peak"
+                 ${cli} run add --platform ascend910b)
+add_test(NAME platforms.cli.run_add_on_ascend310p
+         COMMAND ${expect} ok "platform ascend310p \\(8 AI Cores \\+ 7 Vector Cores at 1070 MHz\\).*result: PASS.*of 204.0 GB/s peak"
+                 ${cli} run add --platform ascend310p)
+add_test(NAME platforms.cli.run_add_on_ascend910
+         COMMAND ${expect} ok "platform ascend910 \\(32 cores at 1000 MHz\\).*result: PASS" ${cli} run add --platform ascend910)
+add_test(NAME platforms.cli.run_matmul_on_the_aics_of_ascend910b
+         COMMAND ${expect} ok "platform ascend910b .*result: PASS.*aic0 .*cube: [0-9.]+ TFLOPS achieved of 29.49 peak"
+                 ${cli} run matmul --platform ascend910b --set platform.cores=2)
+add_test(NAME platforms.cli.list_shows_the_ascend_platforms
+         COMMAND ${expect} ok "ascend310p.*ascend910.*ascend910b" ${cli} list)
+add_test(NAME platforms.cli.separated_parameters_are_overridable
+         COMMAND ${expect} ok "cross_core.flag_ids +16 +command line.*platform.aiv_per_core +1 +command line"
+                 ${cli} info ascend910b --set platform.aiv_per_core=1 --set cross_core.flag_ids=16)
+# conv2d on a separated chip: an AIV formats the feature map into GM, the AIC convolves.
+add_test(NAME platforms.cli.run_conv2d_as_a_mixed_kernel_on_ascend910b
+         COMMAND ${expect} ok "platform ascend910b .*result: PASS.*aic0 .*aiv0 " ${cli} run conv2d --platform ascend910b --set platform.cores=1)
+add_test(NAME platforms.cli.separated_needs_an_a2_product
+         COMMAND ${expect} fail "platform.architecture=separated needs a separated product .*got ascend910"
+                 ${cli} info minimal --set platform.architecture=separated)
+add_test(NAME platforms.cli.unknown_architecture_is_an_error
+         COMMAND ${expect} fail "platform.architecture must be coupled or separated, got 'split'"
+                 ${cli} info ascend910b --set platform.architecture=split)

@@ -28,29 +28,37 @@ inline std::string kernel_error(Device& dev, uint32_t blocks, std::function<void
   return {};
 }
 
-// Matches a kernel error as every one must read: "soc.core0 @ <simulated time>: <instruction>
-// ...: ...<reason>...", i.e. the block, then the simulated time, then the instruction (its text
-// starts with `instruction`), and somewhere after it the reason.
+// Why `text` is not a kernel error as every one must read: "soc.<core> @ <simulated time>:
+// <instruction> ...: ...<reason>...", i.e. the block, then the simulated time, then the
+// instruction (its text starts with `instruction`), and somewhere after it the reason.
+// Empty if it is one.
+inline std::string kernel_error_mismatch(const std::string& text, const std::string& core,
+                                         const std::string& instruction, const std::string& reason) {
+  const std::regex head("^soc\\." + core + R"( @ [0-9]+(\.[0-9]+)? (s|ms|us|ns|ps|fs): )");
+  std::smatch m;
+  if (!std::regex_search(text, m, head)) return "does not start with 'soc." + core + " @ <time>: '";
+  const std::string rest = text.substr(size_t(m.length(0)));
+  if (rest.rfind(instruction, 0) != 0) return "does not name the instruction right after the time";
+  if (rest.find(reason) == std::string::npos) return "does not give the reason";
+  return {};
+}
+
+// A kernel error of soc.core0 (see kernel_error_mismatch).
 MATCHER_P2(IsKernelError, instruction, reason,
            std::string(negation ? "is not" : "is") + " an error of soc.core0 at a simulated time naming '" +
                std::string(instruction) + "' and '" + std::string(reason) + "'") {
-  static const std::regex head(R"(^soc\.core0 @ [0-9]+(\.[0-9]+)? (s|ms|us|ns|ps|fs): )");
-  const std::string text = arg;
-  std::smatch m;
-  if (!std::regex_search(text, m, head)) {
-    *result_listener << "does not start with 'soc.core0 @ <time>: '";
-    return false;
-  }
-  const std::string rest = text.substr(size_t(m.length(0)));
-  if (rest.rfind(instruction, 0) != 0) {
-    *result_listener << "does not name the instruction right after the time";
-    return false;
-  }
-  if (rest.find(reason) == std::string::npos) {
-    *result_listener << "does not give the reason";
-    return false;
-  }
-  return true;
+  const std::string why = kernel_error_mismatch(arg, "core0", instruction, reason);
+  *result_listener << why;
+  return why.empty();
+}
+
+// A kernel error of soc.<core> (aic0, aiv3, vcore1, ...).
+MATCHER_P3(IsCoreError, core, instruction, reason,
+           std::string(negation ? "is not" : "is") + " an error of soc." + std::string(core) +
+               " at a simulated time naming '" + std::string(instruction) + "' and '" + std::string(reason) + "'") {
+  const std::string why = kernel_error_mismatch(arg, core, instruction, reason);
+  *result_listener << why;
+  return why.empty();
 }
 
 }  // namespace npuvp::testing

@@ -1,5 +1,6 @@
-#include "platforms/coupled_soc.h"
+#include "platforms/ascend_soc.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
@@ -9,11 +10,21 @@
 
 namespace npuvp::platform {
 
-CoupledSoc::Params CoupledSoc::params_from_config() {
+AscendSoc::Params AscendSoc::params_from_config() {
   Config& c = Config::global();
   Params p;
   p.name = c.get<std::string>("platform.name", p.name, "platform name");
+  const std::string architecture = c.get<std::string>(
+      "platform.architecture", "coupled", "coupled (one core drives cube and vector) or separated (AIC + AIVs)");
+  if (architecture != "coupled" && architecture != "separated") {
+    raise("config", "platform.architecture must be coupled or separated, got '{}'", architecture);
+  }
+  p.separated = architecture == "separated";
   p.cores = c.get<unsigned>("platform.cores", p.cores, "number of AI Cores");
+  p.aiv_per_core = c.get<unsigned>("platform.aiv_per_core", p.aiv_per_core,
+                                   "separated: AIVs per AI Core (the AIC:AIV ratio is 1:this)");
+  p.vector_cores = c.get<unsigned>("platform.vector_cores", p.vector_cores,
+                                   "coupled: Vector Cores (AIV-like) beside the AI Cores, as on 310P");
   p.mode = sim_mode_from_config();
   p.gm_base = c.get<uint64_t>("gm.base", p.gm_base, "device address of GM");
   p.gm_size = c.get<uint64_t>("gm.size", p.gm_size, "GM capacity in bytes (backed lazily)");
@@ -42,6 +53,11 @@ CoupledSoc::Params CoupledSoc::params_from_config() {
   n.request_bytes = c.get<unsigned>("interconnect.request_bytes", n.request_bytes,
                                     "size of a request or write acknowledgement in bytes");
   if (p.cores < 1 || p.cores > 1024) raise("config", "platform.cores must be in [1, 1024], got {}", p.cores);
+  if (p.separated && (p.aiv_per_core < 1 || p.aiv_per_core > 4)) {
+    raise("config", "platform.aiv_per_core must be in [1, 4], got {}", p.aiv_per_core);
+  }
+  if (p.vector_cores > 1024) raise("config", "platform.vector_cores must be at most 1024, got {}", p.vector_cores);
+  if (p.separated && p.vector_cores > 0) raise("config", "platform.vector_cores is for coupled chips; a separated one has AIVs");
   if (p.gm_size == 0) raise("config", "gm.size must be positive");
   if (p.dram_controllers < 1) raise("config", "dram.controllers must be at least 1");
   if (p.l2_slices > 0 && p.l2_size % p.l2_slices != 0) {
@@ -60,7 +76,7 @@ CoupledSoc::Params CoupledSoc::params_from_config() {
 }
 
 namespace {
-Memory::Params backing_params(const CoupledSoc::Params& p) {
+Memory::Params backing_params(const AscendSoc::Params& p) {
   Memory::Params m;
   m.size = p.gm_size;
   m.latency = sc_core::SC_ZERO_TIME;  // the controllers time every access
@@ -69,7 +85,7 @@ Memory::Params backing_params(const CoupledSoc::Params& p) {
 }
 }  // namespace
 
-CoupledSoc::CoupledSoc(sc_core::sc_module_name name)
+AscendSoc::AscendSoc(sc_core::sc_module_name name)
     : sc_module(name),
       params_(params_from_config()),
       gm_("gm", backing_params(params_)),
@@ -77,13 +93,7 @@ CoupledSoc::CoupledSoc(sc_core::sc_module_name name)
   backing_router_.initiator_socket.bind(gm_.socket);
   backing_router_.map("gm", 0, params_.gm_size, 0);
   noc_ = std::make_unique<interconnect::ChiInterconnect>("ring", params_.interconnect);
-  const aicore::AiCore::Params core_params = aicore::AiCore::params_from_config();
-  for (unsigned i = 0; i < params_.cores; ++i) {
-    auto core = std::make_unique<aicore::AiCore>(fmt::format("core{}", i).c_str(), int(i), core_params);
-    core->gm_socket.bind(noc_->target_socket);
-    core->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
-    cores_.push_back(std::move(core));
-  }
+  build_cores();
   for (unsigned i = 0; i < params_.l2_slices; ++i) {
     memory::L2Slice::Params lp;
     lp.geometry.size = params_.l2_size / params_.l2_slices;
@@ -115,16 +125,60 @@ CoupledSoc::CoupledSoc(sc_core::sc_module_name name)
   place_stops();
 }
 
-// Stops around the ring: cores and L2 slices alternate, so each core has a slice beside it;
+void AscendSoc::build_cores() {
+  aicore::AiCore::Params core_params = aicore::AiCore::params_from_config();
+  if (params_.separated && !aicore::is_a2(core_params.product)) {
+    raise("config", "platform.architecture=separated needs a separated product (core.product=ascend910b), got {}",
+          aicore::product_name(core_params.product));
+  }
+  auto add = [&](const std::string& name, aicore::CoreKind kind, int group) {
+    core_params.kind = kind;
+    const int id = static_cast<int>(cores_.size());
+    auto core = std::make_unique<aicore::AiCore>(name.c_str(), id, core_params);
+    core->gm_socket.bind(noc_->target_socket);
+    core->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
+    cores_.push_back(std::move(core));
+    core_group_.push_back(group);
+  };
+  std::vector<soc::CrossCoreSync::Seat> seats;
+  if (params_.separated) {
+    for (unsigned i = 0; i < params_.cores; ++i) {
+      add(fmt::format("aic{}", i), aicore::CoreKind::Aic, int(i));
+      seats.push_back({cores_.back()->name(), aicore::CoreKind::Aic, int(i), 0});
+    }
+    for (unsigned j = 0; j < params_.cores * params_.aiv_per_core; ++j) {
+      const int group = int(j / params_.aiv_per_core);
+      add(fmt::format("aiv{}", j), aicore::CoreKind::Aiv, group);
+      seats.push_back({cores_.back()->name(), aicore::CoreKind::Aiv, group, int(j % params_.aiv_per_core)});
+    }
+    cross_core_ = std::make_unique<soc::CrossCoreSync>(soc::CrossCoreSync::params_from_config(), std::move(seats));
+    for (auto& core : cores_) core->set_cross_core_flags(cross_core_.get());
+  } else {
+    for (unsigned i = 0; i < params_.cores; ++i) add(fmt::format("core{}", i), aicore::CoreKind::Coupled, int(i));
+    for (unsigned i = 0; i < params_.vector_cores; ++i) {
+      add(fmt::format("vcore{}", i), aicore::CoreKind::Aiv, int(params_.cores + i));
+    }
+  }
+  std::vector<aicore::AiCore*> cores;
+  for (auto& core : cores_) cores.push_back(core.get());
+  scheduler_ = std::make_unique<soc::TaskScheduler>("task_scheduler", std::move(cores), params_.separated,
+                                                    params_.aiv_per_core, cross_core_.get());
+}
+
+// Stops around the ring: AI Cores (with their AIVs, side by side) and L2 slices alternate, so
+// each AI Core has a slice beside it;
 // the memory controllers are spread evenly among them. Registration follows binding order
 // (cores, then slices' downstream ports on the target side; slices, then controllers on the
 // initiator side).
-void CoupledSoc::place_stops() {
+void AscendSoc::place_stops() {
   struct Stop { char kind; unsigned index; };
   std::vector<Stop> order;
-  const unsigned pairs = std::max<unsigned>(params_.cores, params_.l2_slices);
+  const unsigned groups = core_group_.empty() ? 0 : unsigned(*std::max_element(core_group_.begin(), core_group_.end())) + 1;
+  const unsigned pairs = std::max<unsigned>(groups, params_.l2_slices);
   for (unsigned i = 0; i < pairs; ++i) {
-    if (i < params_.cores) order.push_back({'c', i});
+    for (unsigned c = 0; c < cores_.size(); ++c) {
+      if (core_group_[c] == int(i)) order.push_back({'c', c});
+    }
     if (i < params_.l2_slices) order.push_back({'l', i});
   }
   const unsigned agents = static_cast<unsigned>(order.size());
@@ -132,12 +186,12 @@ void CoupledSoc::place_stops() {
     const size_t at = size_t(agents) * m / params_.dram_controllers + m;
     order.insert(order.begin() + static_cast<long>(at), Stop{'m', m});
   }
-  std::vector<unsigned> core_stop(params_.cores), l2_stop(params_.l2_slices), mc_stop(params_.dram_controllers);
+  std::vector<unsigned> core_stop(cores_.size()), l2_stop(params_.l2_slices), mc_stop(params_.dram_controllers);
   for (unsigned s = 0; s < order.size(); ++s) {
     auto& v = order[s].kind == 'c' ? core_stop : order[s].kind == 'l' ? l2_stop : mc_stop;
     v[order[s].index] = s;
   }
-  for (unsigned i = 0; i < params_.cores; ++i) noc_->add_requester(fmt::format("core{}", i), core_stop[i]);
+  for (unsigned i = 0; i < cores_.size(); ++i) noc_->add_requester(cores_[i]->basename(), core_stop[i]);
   for (unsigned i = 0; i < params_.l2_slices; ++i) {
     noc_->add_requester(fmt::format("l2_{}", i), l2_stop[i], interconnect::ChiInterconnect::Role::HomeDownstream);
   }
@@ -146,20 +200,31 @@ void CoupledSoc::place_stops() {
   noc_->finalize(static_cast<unsigned>(order.size()));
 }
 
-double CoupledSoc::dram_peak_bytes_per_second() const {
+std::string AscendSoc::describe_cores() const {
+  if (params_.separated) {
+    return fmt::format("{} AI Cores ({} AIC + {} AIV)", params_.cores, params_.cores,
+                       params_.cores * params_.aiv_per_core);
+  }
+  if (params_.vector_cores > 0) return fmt::format("{} AI Cores + {} Vector Cores", params_.cores, params_.vector_cores);
+  return fmt::format("{} cores", params_.cores);
+}
+
+double AscendSoc::dram_peak_bytes_per_second() const {
   double total = 0;
   for (const auto& mc : dram_) total += mc->peak_bytes_per_second();
   return total;
 }
 
-double CoupledSoc::peak_flops() const {
+double AscendSoc::peak_flops() const {
   const auto& p = cores_.front()->params();
-  return double(cores_.size()) * 4096.0 * p.cube.f16_fractal_steps_per_cycle * 2.0 * p.clock_mhz * 1e6;
+  unsigned cubes = 0;
+  for (const auto& core : cores_) cubes += core->core_kind() != aicore::CoreKind::Aiv;
+  return double(cubes) * 4096.0 * p.cube.f16_fractal_steps_per_cycle * 2.0 * p.clock_mhz * 1e6;
 }
 
-sc_core::sc_time CoupledSoc::run(aicore::Task& task) {
+sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
-  for (auto& core : cores_) core->start(task);
+  scheduler_->launch(task);
   // Run in slices of simulated time so a long run can report progress; the slices do not
   // change the simulation (sc_start resumes exactly where it stopped).
   using clock = std::chrono::steady_clock;
@@ -180,6 +245,7 @@ sc_core::sc_time CoupledSoc::run(aicore::Task& task) {
   }
   if (reported) std::fprintf(stderr, "\n");
   if (task.blocks_done < task.block_num) {
+    scheduler_->mark_deadlock();
     std::string states;
     for (auto& core : cores_) {
       if (core->busy()) states += "\n  " + core->state();
