@@ -12,6 +12,7 @@
 #include "models/interconnect/chi_interconnect.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/memory_controller.h"
+#include "models/soc/host_bridge.h"
 #include "tlm/memory.h"
 #include "tlm/router.h"
 #include "tlm/sim_mode.h"
@@ -55,6 +56,7 @@ class CoupledSoc : public sc_core::sc_module {
   memory::L2Slice& l2_slice(unsigned i) { return *l2_.at(i); }
   unsigned num_memory_controllers() const { return static_cast<unsigned>(dram_.size()); }
   memory::MemoryController& memory_controller(unsigned i) { return *dram_.at(i); }
+  soc::HostBridge& host_bridge() { return *host_bridge_; }  // PCIe DMA for host copies
   double dram_peak_bytes_per_second() const;
   // Peak cube throughput of all cores (f16 MAC/s x 2).
   double peak_flops() const;
@@ -75,6 +77,7 @@ class CoupledSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<aicore::AiCore>> cores_;
   std::vector<std::unique_ptr<memory::L2Slice>> l2_;
   std::vector<std::unique_ptr<memory::MemoryController>> dram_;
+  std::unique_ptr<soc::HostBridge> host_bridge_;
 };
 
 }  // namespace npuvp::platform

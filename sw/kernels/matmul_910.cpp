@@ -1,13 +1,20 @@
-// The single-core matmul for a coupled Ascend 910 core, which has neither ND2NZ nor FixPipe
-// (the shared steps are in cube_910.h):
+// The matmul for coupled Ascend 910 cores, which have neither ND2NZ nor FixPipe (the shared
+// steps are in cube_910.h):
 //   1. pad:    A[M][K] -> Ap[M][Kp], B[K][N] -> Bp[K][Np] in GM (Kp, Np multiples of 16) by the
-//              vector unit, row by row through UB, the pad zeroed;
+//              vector unit, row by row through UB, the pad zeroed; skipped when K (for A) or N
+//              (for B) is already a multiple of 16, and then Ap is A (Bp is B);
 //   2. cube:   strided DataCopy builds NZ tiles in L1 (one 32 B block per row per column of
 //              fractals), LoadData2D feeds L0A/L0B as on A2, Mmad accumulates over K in L0C;
 //              L0C -> UB in matrix mode (f32, or converted to f16), then UB -> Cp[M][Np] with
-//              one 16-element row block per DataCopy block;
+//              one 16-element row block per DataCopy block (Cp is C when N is a multiple of 16);
 //   3. unpad:  Cp -> C[M][N] row by row, whole 32 B blocks by DataCopy and the rest of each
 //              row by scalar stores.
+//
+// Several blocks: C's 128 x 128 tiles form a grid, and each block takes one rectangle of it
+// (a band of tile rows x a band of tile columns; blocks past the rectangles idle). The 910 has
+// no cross-core synchronisation, so a block never reads what another block wrote: it pads the
+// rows of A and the columns of B its rectangle needs itself. Blocks that share a band pad the
+// same bytes to the same values, which costs vector time but not correctness.
 #include <algorithm>
 #include <type_traits>
 
@@ -32,25 +39,40 @@ class KernelMatmul910 {
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(s.m) * s.n);
     auto* w = reinterpret_cast<__gm__ uint8_t*>(ws);
-    apGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(w), uint64_t(s.m) * kp_);
-    bpGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(w + uint64_t(s.m) * kp_ * 2), uint64_t(s.k) * np_);
-    cpGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(w + (uint64_t(s.m) * kp_ + uint64_t(s.k) * np_) * 2),
+    apGm.SetGlobalBuffer(pad_a() ? reinterpret_cast<__gm__ half*>(w) : reinterpret_cast<__gm__ half*>(a),
+                         uint64_t(s.m) * kp_);
+    bpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ half*>(w + uint64_t(s.m) * kp_ * 2)
+                                 : reinterpret_cast<__gm__ half*>(b),
+                         uint64_t(s.k) * np_);
+    cpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ CT*>(w + (uint64_t(s.m) * kp_ + uint64_t(s.k) * np_) * 2)
+                                 : reinterpret_cast<__gm__ CT*>(c),
                          uint64_t(s.m) * np_);
   }
 
   void Process() {
-    {
+    if (!TakeShare()) return;  // more blocks than tiles: this one has nothing to do
+    const uint32_t width = n_end_ - n_begin_, padded_width = round_up(width, 16);
+    if (pad_a() || pad_n()) {
       TPipe pipe;
-      RowCopier<half> rows(pipe, std::max(kp_, np_));
-      for (uint32_t i = 0; i < s_.m; ++i) rows.Pad(apGm[uint64_t(i) * kp_], aGm[uint64_t(i) * s_.k], s_.k, kp_);
-      for (uint32_t i = 0; i < s_.k; ++i) rows.Pad(bpGm[uint64_t(i) * np_], bGm[uint64_t(i) * s_.n], s_.n, np_);
+      RowCopier<half> rows(pipe, std::max(kp_, padded_width));
+      if (pad_a()) {
+        for (uint32_t i = m_begin_; i < m_end_; ++i) rows.Pad(apGm[uint64_t(i) * kp_], aGm[uint64_t(i) * s_.k], s_.k, kp_);
+      }
+      if (pad_n()) {
+        for (uint32_t i = 0; i < s_.k; ++i) {
+          rows.Pad(bpGm[uint64_t(i) * np_ + n_begin_], bGm[uint64_t(i) * s_.n + n_begin_], width, padded_width);
+        }
+      }
     }
     PipeBarrier<PIPE_ALL>();  // the padded copies are in GM before the cube reads them
     Cube();
     PipeBarrier<PIPE_ALL>();
+    if (!pad_n()) return;  // the cube wrote C itself
     TPipe pipe;
-    RowCopier<CT> rows(pipe, np_);
-    for (uint32_t i = 0; i < s_.m; ++i) rows.Unpad(cGm[uint64_t(i) * s_.n], cpGm[uint64_t(i) * np_], s_.n, np_);
+    RowCopier<CT> rows(pipe, padded_width);
+    for (uint32_t i = m_begin_; i < m_end_; ++i) {
+      rows.Unpad(cGm[uint64_t(i) * s_.n + n_begin_], cpGm[uint64_t(i) * np_ + n_begin_], width, padded_width);
+    }
   }
 
  private:
@@ -62,9 +84,9 @@ class KernelMatmul910 {
     pipe.InitBuffer(qB2, kBuffers, kBaseK * kBaseN * sizeof(half));
     pipe.InitBuffer(qCO1, kBuffers, kBaseM * kBaseN * sizeof(float));
     pipe.InitBuffer(qCO2, kBuffers, kBaseM * kBaseN * sizeof(CT));
-    for (uint32_t m0 = 0; m0 < s_.m; m0 += kBaseM) {
-      for (uint32_t n0 = 0; n0 < s_.n; n0 += kBaseN) {
-        const uint32_t m = std::min(kBaseM, s_.m - m0), n = std::min(kBaseN, s_.n - n0);
+    for (uint32_t m0 = m_begin_; m0 < m_end_; m0 += kBaseM) {
+      for (uint32_t n0 = n_begin_; n0 < n_end_; n0 += kBaseN) {
+        const uint32_t m = std::min(kBaseM, m_end_ - m0), n = std::min(kBaseN, n_end_ - n0);
         LocalTensor<float> c = qCO1.AllocTensor<float>();
         for (uint32_t k0 = 0; k0 < s_.k; k0 += kBlockK) {
           const uint32_t k = std::min(kBlockK, s_.k - k0);
@@ -75,6 +97,24 @@ class KernelMatmul910 {
         CopyOut(m0, n0, m, n);
       }
     }
+  }
+
+  bool pad_a() const { return kp_ != s_.k; }
+  bool pad_n() const { return np_ != s_.n; }  // B's rows and C's rows
+
+  // This block's rectangle of C, in elements (tile-aligned); false if it has none.
+  bool TakeShare() {
+    const TileGrid grid = matmul_910_tile_grid(s_, static_cast<uint32_t>(GetBlockNum()));
+    const auto block = static_cast<uint32_t>(GetBlockIdx());
+    if (block >= grid.rows * grid.cols) return false;
+    const uint32_t tiles_m = ceil_div(s_.m, kBaseM), tiles_n = ceil_div(s_.n, kBaseN);
+    const uint32_t bi = block / grid.cols, bj = block % grid.cols;
+    // Balanced bands: band i of g over T tiles is [i T / g, (i + 1) T / g).
+    m_begin_ = bi * tiles_m / grid.rows * kBaseM;
+    m_end_ = std::min(s_.m, (bi + 1) * tiles_m / grid.rows * kBaseM);
+    n_begin_ = bj * tiles_n / grid.cols * kBaseN;
+    n_end_ = std::min(s_.n, (bj + 1) * tiles_n / grid.cols * kBaseN);
+    return m_begin_ < m_end_ && n_begin_ < n_end_;
   }
 
   // Padded GM -> L1 NZ: A's m x k block and B's k x n block.
@@ -94,6 +134,7 @@ class KernelMatmul910 {
 
   MatmulShape s_;
   uint32_t kp_, np_;
+  uint32_t m_begin_ = 0, m_end_ = 0, n_begin_ = 0, n_end_ = 0;  // this block's share of C
   TQue<TPosition::A1, kBuffers> qA1;
   TQue<TPosition::B1, kBuffers> qB1;
   TQue<TPosition::A2, kBuffers> qA2;
@@ -104,6 +145,25 @@ class KernelMatmul910 {
   GlobalTensor<CT> cGm, cpGm;
 };
 }  // namespace
+
+TileGrid matmul_910_tile_grid(MatmulShape s, uint32_t blocks) {
+  // The rectangle count that gives the fewest tiles to the busiest block; among those, the
+  // squarest bands (the least A and B each block reads and pads).
+  const uint32_t tiles_m = ceil_div(s.m, kBaseM), tiles_n = ceil_div(s.n, kBaseN);
+  TileGrid best{1, 1};
+  uint64_t best_load = ~0ull, best_edge = ~0ull;
+  for (uint32_t rows = 1; rows <= std::min(blocks, tiles_m); ++rows) {
+    const uint32_t cols = std::min(tiles_n, blocks / rows);
+    const uint64_t load = uint64_t(ceil_div(tiles_m, rows)) * ceil_div(tiles_n, cols);
+    const uint64_t edge = uint64_t(ceil_div(tiles_m, rows)) + ceil_div(tiles_n, cols);
+    if (load < best_load || (load == best_load && edge < best_edge)) {
+      best = {rows, cols};
+      best_load = load;
+      best_edge = edge;
+    }
+  }
+  return best;
+}
 
 uint64_t matmul_910_workspace_bytes(MatmulShape s) {
   // Ap and Bp in f16, Cp in f32 (the larger output), plus one 32 B block of over-read slack.
