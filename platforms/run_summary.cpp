@@ -78,11 +78,14 @@ std::string run_summary(CoupledSoc& soc, const sc_core::sc_time& elapsed, double
   out += fmt::format("{}: busiest link {} at {:.1f}% utilisation\n", soc.interconnect().topology().kind(),
                      f.busiest_link.empty() ? "-" : f.busiest_link, 100 * f.max_link_utilisation);
   if (f.pcie_copies > 0) {
-    out += fmt::format("PCIe: {} copies; to device {:.2f} MB at {:.1f} GB/s, to host {:.2f} MB at {:.1f} GB/s "
-                       "(link {:.1f} GB/s each way)\n",
-                       f.pcie_copies, double(f.pcie_h2d_bytes) / 1e6, f.pcie_h2d_bytes_per_second / 1e9,
-                       double(f.pcie_d2h_bytes) / 1e6, f.pcie_d2h_bytes_per_second / 1e9,
-                       f.pcie_peak_bytes_per_second / 1e9);
+    using Direction = soc::HostBridge::Direction;
+    const double copy_seconds = (soc.host_bridge().busy_time(Direction::HostToDevice) +
+                                 soc.host_bridge().busy_time(Direction::DeviceToHost)).to_seconds();
+    out += fmt::format("PCIe: {} host copies in {:.3f} us (outside the kernel time above); to device {:.2f} MB at "
+                       "{:.1f} GB/s, to host {:.2f} MB at {:.1f} GB/s (link {:.1f} GB/s each way)\n",
+                       f.pcie_copies, copy_seconds * 1e6, double(f.pcie_h2d_bytes) / 1e6,
+                       f.pcie_h2d_bytes_per_second / 1e9, double(f.pcie_d2h_bytes) / 1e6,
+                       f.pcie_d2h_bytes_per_second / 1e9, f.pcie_peak_bytes_per_second / 1e9);
   }
   return out;
 }
