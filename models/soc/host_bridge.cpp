@@ -71,6 +71,11 @@ std::string HostBridge::describe(const Job& job) const {
 
 sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t* host, uint64_t bytes) {
   job_ = Job{direction, device, host, bytes, true, false, {}};
+  // The host drives the simulation to run a copy, which it cannot do from inside it.
+  if (sc_core::sc_get_current_process_handle().valid()) {
+    raise(name(), "{}: host copies run between launches, not from a kernel or another SystemC process",
+          describe(job_));
+  }
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   if (bytes > 0) {
     start_.notify(sc_core::SC_ZERO_TIME);

@@ -73,6 +73,9 @@ TEST(Matmul910MultiCore, F16Out_130x272x45_7Blocks) { check_matmul_910<half>(130
 // K a multiple of 16, N not: only B is padded and C unpadded.
 TEST(Matmul910MultiCore, F32Out_140x131x64_4Blocks) { check_matmul_910<float>(140, 131, 64, 4); }
 
+// K too deep for B's panel to stay in L1 (3601 > 14 K blocks of 256): B blocks stream per K step.
+TEST(Matmul910MultiCore, F32Out_40x150x3601_3Blocks) { check_matmul_910<float>(40, 150, 3601, 3); }
+
 TEST(Matmul910MultiCore, TileGridUsesEveryBlockWhenTheTilesAllow) {
   // 2048^3: 16 x 16 tiles; 32 blocks take rectangles of 8 tiles each, one tile column wide
   // (B's panel is read once per block).

@@ -183,6 +183,17 @@ TEST(HostBridge, PerfModeStillMovesTheData) {
   EXPECT_GT(r["h2d"].get<double>(), 1000003 / 32e9);
 }
 
+TEST(HostBridge, CopyFromInsideAKernelIsAClearError) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1"}, "minimal");
+  auto* gm = static_cast<uint8_t*>(AscendC::GmAlloc(64));
+  std::vector<uint8_t> host(64);
+  const std::string error = npuvp::testing::kernel_error(
+      dev, 1, [&] { dev.memcpy(gm, host.data(), 64, Device::Copy::HostToDevice); });
+  EXPECT_THAT(error, ::testing::HasSubstr("soc.host_bridge @ "));
+  EXPECT_THAT(error, ::testing::HasSubstr("memcpy HostToDevice of 64 bytes"));
+  EXPECT_THAT(error, ::testing::HasSubstr("not from a kernel"));
+}
+
 TEST(HostBridge, CopyOutsideGmIsAClearError) {
   auto& dev = npuvp::testing::make_device({}, "minimal");
   std::vector<uint8_t> host(64), other(64);
