@@ -9,6 +9,7 @@
 #include "tlm/config.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/tracer.h"
 
 namespace npuvp::soc {
 
@@ -95,6 +96,13 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
   (direction == Direction::HostToDevice ? h2d_bytes_ : d2h_bytes_) += bytes;
   (direction == Direction::HostToDevice ? h2d_ps_ : d2h_ps_) += static_cast<uint64_t>(std::llround(took.to_seconds() * 1e12));
   ++copies_;
+  Tracer& tracer = Tracer::global();
+  if (tracer.enabled()) {
+    tracer.slice(tracer.track(basename(), direction_name(direction)), "memcpy", start, took,
+                 {{"bytes", bytes},
+                  {"gm", fmt::format("0x{:x}", device)},
+                  {"GB/s", took > sc_core::SC_ZERO_TIME ? double(bytes) / took.to_seconds() / 1e9 : 0.0}});
+  }
   return took;
 }
 
