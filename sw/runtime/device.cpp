@@ -163,6 +163,10 @@ void Device::memcpy(void* dst, const void* src, size_t bytes, Copy kind) {
   const char* kind_name = kind == Copy::HostToDevice   ? "HostToDevice"
                           : kind == Copy::DeviceToHost ? "DeviceToHost"
                                                        : "DeviceToDevice";
+  if (bytes > 0 && (dst == nullptr || src == nullptr)) {
+    raise(soc_->host_bridge().name(), "memcpy {} of {} bytes: the {} is a null pointer", kind_name, bytes,
+          dst == nullptr ? "destination" : "source");
+  }
   for (auto [side, pointer, device] : {std::tuple{"source", src, kind != Copy::HostToDevice},
                                        std::tuple{"destination", static_cast<const void*>(dst), kind != Copy::DeviceToHost}}) {
     if (device && !owns(pointer, bytes)) {

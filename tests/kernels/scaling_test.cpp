@@ -216,6 +216,14 @@ TEST(HostBridge, CopyOutsideGmIsAClearError) {
   }
   EXPECT_THAT(error, ::testing::HasSubstr("memcpy DeviceToHost"));
   EXPECT_THAT(error, ::testing::HasSubstr("the source"));
+  // A null host pointer is refused, not dereferenced.
+  error.clear();
+  try {
+    dev.memcpy(gm, nullptr, 64, Device::Copy::HostToDevice);
+  } catch (const std::exception& e) {
+    error = npuvp::error_text(e);
+  }
+  EXPECT_THAT(error, ::testing::HasSubstr("the source is a null pointer"));
 }
 
 }  // namespace
