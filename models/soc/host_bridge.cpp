@@ -80,8 +80,8 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   if (bytes > 0) {
     start_.notify(sc_core::SC_ZERO_TIME);
-    // Run until the copy is done; nothing else is active between launches, so the slices end
-    // early by starvation once it is.
+    // Run until the copy is done: the DMA thread pauses the simulation at its last byte, so
+    // time stops there even if some other process has an event pending later.
     const sc_core::sc_time slice(100, sc_core::SC_US);
     while (!job_.done) {
       sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
@@ -116,6 +116,7 @@ void HostBridge::dma_thread() {
     wait(start_);
     if (job_.pending && !job_.done) run_job();
     job_.done = true;
+    sc_core::sc_pause();  // hand control back to the host at the copy's last byte
   }
 }
 
