@@ -115,6 +115,7 @@ CoupledSoc::CoupledSoc(sc_core::sc_module_name name)
   // The PCIe host bridge: a requester on the ring, bound after the L2 slices' downstream ports.
   host_bridge_ = std::make_unique<soc::HostBridge>("host_bridge", soc::HostBridge::params_from_config());
   host_bridge_->ring_socket.bind(noc_->target_socket);
+  host_bridge_->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
   place_stops();
 }
 

@@ -62,6 +62,12 @@ HostBridge::HostBridge(sc_core::sc_module_name name, const Params& params)
   SC_THREAD(dma_thread);
 }
 
+void HostBridge::set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t size) {
+  gm_host_ = host_base;
+  gm_base_ = device_base;
+  gm_size_ = size;
+}
+
 sc_core::sc_time HostBridge::busy_time(Direction d) const {
   return sc_core::sc_time(double((d == Direction::HostToDevice ? h2d_ps_ : d2h_ps_).value), sc_core::SC_PS);
 }
@@ -71,11 +77,14 @@ std::string HostBridge::describe(const Job& job) const {
 }
 
 sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t* host, uint64_t bytes) {
-  job_ = Job{direction, device, host, bytes, true, false, {}};
+  job_ = Job{direction, device, bytes, true, false, {}};
   // The host drives the simulation to run a copy, which it cannot do from inside it.
   if (sc_core::sc_get_current_process_handle().valid()) {
     raise(name(), "{}: host copies run between launches, not from a kernel or another SystemC process",
           describe(job_));
+  }
+  if (device < gm_base_ || device - gm_base_ > gm_size_ || bytes > gm_size_ - (device - gm_base_)) {
+    raise(name(), "{}: the device range is outside GM [0x{:x}, 0x{:x})", describe(job_), gm_base_, gm_base_ + gm_size_);
   }
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   if (bytes > 0) {
@@ -92,6 +101,12 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
   }
   job_.pending = false;
   if (!job_.error.empty()) raise(name(), "{}: {}", describe(job_), job_.error);
+  uint8_t* gm = gm_host_ + (device - gm_base_);
+  if (direction == Direction::HostToDevice) {
+    std::memmove(gm, host, bytes);
+  } else {
+    std::memmove(host, gm, bytes);
+  }
   const sc_core::sc_time took = sc_core::sc_time_stamp() - start;
   (direction == Direction::HostToDevice ? h2d_bytes_ : d2h_bytes_) += bytes;
   (direction == Direction::HostToDevice ? h2d_ps_ : d2h_ps_) += static_cast<uint64_t>(std::llround(took.to_seconds() * 1e12));
@@ -120,13 +135,13 @@ void HostBridge::dma_thread() {
   }
 }
 
-sc_core::sc_time HostBridge::ring_access(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length,
+sc_core::sc_time HostBridge::ring_access(tlm::tlm_command command, uint64_t address, uint32_t length,
                                          const sc_core::sc_time& start) {
   tlm::tlm_generic_payload tx;
-  InitiatorExtension ext(-1, -1, true);  // not a core; host copies always carry their data
+  InitiatorExtension ext(-1, -1, false);  // not a core; timing only (copy() moves the bytes)
   tx.set_command(command);
   tx.set_address(address);
-  tx.set_data_ptr(data);
+  tx.set_data_ptr(nullptr);
   tx.set_data_length(length);
   tx.set_streaming_width(length);
   tx.set_byte_enable_ptr(nullptr);
@@ -162,13 +177,13 @@ void HostBridge::run_job() {
     sc_core::sc_time finished;
     if (to_device) {
       link_free = link.reserve(link_free, n);
-      finished = ring_access(tlm::TLM_WRITE_COMMAND, at, j.host + off, n, link_free + latency_);
+      finished = ring_access(tlm::TLM_WRITE_COMMAND, at, n, link_free + latency_);
     } else {
       // A read leaves once a tag is free: when the burst `outstanding_reads` earlier has
       // crossed the link. The data crosses the link in address order.
       const sc_core::sc_time issue = sent.size() < params_.outstanding_reads ? t0 : sent.front();
       if (sent.size() == params_.outstanding_reads) sent.pop_front();
-      const sc_core::sc_time read = ring_access(tlm::TLM_READ_COMMAND, at, j.host + off, n, issue);
+      const sc_core::sc_time read = ring_access(tlm::TLM_READ_COMMAND, at, n, issue);
       link_free = link.reserve(std::max(read, link_free), n);
       sent.push_back(link_free);
       finished = link_free + latency_;

@@ -42,9 +42,13 @@ class HostBridge : public sc_core::sc_module {
 
   HostBridge(sc_core::sc_module_name name, const Params& params);
 
-  // Copies `bytes` between `host` and the GM device address `device` through the ring (timed
-  // and perf modes; the data always lands: a host copy is not a kernel's data path). Call it
-  // from the host, outside a launch. Returns the simulated time the
+  // The host view of GM: the bytes live there; the ring transactions carry only time (as the
+  // cores' do in perf mode), so the data cannot depend on how a target handles payloads.
+  void set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t size);
+
+  // Copies `bytes` between `host` and the GM device address `device`, timed through the ring
+  // (timed and perf modes; the data always lands: a host copy is not a kernel's data path).
+  // Call it from the host, outside a launch. Returns the simulated time the
   // copy took. Raises, naming the bridge, the copy and the simulated
   // time, if the ring answers with an error (an address outside GM).
   sc_core::sc_time copy(Direction direction, uint64_t device, uint8_t* host, uint64_t bytes);
@@ -63,7 +67,6 @@ class HostBridge : public sc_core::sc_module {
   struct Job {
     Direction direction = Direction::HostToDevice;
     uint64_t device = 0;
-    uint8_t* host = nullptr;
     uint64_t bytes = 0;
     bool pending = false;
     bool done = false;
@@ -73,11 +76,13 @@ class HostBridge : public sc_core::sc_module {
   void dma_thread();
   void run_job();
   // One burst through the ring; returns when it has completed (absolute time).
-  sc_core::sc_time ring_access(tlm::tlm_command command, uint64_t address, uint8_t* data, uint32_t length,
+  sc_core::sc_time ring_access(tlm::tlm_command command, uint64_t address, uint32_t length,
                                const sc_core::sc_time& start);
   std::string describe(const Job& job) const;
 
   Params params_;
+  uint8_t* gm_host_ = nullptr;
+  uint64_t gm_base_ = 0, gm_size_ = 0;
   sc_core::sc_time latency_;
   sc_core::sc_time quantum_;
   BandwidthResource link_h2d_, link_d2h_;
