@@ -122,6 +122,10 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
     mc->downstream.bind(backing_router_.target_socket);
     dram_.push_back(std::move(mc));
   }
+  // The PCIe host bridge: a requester on the ring, bound after the L2 slices' downstream ports.
+  host_bridge_ = std::make_unique<soc::HostBridge>("host_bridge", soc::HostBridge::params_from_config());
+  host_bridge_->ring_socket.bind(noc_->target_socket);
+  host_bridge_->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
   place_stops();
 }
 
@@ -195,6 +199,9 @@ void AscendSoc::place_stops() {
   for (unsigned i = 0; i < params_.l2_slices; ++i) {
     noc_->add_requester(fmt::format("l2_{}", i), l2_stop[i], interconnect::ChiInterconnect::Role::HomeDownstream);
   }
+  // The host bridge shares memory controller 0's stop (an I/O stop), so adding it changes no
+  // other node's route.
+  noc_->add_requester("host_bridge", mc_stop[0]);
   for (unsigned i = 0; i < params_.l2_slices; ++i) noc_->add_home(fmt::format("l2_{}", i), l2_stop[i]);
   for (unsigned i = 0; i < params_.dram_controllers; ++i) noc_->add_subordinate(fmt::format("dram{}", i), mc_stop[i]);
   noc_->finalize(static_cast<unsigned>(order.size()));

@@ -18,6 +18,7 @@
 #include "models/interconnect/chi_interconnect.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/memory_controller.h"
+#include "models/soc/host_bridge.h"
 #include "models/soc/cross_core_sync.h"
 #include "models/soc/task_scheduler.h"
 #include "tlm/memory.h"
@@ -72,6 +73,7 @@ class AscendSoc : public sc_core::sc_module {
   memory::L2Slice& l2_slice(unsigned i) { return *l2_.at(i); }
   unsigned num_memory_controllers() const { return static_cast<unsigned>(dram_.size()); }
   memory::MemoryController& memory_controller(unsigned i) { return *dram_.at(i); }
+  soc::HostBridge& host_bridge() { return *host_bridge_; }  // PCIe DMA for host copies
   double dram_peak_bytes_per_second() const;
   // Peak cube throughput of all cores with a cube (f16 MAC/s x 2).
   double peak_flops() const;
@@ -96,6 +98,7 @@ class AscendSoc : public sc_core::sc_module {
   std::unique_ptr<soc::TaskScheduler> scheduler_;
   std::vector<std::unique_ptr<memory::L2Slice>> l2_;
   std::vector<std::unique_ptr<memory::MemoryController>> dram_;
+  std::unique_ptr<soc::HostBridge> host_bridge_;
 };
 
 }  // namespace npuvp::platform

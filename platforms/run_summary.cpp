@@ -1,6 +1,7 @@
 #include "platforms/run_summary.h"
 
 #include <algorithm>
+#include <tuple>
 #include <fmt/format.h>
 
 #include "platforms/ascend_soc.h"
@@ -29,6 +30,17 @@ RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed) {
   f.dram_peak_bytes_per_second = soc.dram_peak_bytes_per_second();
   f.l2_hit_rate = lookups ? double(hits) / double(lookups) : 0.0;
   f.max_link_utilisation = soc.interconnect().max_link_utilisation(elapsed, &f.busiest_link);
+  using Direction = soc::HostBridge::Direction;
+  const soc::HostBridge& pcie = soc.host_bridge();
+  f.pcie_h2d_bytes = pcie.bytes(Direction::HostToDevice);
+  f.pcie_d2h_bytes = pcie.bytes(Direction::DeviceToHost);
+  f.pcie_copies = pcie.copies();
+  for (auto [d, bytes, rate] : {std::tuple{Direction::HostToDevice, f.pcie_h2d_bytes, &f.pcie_h2d_bytes_per_second},
+                                std::tuple{Direction::DeviceToHost, f.pcie_d2h_bytes, &f.pcie_d2h_bytes_per_second}}) {
+    const double busy = pcie.busy_time(d).to_seconds();
+    *rate = busy > 0 ? double(bytes) / busy : 0.0;
+  }
+  f.pcie_peak_bytes_per_second = pcie.bytes_per_second();
   return f;
 }
 
@@ -81,6 +93,16 @@ std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double 
   if (soc.num_l2_slices() > 0) out += fmt::format("L2: {:.1f}% hit rate\n", 100 * f.l2_hit_rate);
   out += fmt::format("{}: busiest link {} at {:.1f}% utilisation\n", soc.interconnect().topology().kind(),
                      f.busiest_link.empty() ? "-" : f.busiest_link, 100 * f.max_link_utilisation);
+  if (f.pcie_copies > 0) {
+    using Direction = soc::HostBridge::Direction;
+    const double copy_seconds = (soc.host_bridge().busy_time(Direction::HostToDevice) +
+                                 soc.host_bridge().busy_time(Direction::DeviceToHost)).to_seconds();
+    out += fmt::format("PCIe: {} host copies in {:.3f} us (outside the kernel time above); to device {:.2f} MB at "
+                       "{:.1f} GB/s, to host {:.2f} MB at {:.1f} GB/s (link {:.1f} GB/s each way)\n",
+                       f.pcie_copies, copy_seconds * 1e6, double(f.pcie_h2d_bytes) / 1e6,
+                       f.pcie_h2d_bytes_per_second / 1e9, double(f.pcie_d2h_bytes) / 1e6,
+                       f.pcie_d2h_bytes_per_second / 1e9, f.pcie_peak_bytes_per_second / 1e9);
+  }
   return out;
 }
 

@@ -17,6 +17,10 @@ struct RunFigures {
   double l2_hit_rate = 0;         // over every slice; 0 when there were no lookups
   double max_link_utilisation = 0;
   std::string busiest_link;
+  // Host copies through the PCIe host bridge: bytes each way and the rate while copying.
+  uint64_t pcie_h2d_bytes = 0, pcie_d2h_bytes = 0, pcie_copies = 0;
+  double pcie_h2d_bytes_per_second = 0, pcie_d2h_bytes_per_second = 0;
+  double pcie_peak_bytes_per_second = 0;  // per direction
 };
 
 // Figures for the run that took `elapsed` (counters must have been reset before it).

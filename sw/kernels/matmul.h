@@ -1,4 +1,4 @@
-// Single-core tiled matmul C[M][N] = A[M][K] * B[K][N], f16 in, f32 or f16 out, any shape.
+// Tiled matmul C[M][N] = A[M][K] * B[K][N], f16 in, f32 or f16 out, any shape.
 #pragma once
 #include <cstdint>
 #include "kernel_operator.h"
@@ -19,9 +19,18 @@ void matmul_a2(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape shape);
 // at least matmul_910_workspace_bytes), strided DataCopy builds NZ in L1, the cube computes,
 // L0C leaves through UB in matrix mode into a padded C, and a vector post-pass writes the
 // exact C (scalar stores for row tails shorter than a 32 B block). CT is float or half.
+// Launched on several blocks, each block computes one rectangle of C's 128 x 128 tiles (see
+// matmul_910_tile_grid), padding what it needs itself; any blockDim works (blocks beyond the
+// grid idle).
 template <class CT>
 void matmul_910(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, MatmulShape shape);
 uint64_t matmul_910_workspace_bytes(MatmulShape shape);
+// How matmul_910 splits C over `blocks` blocks: `rows` bands of tile rows x `cols` bands of
+// tile columns, block b taking band (b / cols, b % cols).
+struct TileGrid {
+  uint32_t rows = 1, cols = 1;
+};
+TileGrid matmul_910_tile_grid(MatmulShape shape, uint32_t blocks);
 
 // int8: C[M][N] (s32) = A[M][K] (s8) * B[K][N] (s8), with B supplied transposed as Bt[N][K]
 // (the usual int8 layout: Bt's NZ fractals in L1 are already L0B's ZN fractals).

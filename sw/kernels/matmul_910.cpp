@@ -1,13 +1,20 @@
-// The single-core matmul for a coupled Ascend 910 core, which has neither ND2NZ nor FixPipe
-// (the shared steps are in cube_910.h):
+// The matmul for coupled Ascend 910 cores, which have neither ND2NZ nor FixPipe (the shared
+// steps are in cube_910.h):
 //   1. pad:    A[M][K] -> Ap[M][Kp], B[K][N] -> Bp[K][Np] in GM (Kp, Np multiples of 16) by the
-//              vector unit, row by row through UB, the pad zeroed;
+//              vector unit, row by row through UB, the pad zeroed; skipped when K (for A) or N
+//              (for B) is already a multiple of 16, and then Ap is A (Bp is B);
 //   2. cube:   strided DataCopy builds NZ tiles in L1 (one 32 B block per row per column of
 //              fractals), LoadData2D feeds L0A/L0B as on A2, Mmad accumulates over K in L0C;
 //              L0C -> UB in matrix mode (f32, or converted to f16), then UB -> Cp[M][Np] with
-//              one 16-element row block per DataCopy block;
+//              one 16-element row block per DataCopy block (Cp is C when N is a multiple of 16);
 //   3. unpad:  Cp -> C[M][N] row by row, whole 32 B blocks by DataCopy and the rest of each
 //              row by scalar stores.
+//
+// Several blocks: C's 128 x 128 tiles form a grid, and each block takes one rectangle of it
+// (a band of tile rows x a band of tile columns; blocks past the rectangles idle). The 910 has
+// no cross-core synchronisation, so a block never reads what another block wrote: it pads the
+// rows of A and the columns of B its rectangle needs itself. Blocks that share a band pad the
+// same bytes to the same values, which costs vector time but not correctness.
 #include <algorithm>
 #include <type_traits>
 
@@ -32,49 +39,122 @@ class KernelMatmul910 {
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(s.m) * s.n);
     auto* w = reinterpret_cast<__gm__ uint8_t*>(ws);
-    apGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(w), uint64_t(s.m) * kp_);
-    bpGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(w + uint64_t(s.m) * kp_ * 2), uint64_t(s.k) * np_);
-    cpGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(w + (uint64_t(s.m) * kp_ + uint64_t(s.k) * np_) * 2),
+    apGm.SetGlobalBuffer(pad_a() ? reinterpret_cast<__gm__ half*>(w) : reinterpret_cast<__gm__ half*>(a),
+                         uint64_t(s.m) * kp_);
+    bpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ half*>(w + uint64_t(s.m) * kp_ * 2)
+                                 : reinterpret_cast<__gm__ half*>(b),
+                         uint64_t(s.k) * np_);
+    cpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ CT*>(w + (uint64_t(s.m) * kp_ + uint64_t(s.k) * np_) * 2)
+                                 : reinterpret_cast<__gm__ CT*>(c),
                          uint64_t(s.m) * np_);
   }
 
   void Process() {
-    {
+    if (!TakeShare()) return;  // more blocks than tiles: this one has nothing to do
+    const uint32_t width = n_end_ - n_begin_, padded_width = round_up(width, 16);
+    if (pad_a() || pad_n()) {
       TPipe pipe;
-      RowCopier<half> rows(pipe, std::max(kp_, np_));
-      for (uint32_t i = 0; i < s_.m; ++i) rows.Pad(apGm[uint64_t(i) * kp_], aGm[uint64_t(i) * s_.k], s_.k, kp_);
-      for (uint32_t i = 0; i < s_.k; ++i) rows.Pad(bpGm[uint64_t(i) * np_], bGm[uint64_t(i) * s_.n], s_.n, np_);
+      RowCopier<half> rows(pipe, std::max(kp_, padded_width));
+      if (pad_a()) {
+        for (uint32_t i = m_begin_; i < m_end_; ++i) rows.Pad(apGm[uint64_t(i) * kp_], aGm[uint64_t(i) * s_.k], s_.k, kp_);
+      }
+      if (pad_n()) {
+        for (uint32_t i = 0; i < s_.k; ++i) {
+          rows.Pad(bpGm[uint64_t(i) * np_ + n_begin_], bGm[uint64_t(i) * s_.n + n_begin_], width, padded_width);
+        }
+      }
     }
     PipeBarrier<PIPE_ALL>();  // the padded copies are in GM before the cube reads them
     Cube();
     PipeBarrier<PIPE_ALL>();
+    if (!pad_n()) return;  // the cube wrote C itself
     TPipe pipe;
-    RowCopier<CT> rows(pipe, np_);
-    for (uint32_t i = 0; i < s_.m; ++i) rows.Unpad(cGm[uint64_t(i) * s_.n], cpGm[uint64_t(i) * np_], s_.n, np_);
+    RowCopier<CT> rows(pipe, padded_width);
+    for (uint32_t i = m_begin_; i < m_end_; ++i) {
+      rows.Unpad(cGm[uint64_t(i) * s_.n + n_begin_], cpGm[uint64_t(i) * np_ + n_begin_], width, padded_width);
+    }
   }
 
  private:
   void Cube() {
     TPipe pipe;
+    const uint32_t k_steps = ceil_div(s_.k, kBlockK);
     pipe.InitBuffer(qA1, kBuffers, kBaseM * kBlockK * sizeof(half));
-    pipe.InitBuffer(qB1, kBuffers, kBlockK * kBaseN * sizeof(half));
     pipe.InitBuffer(qA2, kBuffers, kBaseM * kBaseK * sizeof(half));
     pipe.InitBuffer(qB2, kBuffers, kBaseK * kBaseN * sizeof(half));
     pipe.InitBuffer(qCO1, kBuffers, kBaseM * kBaseN * sizeof(float));
     pipe.InitBuffer(qCO2, kBuffers, kBaseM * kBaseN * sizeof(CT));
-    for (uint32_t m0 = 0; m0 < s_.m; m0 += kBaseM) {
-      for (uint32_t n0 = 0; n0 < s_.n; n0 += kBaseN) {
-        const uint32_t m = std::min(kBaseM, s_.m - m0), n = std::min(kBaseN, s_.n - n0);
+    // B's panel for a tile column (all of K) stays in L1 while every row tile of the block's
+    // rectangle passes by, when it fits beside A's two blocks: GM traffic per C tile is then
+    // A's row panel only.
+    const bool resident = uint64_t(k_steps) * kPanelBlockElems * sizeof(half) <= pipe.FreeBytes(TPosition::B1);
+    if (resident) {
+      pipe.InitBuffer(panel_, k_steps * kPanelBlockElems * sizeof(half));
+      panel_ready_ = pipe.next_event_id(HardEvent::MTE2_MTE1);
+      panel_free_ = pipe.next_event_id(HardEvent::MTE1_MTE2);
+    } else {
+      pipe.InitBuffer(qB1, kBuffers, kBlockK * kBaseN * sizeof(half));
+    }
+    const uint32_t m_tiles = ceil_div(m_end_ - m_begin_, kBaseM);
+    for (uint32_t n0 = n_begin_; n0 < n_end_; n0 += kBaseN) {
+      const uint32_t n = std::min(kBaseN, n_end_ - n0);
+      // The previous panel's last LoadData is done before its L1 is overwritten.
+      if (resident && n0 != n_begin_) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);
+      // Blocks that share A's rows start at different row tiles, so they do not all read the
+      // same L2 lines at once (the order of C tiles does not change any result).
+      for (uint32_t t = 0; t < m_tiles; ++t) {
+        const uint32_t m0 = m_begin_ + (t + rotation_) % m_tiles * kBaseM;
+        const uint32_t m = std::min(kBaseM, m_end_ - m0);
         LocalTensor<float> c = qCO1.AllocTensor<float>();
-        for (uint32_t k0 = 0; k0 < s_.k; k0 += kBlockK) {
-          const uint32_t k = std::min(kBlockK, s_.k - k0);
-          CopyIn(m0, n0, k0, m, n, k);
-          matmul_tile::multiply_from_l1(c, qA1, qB1, qA2, qB2, m, n, k, k0 == 0);
+        for (uint32_t step = 0; step < k_steps; ++step) {
+          const uint32_t k0 = step * kBlockK, k = std::min(kBlockK, s_.k - k0);
+          if (!resident) {
+            CopyIn(m0, n0, k0, m, n, k);
+            matmul_tile::multiply_from_l1(c, qA1, qB1, qA2, qB2, m, n, k, k0 == 0);
+            continue;
+          }
+          // The first row tile loads the panel a K block at a time, just ahead of its own A
+          // block, so the cube starts after one block rather than after the whole panel.
+          LocalTensor<half> b1 = panel_.Get<half>()[step * kPanelBlockElems];
+          if (t == 0) {
+            cube_910::copy_nz_tile(b1, bpGm[uint64_t(k0) * np_ + n0], k, n, np_);
+            SetFlag<HardEvent::MTE2_MTE1>(panel_ready_);
+          }
+          LocalTensor<half> a1 = qA1.AllocTensor<half>();
+          cube_910::copy_nz_tile(a1, apGm[uint64_t(m0) * kp_ + k0], m, k, kp_);
+          qA1.EnQue(a1);
+          a1 = qA1.DeQue<half>();
+          if (t == 0) WaitFlag<HardEvent::MTE2_MTE1>(panel_ready_);
+          matmul_tile::multiply_l1_tiles(c, a1, b1, qA2, qB2, m, n, k, k0 == 0);
+          qA1.FreeTensor(a1);
         }
         qCO1.EnQue(c);
         CopyOut(m0, n0, m, n);
       }
+      if (resident) SetFlag<HardEvent::MTE1_MTE2>(panel_free_);  // after the panel's last LoadData
     }
+    if (resident) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);  // leave no flag pending
+  }
+
+  static constexpr uint32_t kPanelBlockElems = kBlockK * kBaseN;  // one K block of B's panel, NZ
+
+  bool pad_a() const { return kp_ != s_.k; }
+  bool pad_n() const { return np_ != s_.n; }  // B's rows and C's rows
+
+  // This block's rectangle of C, in elements (tile-aligned); false if it has none.
+  bool TakeShare() {
+    const TileGrid grid = matmul_910_tile_grid(s_, static_cast<uint32_t>(GetBlockNum()));
+    const auto block = static_cast<uint32_t>(GetBlockIdx());
+    if (block >= grid.rows * grid.cols) return false;
+    const uint32_t tiles_m = ceil_div(s_.m, kBaseM), tiles_n = ceil_div(s_.n, kBaseN);
+    const uint32_t bi = block / grid.cols, bj = block % grid.cols;
+    // Balanced bands: band i of g over T tiles is [i T / g, (i + 1) T / g).
+    m_begin_ = bi * tiles_m / grid.rows * kBaseM;
+    m_end_ = std::min(s_.m, (bi + 1) * tiles_m / grid.rows * kBaseM);
+    n_begin_ = bj * tiles_n / grid.cols * kBaseN;
+    n_end_ = std::min(s_.n, (bj + 1) * tiles_n / grid.cols * kBaseN);
+    rotation_ = bj;
+    return m_begin_ < m_end_ && n_begin_ < n_end_;
   }
 
   // Padded GM -> L1 NZ: A's m x k block and B's k x n block.
@@ -94,8 +174,12 @@ class KernelMatmul910 {
 
   MatmulShape s_;
   uint32_t kp_, np_;
+  uint32_t m_begin_ = 0, m_end_ = 0, n_begin_ = 0, n_end_ = 0;  // this block's share of C
+  uint32_t rotation_ = 0;  // the row tile this block starts at, within its band
   TQue<TPosition::A1, kBuffers> qA1;
   TQue<TPosition::B1, kBuffers> qB1;
+  TBuf<TPosition::B1> panel_;
+  int32_t panel_ready_ = 0, panel_free_ = 0;
   TQue<TPosition::A2, kBuffers> qA2;
   TQue<TPosition::B2, kBuffers> qB2;
   TQue<TPosition::CO1, kBuffers> qCO1;
@@ -104,6 +188,25 @@ class KernelMatmul910 {
   GlobalTensor<CT> cGm, cpGm;
 };
 }  // namespace
+
+TileGrid matmul_910_tile_grid(MatmulShape s, uint32_t blocks) {
+  // The rectangle count that gives the fewest tiles to the busiest block; among those, the
+  // least GM traffic per block: B's panel once per tile column, A's row panel once per tile.
+  const uint32_t tiles_m = ceil_div(s.m, kBaseM), tiles_n = ceil_div(s.n, kBaseN);
+  TileGrid best{1, 1};
+  uint64_t best_load = ~0ull, best_traffic = ~0ull;
+  for (uint32_t rows = 1; rows <= std::min(blocks, tiles_m); ++rows) {
+    const uint32_t cols = std::min(tiles_n, blocks / rows);
+    const uint64_t load = uint64_t(ceil_div(tiles_m, rows)) * ceil_div(tiles_n, cols);
+    const uint64_t traffic = uint64_t(ceil_div(tiles_n, cols)) * (1 + ceil_div(tiles_m, rows));
+    if (load < best_load || (load == best_load && traffic < best_traffic)) {
+      best = {rows, cols};
+      best_load = load;
+      best_traffic = traffic;
+    }
+  }
+  return best;
+}
 
 uint64_t matmul_910_workspace_bytes(MatmulShape s) {
   // Ap and Bp in f16, Cp in f32 (the larger output), plus one 32 B block of over-read slack.

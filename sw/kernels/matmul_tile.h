@@ -19,13 +19,11 @@ inline constexpr int32_t kBuffers = 2;
 inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 inline uint32_t round_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
 
-// Takes the next m x k tile of A and k x n tile of B (NZ in L1) from qA1/qB1, multiplies them
-// into c (from zero when first_block), and frees them.
-template <class QueA1, class QueB1, class QueA2, class QueB2>
-void multiply_from_l1(LocalTensor<float>& c, QueA1& qA1, QueB1& qB1, QueA2& qA2, QueB2& qB2, uint32_t m, uint32_t n,
-                      uint32_t k, bool first_block) {
-  LocalTensor<half> a1 = qA1.template DeQue<half>();
-  LocalTensor<half> b1 = qB1.template DeQue<half>();
+// Multiplies the m x k tile of A at a1 by the k x n tile of B at b1 (NZ in L1) into c (from
+// zero when first_block).
+template <class QueA2, class QueB2>
+void multiply_l1_tiles(LocalTensor<float>& c, const LocalTensor<half>& a1, const LocalTensor<half>& b1, QueA2& qA2,
+                       QueB2& qB2, uint32_t m, uint32_t n, uint32_t k, bool first_block) {
   const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1_block = ceil_div(k, kFractal);
   for (uint32_t kk0 = 0; kk0 < k; kk0 += kBaseK) {
     const uint32_t kk = std::min(kBaseK, k - kk0);
@@ -53,6 +51,16 @@ void multiply_from_l1(LocalTensor<float>& c, QueA1& qA1, QueB1& qB1, QueA2& qA2,
     qA2.FreeTensor(a2);
     qB2.FreeTensor(b2);
   }
+}
+
+// Takes the next m x k tile of A and k x n tile of B (NZ in L1) from qA1/qB1, multiplies them
+// into c (from zero when first_block), and frees them.
+template <class QueA1, class QueB1, class QueA2, class QueB2>
+void multiply_from_l1(LocalTensor<float>& c, QueA1& qA1, QueB1& qB1, QueA2& qA2, QueB2& qB2, uint32_t m, uint32_t n,
+                      uint32_t k, bool first_block) {
+  LocalTensor<half> a1 = qA1.template DeQue<half>();
+  LocalTensor<half> b1 = qB1.template DeQue<half>();
+  multiply_l1_tiles(c, a1, b1, qA2, qB2, m, n, k, first_block);
   qA1.FreeTensor(a1);
   qB1.FreeTensor(b1);
 }

@@ -2,6 +2,7 @@
 // 8 blocks x 8 tiles x 2 buffers.
 #include "sw/kernels/samples.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -140,15 +141,19 @@ SampleResult run_sample(const char* name, uint32_t blocks, int inputs, Kernel ke
   T* out = static_cast<T*>(AscendC::GmAlloc(n * sizeof(T)));
   std::memset(out, 0, n * sizeof(T));
   dev.launch(name, blocks, [&] { kernel(gm, out); });
-  std::vector<T> want(n);
+  std::vector<T> got(n), want(n);
+  dev.memcpy(got.data(), out, n * sizeof(T), Device::Copy::DeviceToHost);
   for (size_t i = 0; i < n; ++i) want[i] = reference(host, i);
-  SampleResult r = compare(out, want);
+  SampleResult r = compare(got.data(), want);
   for (T* p : gm) AscendC::GmFree(p);
   AscendC::GmFree(out);
   return r;
 }
 
-uint32_t blocks_or_default(uint32_t b) { return b ? b : kDefaultBlocks; }
+// The classic 8 blocks, or one per core on a platform with more cores.
+uint32_t blocks_or_default(uint32_t b) {
+  return b ? b : std::max<uint32_t>(kDefaultBlocks, Device::instance().soc().num_cores());
+}
 
 // The cube samples run the variant of the core the platform has: A2 (Nd2Nz, BiasTable,
 // Fixpipe) or coupled 910 (padded GM workspace, L0C -> UB in matrix mode, vector post-pass).
@@ -172,24 +177,37 @@ struct Workspace {
   uint8_t* p;
 };
 
+// A GM copy of `v`, brought over PCIe (the host bridge) like a real host program's input.
 template <class T>
 T* gm_copy(const std::vector<T>& v) {
   auto* p = static_cast<T*>(AscendC::GmAlloc(v.size() * sizeof(T)));
-  std::memcpy(p, v.data(), v.size() * sizeof(T));
+  Device::instance().memcpy(p, v.data(), v.size() * sizeof(T), Device::Copy::HostToDevice);
   return p;
 }
 
-// f16 matmul on one core, checked against the numeric contract (SPEC.md §1.4).
-SampleResult run_matmul(uint32_t m, uint32_t n, uint32_t k) {
+// The matmul sample's shape: on one core the classic 256x192x320; on P cores, a C of exactly
+// P 128x128 tiles (rows x cols = P, as square as P allows) with ragged last tiles, so every
+// core gets one tile and the odd edges are exercised.
+MatmulShape matmul_sample_shape(uint32_t cores) {
+  if (cores <= 1) return {256, 192, 320};
+  uint32_t cols = 1;
+  for (uint32_t d = 1; d * d <= cores; ++d) {
+    if (cores % d == 0) cols = d;
+  }
+  return {cores / cols * 128 - 7, cols * 128 - 5, 320};
+}
+
+// f16 matmul on `blocks` blocks, checked against the numeric contract (SPEC.md §1.4).
+SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   Device& dev = Device::instance();
   const bool a2 = platform_is_a2();
-  const MatmulShape shape{m, n, k};
+  const uint32_t m = shape.m, n = shape.n, k = shape.k;
   auto a = random_values<half>(size_t(m) * k, 11, -2, 2);
   auto b = random_values<half>(size_t(k) * n, 12, -2, 2);
   half *ga = gm_copy(a), *gb = gm_copy(b);
   auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
   Workspace ws(a2 ? 0 : matmul_910_workspace_bytes(shape));
-  dev.launch("matmul_custom", 1, [&] {
+  dev.launch("matmul_custom", blocks, [&] {
     auto pa = reinterpret_cast<GM_ADDR>(ga), pb = reinterpret_cast<GM_ADDR>(gb), pc = reinterpret_cast<GM_ADDR>(gc);
     if (a2) {
       matmul_a2<float>(pa, pb, pc, shape);
@@ -197,7 +215,9 @@ SampleResult run_matmul(uint32_t m, uint32_t n, uint32_t k) {
       matmul_910<float>(pa, pb, pc, ws.p, shape);
     }
   }, cube_kernel());
-  SampleResult r = compare(gc, matmul_reference(a, b, m, n, k));
+  std::vector<float> c(size_t(m) * n);
+  dev.memcpy(c.data(), gc, c.size() * sizeof(float), Device::Copy::DeviceToHost);
+  SampleResult r = compare(c.data(), matmul_reference(a, b, m, n, k));
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
   AscendC::GmFree(gc);
@@ -319,8 +339,14 @@ const std::vector<Sample>& samples() {
              },
              -1e6f, 1e6f);
        }},
-      {"matmul", "C = A x B, 256x192x320 f16 -> f32 on one core (A2 or coupled 910)",
-       [](uint32_t) { return run_matmul(256, 192, 320); }, "core910b"},
+      {"matmul",
+       "C = A x B, f16 -> f32 on every core (A2 or coupled 910): 256x192x320 on one core, a C of one "
+       "128x128 tile per core (ragged edges) on more",
+       [](uint32_t b) {
+         const uint32_t cores = Device::instance().soc().num_cores();
+         return run_matmul(matmul_sample_shape(cores), b ? b : cores);
+       },
+       "core910b"},
       {"matmul_int8", "C = A x Bt^T, 100x70x250 s8 -> s32 on one core (A2 or coupled 910)",
        [](uint32_t) { return run_matmul_int8(100, 70, 250); }, "core910b"},
       {"conv2d", "y = relu(conv(x, w) + b), 19x14x15 f16, 40 3x3 filters, pad 1, on one core (A2 or coupled 910)",

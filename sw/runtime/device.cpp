@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <tuple>
 #include <fmt/format.h>
 
 #include "platforms/ascend_soc.h"
@@ -160,10 +161,38 @@ bool Device::owns(const void* pointer, size_t bytes) const {
 }
 
 void Device::memcpy(void* dst, const void* src, size_t bytes, Copy kind) {
-  if ((kind != Copy::HostToDevice && !owns(src, bytes)) || (kind != Copy::DeviceToHost && !owns(dst, bytes))) {
-    raise("runtime", "memcpy of {} bytes: the device side is not GM memory", bytes);
+  const char* kind_name = kind == Copy::HostToDevice   ? "HostToDevice"
+                          : kind == Copy::DeviceToHost ? "DeviceToHost"
+                                                       : "DeviceToDevice";
+  if (bytes > 0 && (dst == nullptr || src == nullptr)) {
+    raise(soc_->host_bridge().name(), "memcpy {} of {} bytes: the {} is a null pointer", kind_name, bytes,
+          dst == nullptr ? "destination" : "source");
   }
-  std::memmove(dst, src, bytes);
+  for (auto [side, pointer, device] : {std::tuple{"source", src, kind != Copy::HostToDevice},
+                                       std::tuple{"destination", static_cast<const void*>(dst), kind != Copy::DeviceToHost}}) {
+    if (device && !owns(pointer, bytes)) {
+      raise(soc_->host_bridge().name(), "memcpy {} of {} bytes: the {} {} is not inside GM (GmAlloc/Device::malloc memory)",
+            kind_name, bytes, side, pointer);
+    }
+  }
+  // Host<->device copies are PCIe DMA through the host bridge in timed and perf modes; in
+  // functional mode (no time) and device to device, the bytes are copied directly.
+  auto& bridge = soc_->host_bridge();
+  if (kind == Copy::DeviceToDevice || soc_->params().mode == SimMode::Functional || bytes == 0) {
+    std::memmove(dst, src, bytes);
+    if (kind != Copy::DeviceToDevice) {
+      bridge.count_direct_copy(kind == Copy::HostToDevice ? soc::HostBridge::Direction::HostToDevice
+                                                          : soc::HostBridge::Direction::DeviceToHost,
+                               bytes);
+    }
+    return;
+  }
+  if (kind == Copy::HostToDevice) {
+    bridge.copy(soc::HostBridge::Direction::HostToDevice, device_address(dst),
+                const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), bytes);
+  } else {
+    bridge.copy(soc::HostBridge::Direction::DeviceToHost, device_address(src), static_cast<uint8_t*>(dst), bytes);
+  }
 }
 
 uint64_t Device::device_address(const void* pointer) const {
