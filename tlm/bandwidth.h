@@ -97,9 +97,9 @@ class BandwidthResource {
  private:
   // The bytes booked in the slot at vector index `at`, growing the window as needed.
   float& slot_used(size_t at) {
-    if (at >= used_.size()) {
-      used_.resize(at + 1, 0.0f);
-      skip_.resize(at + 1, 0);
+    if (at >= used_.size()) {  // grow by a stretch, not a slot at a time
+      used_.resize(at + 64, 0.0f);
+      skip_.resize(at + 64, 0);
     }
     return used_[at];
   }

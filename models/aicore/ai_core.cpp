@@ -300,9 +300,11 @@ void AiCore::issue(Instruction instr) {
   if (target->full()) {
     scalar_sync();
     const sc_core::sc_time before = sc_core::sc_time_stamp();
-    scalar_state_ = fmt::format("waiting for room in the {} queue to issue {}", pipe_name(p),
-                                describe(instr));
+    // Described only if a deadlock report asks (formatting on every full queue is costly).
+    scalar_state_ = "waiting for room in its pipe's queue to issue";
+    scalar_state_instr_ = &instr;
     while (target->full()) scalar_wait(target->not_full_event());
+    scalar_state_instr_ = nullptr;
     scalar_state_ = "running the kernel body";
     scalar_queue_stall_cycles_ += static_cast<uint64_t>((sc_core::sc_time_stamp() - before) / cycle_);
   }
@@ -324,9 +326,12 @@ void AiCore::scalar_wait_flag(Pipe src, uint32_t id) {
   if (!why.empty()) fail(describe(WaitFlag{src, Pipe::S, id}), why);
   charge_scalar(params_.sync_cycles);
   scalar_sync();
-  scalar_state_ = "blocked in " + describe(WaitFlag{src, Pipe::S, id});
+  const Instruction waiting = WaitFlag{src, Pipe::S, id};
+  scalar_state_ = "blocked in";
+  scalar_state_instr_ = &waiting;
   flags_.wait(src, Pipe::S, id);
   current_ = this;
+  scalar_state_instr_ = nullptr;
   scalar_state_ = "running the kernel body";
 }
 
@@ -337,9 +342,12 @@ void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
   ++scalar_instructions_;
   charge_scalar(params_.sync_cycles);
   scalar_sync();
-  scalar_state_ = "blocked in " + describe(instr);
+  const Instruction waiting = instr;
+  scalar_state_ = "blocked in";
+  scalar_state_instr_ = &waiting;
   cross_core_->wait(id_, id);
   current_ = this;
+  scalar_state_instr_ = nullptr;
   scalar_state_ = "running the kernel body";
 }
 
@@ -463,7 +471,7 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, const std::vector<DataM
   // the start (the memory system serves each span; tlm/extensions.h).
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
   InitiatorExtension ext(id_, static_cast<int>(p), /*data=*/false);
-  tlm::tlm_generic_payload tx;
+  tlm::tlm_generic_payload& tx = timing_tx_;  // reused: a payload allocates its extension slots
   tx.set_command(cmd);
   tx.set_data_ptr(nullptr);
   tx.set_byte_enable_ptr(nullptr);
@@ -534,6 +542,7 @@ sc_core::sc_time AiCore::gm_transaction(tlm::tlm_command cmd, uint64_t address, 
 
 std::string AiCore::state() const {
   std::string s = fmt::format("{}: S {}", basename(), scalar_state_);
+  if (scalar_state_instr_) s += " " + describe(*scalar_state_instr_);
   for (auto& [p, unit] : pipes_) {
     s += fmt::format("; {} {}", pipe_name(p), unit->state());
     if (unit->queued() > 1) s += fmt::format(" ({} more queued)", unit->queued() - 1);

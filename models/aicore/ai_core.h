@@ -172,6 +172,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   // Most bytes one timing transaction covers (bursts stay moderate; lengths are 32-bit).
   static constexpr uint64_t kGmBatchBytes = 64 * 1024;
   SpanListExtension batch_;  // the spans of the timing transaction being built
+  tlm::tlm_generic_payload timing_tx_;  // carries batch_
 
   static AiCore* current_;
   sc_core::sc_process_handle scalar_process_;
@@ -198,7 +199,10 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   CrossCoreFlags* cross_core_ = nullptr;
   sc_core::sc_event start_, pipe_idle_;
   sc_core::sc_time scalar_offset_ = sc_core::SC_ZERO_TIME;  // temporal decoupling
-  std::string scalar_state_ = "idle";
+  // What the scalar unit is doing, for deadlock reports: a phrase, followed by the
+  // instruction it waits on when there is one (described only when a report is made).
+  const char* scalar_state_ = "idle";
+  const Instruction* scalar_state_instr_ = nullptr;
 
   uint8_t* gm_host_base_ = nullptr;
   uint64_t gm_device_base_ = 0, gm_size_ = 0;

@@ -158,7 +158,8 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
     const layout::Range src = layout::nd2nz_src_range(*op);
     const uint64_t size = dtype_size(op->dtype);
     // Only the rows are read, not the gaps between them.
-    std::vector<layout::Range> rows;
+    std::vector<layout::Range>& rows = pieces_;
+    rows.clear();
     for (uint64_t i = 0; i < op->nd_num; ++i) {
       for (uint64_t r = 0; r < op->n_value; ++r) {
         const uint64_t a = op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size;
@@ -182,7 +183,8 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
     sc_core::sc_time work, memory = sc_core::SC_ZERO_TIME;
     if (op->src.space == MemSpace::GM) {
       work = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
-      std::vector<layout::Range> fractals;  // only the fractals, not the strides between them
+      std::vector<layout::Range>& fractals = pieces_;  // only the fractals, not the strides between them
+      fractals.clear();
       for (uint64_t r = 0; r < op->repeat; ++r) {
         const uint64_t a = op->src.addr + (op->start_index + r * op->src_stride) * 512;
         fractals.push_back({a, a + 512});
@@ -222,9 +224,10 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
     if (op->dst.space == MemSpace::GM) {
       // Converted at the start and posted to GM piece by piece: only the bytes Fixpipe
       // writes, so neighbouring data (another core's tile) is never rewritten.
-      staging_out_.assign(dst.end - dst.begin, 0);
       if (moves_data()) {
-        layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, staging_out_.size()});
+        // Only the rows Fixpipe writes are stored, so the gaps need no clearing.
+        if (staging_out_.size() < dst.end - dst.begin) staging_out_.resize(dst.end - dst.begin);
+        layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, dst.end - dst.begin});
       }
       spans_.clear();
       auto store = [&](uint64_t a, uint64_t length) {

@@ -81,6 +81,7 @@ class DataMover {
   GmAccess gm_;
   std::vector<uint8_t> staging_, staging_out_;
   std::vector<GmSpan> spans_;  // the GM spans of the instruction under way
+  std::vector<layout::Range> pieces_;  // the GM ranges it reads
 };
 
 }  // namespace npuvp::aicore

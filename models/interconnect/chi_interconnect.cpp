@@ -209,8 +209,9 @@ uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_
 
 void ChiInterconnect::forward(int from, int target, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   const uint64_t now = sc_core::sc_time_stamp().value();
-  Share share{target, &tx, tx.get_data_length()};
-  std::vector<Share> one{share};
+  if (scratch_.size() <= depth_) scratch_.resize(depth_ + 1);
+  std::vector<Share>& one = scratch_[depth_].shares;  // a plain transaction is never inside b_transport_spans
+  one.assign(1, Share{target, &tx, tx.get_data_length()});
   const uint64_t done = exchange(from, one, now + delay.value(), tx.is_write());
   if (!tx.is_response_error()) delay = sc_core::sc_time::from_value(done - now);
 }
@@ -223,15 +224,21 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   by_target.resize(targets_.size());
   for (SpanListExtension& t : by_target) t.spans.clear();
   const uint64_t granule = piece_bytes(from);
+  // Which target serves each granule (target_for, without its checks: the span is in GM).
+  const bool to_home = requesters_[from].role == Role::Requester && !homes_index_.empty();
+  const std::vector<unsigned>& index = to_home ? homes_index_ : subs_index_;
+  const unsigned count = static_cast<unsigned>(index.size());
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
-    if (target_for(from, s.address) < 0 || target_for(from, s.address + s.length - 1) < 0) {
+    if (s.address < params_.gm_base || s.address - params_.gm_base > params_.gm_size ||
+        s.length > params_.gm_size - (s.address - params_.gm_base)) {
       tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
     for (uint64_t at = s.address, end = s.address + s.length; at < end;) {
-      const uint64_t n = std::min(end, (at / granule + 1) * granule) - at;
-      by_target[static_cast<unsigned>(target_for(from, at))].add(at, n);
+      const uint64_t g = (at - params_.gm_base) / granule;
+      const uint64_t n = std::min(end, params_.gm_base + (g + 1) * granule) - at;
+      by_target[index[hashed_target(g, count)]].add(at, n);
       at += n;
     }
   }

@@ -46,7 +46,7 @@ sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, SpanListExtension& line
                                    int initiator) {
   uint64_t bytes = 0;
   for (const AddressSpan& s : lines.spans) bytes += s.length;
-  tlm::tlm_generic_payload tx;
+  tlm::tlm_generic_payload& tx = cmd == tlm::TLM_READ_COMMAND ? fill_tx_ : writeback_tx_;  // reused (allocation)
   InitiatorExtension ext(initiator, -1, /*data=*/false);
   tx.set_command(cmd);
   tx.set_address(lines.spans.front().address);

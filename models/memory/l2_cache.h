@@ -61,6 +61,7 @@ class L2Slice : public sc_core::sc_module {
   std::vector<Counter*> per_initiator_;  // by (initiator + 1) * 2 + hit
   // The lines one lookup fills and writes back (reused: b_transport is not re-entered).
   SpanListExtension fills_scratch_, writebacks_scratch_;
+  tlm::tlm_generic_payload fill_tx_, writeback_tx_;
 };
 
 }  // namespace npuvp::memory

@@ -25,9 +25,11 @@ Pipe require_path(AiCore& c, std::optional<Pipe> pipe, const char* what, const C
 
 // The cube reads and writes its operands in fixed buffers: a tensor of another position there
 // would silently alias an unrelated address.
-void require_space(const CopyEnd& operand, MemSpace want, const char* what, const std::string& instruction) {
+// `instruction` is described only on failure (formatting is costly on every Mmad).
+template <typename Instr>
+void require_space(const CopyEnd& operand, MemSpace want, const char* what, const Instr& instruction) {
   if (operand.space != want) {
-    core().fail(instruction, fmt::format("{} is in {}, but this instruction takes it from {}", what,
+    core().fail(aicore::describe(aicore::Instruction(instruction)), fmt::format("{} is in {}, but this instruction takes it from {}", what,
                                          aicore::mem_space_name(operand.space), aicore::mem_space_name(want)));
   }
 }
@@ -89,11 +91,10 @@ void mmad(CopyEnd c, CopyEnd a, CopyEnd b, DType ct, DType at, DType bt, const A
   op.bias = with_bias || p.cmatrixSource;
   op.init_c = op.bias ? false : p.cmatrixInitVal;
   op.bias_addr = bias.addr;
-  const std::string what = aicore::describe(op);
-  require_space(c, MemSpace::L0C, "C (dst)", what);
-  require_space(a, MemSpace::L0A, "A", what);
-  require_space(b, MemSpace::L0B, "B", what);
-  if (with_bias) require_space(bias, MemSpace::BT, "the bias", what);
+  require_space(c, MemSpace::L0C, "C (dst)", op);
+  require_space(a, MemSpace::L0A, "A", op);
+  require_space(b, MemSpace::L0B, "B", op);
+  if (with_bias) require_space(bias, MemSpace::BT, "the bias", op);
   core().issue(op);
 }
 
@@ -119,7 +120,7 @@ void fixpipe(CopyEnd dst, CopyEnd src, DType dt, DType st, const AscendC::Fixpip
     case AscendC::QF322B8_PRE: case AscendC::VQF322B8_PRE: op.quant = aicore::QuantMode::QF322B8; break;
     case AscendC::REQ8: case AscendC::VREQ8: op.quant = aicore::QuantMode::REQ8; break;
   }
-  require_space(src, MemSpace::L0C, "src", aicore::describe(op));
+  require_space(src, MemSpace::L0C, "src", op);
   core().issue(op);
 }
 
