@@ -60,18 +60,17 @@ class BandwidthResource {
     double offset = double(start - slot * slot_ticks_) * bytes_per_tick_;  // bytes' worth of time into the slot
     uint64_t end = start;
     for (;; ++slot, offset = 0) {
-      const size_t at = head_ + static_cast<size_t>(slot - base_);
-      const size_t open = next_open(at);
-      if (open != at) {  // skip a run of full slots
-        slot += open - at;
+      const uint64_t open = next_open(slot);
+      if (open != slot) {  // skip a run of full slots
+        slot = open;
         offset = 0;
       }
-      float& used = slot_used(open);
+      float& used = slot_used(slot);
       const double floor = std::max(double(used), offset);
       const double room = slot_bytes_ - floor;
       const double take = std::min(room, left);
       if (take > kFullSlack) used = float(double(used) + take);
-      if (used >= slot_bytes_ - kFullSlack) skip_[open] = 1;
+      if (used >= slot_bytes_ - kFullSlack) skip_[slot & mask_] = 1;
       if (room >= left) {
         end = slot * slot_ticks_ + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
         break;
@@ -89,52 +88,57 @@ class BandwidthResource {
   void reset() {
     used_.clear();
     skip_.clear();
-    head_ = 0;
-    base_ = 0;
+    mask_ = 0;
+    base_ = limit_ = 0;
     next_free_ = busy_total_ = 0;
   }
 
  private:
-  // The bytes booked in the slot at vector index `at`, growing the window as needed.
-  float& slot_used(size_t at) {
-    if (at >= used_.size()) {  // grow by a stretch, not a slot at a time
-      used_.resize(at + 64, 0.0f);
-      skip_.resize(at + 64, 0);
-    }
-    return used_[at];
+  // The bytes booked in `slot` (>= base_); the window grows to hold it.
+  float& slot_used(uint64_t slot) {
+    if (slot >= base_ + used_.size()) grow(slot);
+    if (slot >= limit_) limit_ = slot + 1;
+    return used_[slot & mask_];
   }
-  // The first slot at or after vector index `at` that has room: full slots point ahead
-  // (skip_ > 0), and the pointers are shortened on the way, so a long run of full slots
-  // (a congested link's backlog) is crossed in a step or two.
-  size_t next_open(size_t at) {
-    size_t open = at;
-    while (open < skip_.size() && skip_[open] != 0) open += skip_[open];
-    while (at < open && at < skip_.size()) {
-      const size_t next = at + skip_[at];
-      skip_[at] = static_cast<uint32_t>(open - at);
-      at = next;
+  // The first slot at or after `slot` that has room: full slots point ahead (skip_ > 0),
+  // and the pointers are shortened on the way, so a long run of full slots (a congested
+  // link's backlog) is crossed in a step or two.
+  uint64_t next_open(uint64_t slot) {
+    uint64_t open = slot;
+    while (open < limit_ && skip_[open & mask_] != 0) open += skip_[open & mask_];
+    while (slot < open && slot < limit_) {
+      const uint64_t next = slot + skip_[slot & mask_];
+      skip_[slot & mask_] = static_cast<uint32_t>(open - slot);
+      slot = next;
     }
     return open;
   }
-  // Slots that ended before `now` can no longer be booked: nobody books in the past. They
-  // are skipped by advancing head_, and dropped in bulk once they are half the vector.
+  // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
+  // clear. Growing re-lays the kept slots [base_, limit_) into a larger ring.
+  void grow(uint64_t slot) {
+    size_t size = std::max<size_t>(64, used_.size());
+    while (slot >= base_ + size) size *= 2;
+    std::vector<float> used(size, 0.0f);
+    std::vector<uint32_t> skip(size, 0);
+    for (uint64_t s = base_; s < limit_; ++s) {
+      used[s & (size - 1)] = used_[s & mask_];
+      skip[s & (size - 1)] = skip_[s & mask_];
+    }
+    used_.swap(used);
+    skip_.swap(skip);
+    mask_ = size - 1;
+  }
+  // Slots that ended before `now` can no longer be booked (nobody books in the past): they
+  // are cleared for reuse as the window moves on.
   void forget_before(uint64_t now) {
     const uint64_t slot_now = now / slot_ticks_;
     if (slot_now <= base_) return;
-    const uint64_t drop = slot_now - base_, stored = used_.size() - head_;
+    for (uint64_t s = base_; s < std::min(slot_now, limit_); ++s) {
+      used_[s & mask_] = 0.0f;
+      skip_[s & mask_] = 0;
+    }
     base_ = slot_now;
-    if (drop >= stored) {
-      used_.clear();
-      skip_.clear();
-      head_ = 0;
-      return;
-    }
-    head_ += static_cast<size_t>(drop);
-    if (head_ > 256 && head_ * 2 > used_.size()) {  // skips are relative: they survive the shift
-      used_.erase(used_.begin(), used_.begin() + static_cast<long>(head_));
-      skip_.erase(skip_.begin(), skip_.begin() + static_cast<long>(head_));
-      head_ = 0;
-    }
+    limit_ = std::max(limit_, base_);
   }
 
   uint64_t ticks(uint64_t bytes) const {
@@ -146,10 +150,11 @@ class BandwidthResource {
   double bytes_per_tick_ = 0;
   uint64_t slot_ticks_ = 1;
   double slot_bytes_ = 0;
-  std::vector<float> used_;  // bytes booked per slot; used_[head_] is slot base_
+  std::vector<float> used_;     // bytes booked per slot, at slot & mask_
   std::vector<uint32_t> skip_;  // 0: the slot has room; else how far ahead to look for room
-  size_t head_ = 0;
-  uint64_t base_ = 0;
+  uint64_t mask_ = 0;
+  uint64_t base_ = 0;   // the oldest slot kept
+  uint64_t limit_ = 0;  // one past the newest slot touched
   static constexpr double kFullSlack = 1e-3;  // bytes of room that count as none
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;

@@ -10,7 +10,7 @@ namespace {
 bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 }  // namespace
 
-CacheTags::CacheTags(const Geometry& g, const char* block) : geometry_(g) {
+CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geometry_(g) {
   if (!power_of_two(g.line_bytes) || g.line_bytes < 32) {
     raise(block, "line size {} B is not a power of two of at least 32 B", g.line_bytes);
   }
@@ -28,9 +28,8 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : geometry_(g) {
     stride_shift_ = run_shift_ + __builtin_ctzll(g.slices);
     run_mask_ = g.interleave_lines - 1;
   }
-  lines_.assign(size_t(sets_) * g.ways, kInvalid);
-  last_use_.assign(lines_.size(), 0);
-  dirty_.assign(lines_.size(), 0);
+  tags_.assign(size_t(sets_) * g.ways, 0);
+  meta_.assign(tags_.size(), 0);
 }
 
 uint32_t CacheTags::set_of(uint64_t line) const {
@@ -43,48 +42,49 @@ uint32_t CacheTags::set_of(uint64_t line) const {
 
 CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   const uint64_t line = address >> line_shift_;
+  if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
+  const uint32_t tag = static_cast<uint32_t>(line) + 1;
   const size_t base = size_t(set_of(line)) * geometry_.ways;
-  const uint64_t* tags = &lines_[base];
+  const uint32_t* tags = &tags_[base];
   ++clock_;
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    if (tags[w] == line) {
-      last_use_[base + w] = clock_;
-      dirty_[base + w] |= write;
+    if (tags[w] == tag) {
+      meta_[base + w] = (clock_ << 1) | (meta_[base + w] & 1) | (write ? 1 : 0);
       return Access{true, false, 0};
     }
   }
   // Prefer an invalid way, else the least recently used one.
   size_t victim = base;
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    if (tags[w] == kInvalid) {
+    if (tags[w] == 0) {
       victim = base + w;
       break;
     }
-    if (last_use_[base + w] < last_use_[victim]) victim = base + w;
+    if ((meta_[base + w] >> 1) < (meta_[victim] >> 1)) victim = base + w;
   }
   Access a;
-  if (lines_[victim] != kInvalid && dirty_[victim]) {
+  if (tags_[victim] != 0 && (meta_[victim] & 1)) {
     a.evicted_dirty = true;
-    a.victim_line = lines_[victim] << line_shift_;
+    a.victim_line = uint64_t(tags_[victim] - 1) << line_shift_;
   }
-  lines_[victim] = line;
-  last_use_[victim] = clock_;
-  dirty_[victim] = write;
+  tags_[victim] = tag;
+  meta_[victim] = (clock_ << 1) | (write ? 1 : 0);
   return a;
 }
 
 bool CacheTags::contains(uint64_t address) const {
   const uint64_t line = address >> line_shift_;
+  if (line >= kInvalid) return false;
   const size_t base = size_t(set_of(line)) * geometry_.ways;
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    if (lines_[base + w] == line) return true;
+    if (tags_[base + w] == static_cast<uint32_t>(line) + 1) return true;
   }
   return false;
 }
 
 void CacheTags::invalidate_all() {
-  std::fill(lines_.begin(), lines_.end(), kInvalid);
-  std::fill(dirty_.begin(), dirty_.end(), 0);
+  std::fill(tags_.begin(), tags_.end(), 0);
+  std::fill(meta_.begin(), meta_.end(), 0);
 }
 
 }  // namespace npuvp::memory

@@ -2,6 +2,7 @@
 // It holds no data: npuvp's caches model time, and functional data passes through to memory.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace npuvp::memory {
@@ -37,7 +38,10 @@ class CacheTags {
 
  private:
   uint32_t set_of(uint64_t line) const;
-  static constexpr uint64_t kInvalid = ~uint64_t(0);
+  // Line numbers are stored + 1 in 32 bits (0: invalid), so a set's tags are one host cache
+  // line: addresses must stay below 2^32 lines (512 GiB with 128 B lines).
+  static constexpr uint64_t kInvalid = 0xffffffffull;
+  std::string block_;  // for errors
   Geometry geometry_;
   uint32_t sets_ = 0;
   uint32_t line_shift_ = 0;
@@ -47,10 +51,9 @@ class CacheTags {
   int stride_shift_ = 0;
   uint64_t run_mask_ = 0;
   uint64_t clock_ = 0;
-  // Structure of arrays, sets x ways each: the tag scan reads one dense array.
-  std::vector<uint64_t> lines_;  // the full line number (address / line size) is the tag
-  std::vector<uint64_t> last_use_;
-  std::vector<uint8_t> dirty_;
+  // Sets x ways each: the tag scan reads one dense array; meta is last use << 1 | dirty.
+  std::vector<uint32_t> tags_;
+  std::vector<uint64_t> meta_;
 };
 
 }  // namespace npuvp::memory
