@@ -228,6 +228,8 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   const bool to_home = requesters_[from].role == Role::Requester && !homes_index_.empty();
   const std::vector<unsigned>& index = to_home ? homes_index_ : subs_index_;
   const unsigned count = static_cast<unsigned>(index.size());
+  const bool pow2 = (granule & (granule - 1)) == 0;  // the usual case: shift, not divide
+  const unsigned shift = static_cast<unsigned>(__builtin_ctzll(granule));
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
     if (s.address < params_.gm_base || s.address - params_.gm_base > params_.gm_size ||
@@ -236,7 +238,7 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
       return;
     }
     for (uint64_t at = s.address, end = s.address + s.length; at < end;) {
-      const uint64_t g = (at - params_.gm_base) / granule;
+      const uint64_t g = pow2 ? (at - params_.gm_base) >> shift : (at - params_.gm_base) / granule;
       const uint64_t n = std::min(end, params_.gm_base + (g + 1) * granule) - at;
       by_target[index[hashed_target(g, count)]].add(at, n);
       at += n;
