@@ -40,8 +40,13 @@ json matmul_child(const std::string& mode, uint32_t n, unsigned cores) {
                                       reinterpret_cast<GM_ADDR>(c), {n, n, n});
     });
     uint64_t instructions = 0;
+    // Instructions the pipes executed: "coreN.<pipe>.instructions", not the scalar unit's
+    // "coreN.S.instructions" (the same instructions counted at issue).
+    auto ends_with = [](const std::string& s, const std::string& tail) {
+      return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
     for (const auto& [name, counter] : npuvp::Stats::global().counters()) {
-      if (name.size() > 13 && name.compare(name.size() - 13, 13, ".instructions") == 0) instructions += counter->value;
+      if (ends_with(name, ".instructions") && !ends_with(name, ".S.instructions")) instructions += counter->value;
     }
     return json{{"wall", r.wall_seconds}, {"cycles", r.cycles}, {"instructions", instructions}};
   });
