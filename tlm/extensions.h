@@ -40,6 +40,11 @@ struct SpanListExtension : tlm::tlm_extension<SpanListExtension> {
   void copy_from(const tlm::tlm_extension_base& other) override {
     spans = static_cast<const SpanListExtension&>(other).spans;
   }
+  uint64_t bytes() const {
+    uint64_t total = 0;
+    for (const AddressSpan& s : spans) total += s.length;
+    return total;
+  }
   // Appends [address, address + length), merging with the last span when they touch.
   void add(uint64_t address, uint64_t length) {
     if (!spans.empty() && spans.back().address + spans.back().length == address) {
@@ -60,6 +65,19 @@ void for_each_span(const tlm::tlm_generic_payload& tx, Visit&& visit) {
     return;
   }
   for (const AddressSpan& s : list->spans) visit(s.address, s.length);
+}
+
+// Readies `tx` for a new transaction: `length` bytes at `address`, from or to `data`
+// (nullptr for a timing-only transaction), no byte enables, response incomplete.
+inline void prepare(tlm::tlm_generic_payload& tx, tlm::tlm_command command, uint64_t address, unsigned char* data,
+                    uint64_t length) {
+  tx.set_command(command);
+  tx.set_address(address);
+  tx.set_data_ptr(data);
+  tx.set_data_length(static_cast<unsigned>(length));
+  tx.set_streaming_width(static_cast<unsigned>(length));
+  tx.set_byte_enable_ptr(nullptr);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
 // True unless the transaction carries an extension that says it is timing-only.

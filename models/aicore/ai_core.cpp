@@ -472,17 +472,11 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, const std::vector<DataM
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
   InitiatorExtension ext(id_, static_cast<int>(p), /*data=*/false);
   tlm::tlm_generic_payload& tx = timing_tx_;  // reused: a payload allocates its extension slots
-  tx.set_command(cmd);
-  tx.set_data_ptr(nullptr);
-  tx.set_byte_enable_ptr(nullptr);
   tx.set_extension(&ext);
   uint64_t batch_bytes = 0;
   auto send = [&] {
     if (batch_bytes == 0) return;
-    tx.set_address(batch_.spans.front().address);
-    tx.set_data_length(static_cast<unsigned>(batch_bytes));
-    tx.set_streaming_width(static_cast<unsigned>(batch_bytes));
-    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    prepare(tx, cmd, batch_.spans.front().address, nullptr, batch_bytes);
     tx.set_extension(&batch_);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     gm_socket->b_transport(tx, delay);
@@ -516,13 +510,7 @@ sc_core::sc_time AiCore::gm_transaction(tlm::tlm_command cmd, uint64_t address, 
                                         Pipe p) {
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(id_, static_cast<int>(p), moves_data());
-  tx.set_command(cmd);
-  tx.set_address(address);
-  tx.set_data_ptr(data);
-  tx.set_data_length(length);
-  tx.set_streaming_width(length);
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare(tx, cmd, address, data, length);
   tx.set_extension(&ext);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   gm_socket->b_transport(tx, delay);

@@ -256,16 +256,9 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   for (unsigned t = 0, p = 0; t < by_target.size(); ++t) {
     SpanListExtension& share = by_target[t];
     if (share.spans.empty()) continue;
-    uint64_t bytes = 0;
-    for (const AddressSpan& s : share.spans) bytes += s.length;
+    const uint64_t bytes = share.bytes();
     tlm::tlm_generic_payload& piece = scratch.payloads[p++];
-    piece.set_command(tx.get_command());
-    piece.set_address(share.spans.front().address);
-    piece.set_data_ptr(nullptr);
-    piece.set_data_length(static_cast<unsigned>(bytes));
-    piece.set_streaming_width(static_cast<unsigned>(bytes));
-    piece.set_byte_enable_ptr(nullptr);
-    piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    prepare(piece, tx.get_command(), share.spans.front().address, nullptr, bytes);
     piece.set_extension(&initiator);
     if (share.spans.size() > 1) piece.set_extension(&share);
     scratch.shares.push_back(Share{static_cast<int>(t), &piece, bytes});
@@ -312,12 +305,7 @@ void ChiInterconnect::b_transport(int from, tlm::tlm_generic_payload& tx, sc_cor
   piece.deep_copy_from(tx);  // command and extensions
   for (uint64_t at = address; at < address + length;) {
     const uint64_t n = std::min(address + length, (at / granule + 1) * granule) - at;
-    piece.set_address(at);
-    piece.set_data_ptr(tx.get_data_ptr() ? tx.get_data_ptr() + (at - address) : nullptr);
-    piece.set_data_length(static_cast<unsigned>(n));
-    piece.set_streaming_width(static_cast<unsigned>(n));
-    piece.set_byte_enable_ptr(nullptr);
-    piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    prepare(piece, tx.get_command(), at, tx.get_data_ptr() ? tx.get_data_ptr() + (at - address) : nullptr, n);
     sc_core::sc_time d = delay;
     forward(from, target_for(from, at), piece, d);
     if (piece.is_response_error()) {

@@ -44,17 +44,9 @@ Counter& L2Slice::initiator_counter(int initiator, bool hit) {
 
 sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, SpanListExtension& lines, sc_core::sc_time start,
                                    int initiator) {
-  uint64_t bytes = 0;
-  for (const AddressSpan& s : lines.spans) bytes += s.length;
   tlm::tlm_generic_payload& tx = cmd == tlm::TLM_READ_COMMAND ? fill_tx_ : writeback_tx_;  // reused (allocation)
   InitiatorExtension ext(initiator, -1, /*data=*/false);
-  tx.set_command(cmd);
-  tx.set_address(lines.spans.front().address);
-  tx.set_data_ptr(nullptr);
-  tx.set_data_length(static_cast<unsigned>(bytes));
-  tx.set_streaming_width(static_cast<unsigned>(bytes));
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare(tx, cmd, lines.spans.front().address, nullptr, lines.bytes());
   tx.set_extension(&ext);
   if (lines.spans.size() > 1) tx.set_extension(&lines);
   const sc_core::sc_time now = sc_core::sc_time_stamp();

@@ -139,13 +139,7 @@ sc_core::sc_time HostBridge::ring_access(tlm::tlm_command command, uint64_t addr
                                          const sc_core::sc_time& start) {
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(-1, -1, false);  // not a core; timing only (copy() moves the bytes)
-  tx.set_command(command);
-  tx.set_address(address);
-  tx.set_data_ptr(nullptr);
-  tx.set_data_length(length);
-  tx.set_streaming_width(length);
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare(tx, command, address, nullptr, length);
   tx.set_extension(&ext);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time delay = start > now ? start - now : sc_core::SC_ZERO_TIME;
