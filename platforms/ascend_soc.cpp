@@ -26,6 +26,9 @@ AscendSoc::Params AscendSoc::params_from_config() {
   p.vector_cores = c.get<unsigned>("platform.vector_cores", p.vector_cores,
                                    "coupled: Vector Cores (AIV-like) beside the AI Cores, as on 310P");
   p.mode = sim_mode_from_config();
+  p.progress_seconds = c.get<double>("sim.progress_seconds", p.progress_seconds,
+                                     "wall seconds a launch runs before it prints a progress line to stderr");
+  if (p.progress_seconds < 0) raise("config", "sim.progress_seconds must not be negative, got {}", p.progress_seconds);
   p.gm_base = c.get<uint64_t>("gm.base", p.gm_base, "device address of GM");
   p.gm_size = c.get<uint64_t>("gm.size", p.gm_size, "GM capacity in bytes (backed lazily)");
   p.l2_slices = c.get<unsigned>("l2.slices", p.l2_slices, "L2 slices, address-interleaved (0: no L2)");
@@ -233,10 +236,13 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   scheduler_->launch(task);
   // Run in slices of simulated time so a long run can report progress; the slices do not
-  // change the simulation (sc_start resumes exactly where it stopped).
+  // change the simulation (sc_start resumes exactly where it stopped). A functional run takes
+  // no simulated time, so there the cores pause the scheduler now and then instead
+  // (AiCore::issue).
   using clock = std::chrono::steady_clock;
   const auto wall_start = clock::now();
-  auto next_report = wall_start + std::chrono::seconds(3);
+  auto next_report = wall_start + std::chrono::duration_cast<clock::duration>(
+                                      std::chrono::duration<double>(params_.progress_seconds));
   const sc_core::sc_time slice(100, sc_core::SC_US);
   bool reported = false;
   while (task.blocks_done < task.block_num) {

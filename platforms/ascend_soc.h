@@ -36,6 +36,7 @@ class AscendSoc : public sc_core::sc_module {
     unsigned aiv_per_core = 2;  // separated: AIVs per AI Core (AIC:AIV = 1:2)
     unsigned vector_cores = 0;  // coupled: extra Vector Cores (310P)
     SimMode mode = SimMode::Timed;
+    double progress_seconds = 3;  // sim.progress_seconds: wall time before a progress line
     uint64_t gm_base = 0x1'0000'0000ull;
     uint64_t gm_size = 64ull << 30;
     // L2 (SPEC.md §1.3): the whole cache, split into address-interleaved slices.

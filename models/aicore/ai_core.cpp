@@ -295,6 +295,12 @@ void AiCore::issue(Instruction instr) {
   }
   ++scalar_instructions_;
   charge_scalar(params_.scalar_issue_cycles);
+  if (!timed() && ++issued_since_pause_ == kIssuesPerPause) {
+    // No simulated time passes in functional mode, so sc_start's time slices never end: a
+    // pause now and then lets the platform's run loop report progress (it resumes at once).
+    issued_since_pause_ = 0;
+    sc_core::sc_pause();
+  }
   std::string why = check(instr);
   if (!why.empty()) fail(describe(instr), why);
   if (target->full()) {

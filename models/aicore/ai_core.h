@@ -172,6 +172,8 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   // Most bytes one timing transaction covers (bursts stay moderate; lengths are 32-bit).
   static constexpr uint64_t kGmBatchBytes = 64 * 1024;
   SpanListExtension batch_;  // the spans of the timing transaction being built
+  static constexpr unsigned kIssuesPerPause = 1024;  // functional mode: see issue()
+  unsigned issued_since_pause_ = 0;
   tlm::tlm_generic_payload timing_tx_;  // carries batch_
 
   static AiCore* current_;

@@ -1,6 +1,7 @@
 // The minimal platform: composition from the configuration, the address map, GM behind it.
 #include <gtest/gtest.h>
 #include <cstring>
+#include "models/aicore/ai_core.h"
 #include "platforms/coupled_soc.h"
 #include "tests/support/device_fixture.h"
 #include "tlm/config.h"
@@ -41,6 +42,24 @@ TEST(CoupledSocTest, HostPointersAreGmThroughTheMemorySystem) {
   EXPECT_EQ(dev.soc().core(0).gm_address(p + 10), addr);
   EXPECT_EQ(dev.soc().core(0).gm_host_pointer(addr, 4), reinterpret_cast<uint8_t*>(p + 10));
   EXPECT_EQ(dev.soc().core(0).gm_host_pointer(dev.soc().params().gm_base - 4, 4), nullptr);
+}
+
+// A functional run takes no simulated time, yet a long one still reports progress: the
+// cores pause the scheduler now and then so the run loop can print (sim.progress_seconds=0:
+// from the first chance on).
+TEST(CoupledSocTest, FunctionalRunsReportProgress) {
+  auto& dev = npuvp::testing::make_device({"sim.mode=functional", "sim.progress_seconds=0", "platform.cores=1"});
+  ::testing::internal::CaptureStderr();
+  dev.launch("many_flags", 1, [&] {
+    auto& core = *npuvp::aicore::AiCore::current();
+    for (int i = 0; i < 3000; ++i) {
+      core.issue(npuvp::aicore::SetFlag{npuvp::aicore::Pipe::MTE2, npuvp::aicore::Pipe::V, 0});
+      core.issue(npuvp::aicore::WaitFlag{npuvp::aicore::Pipe::MTE2, npuvp::aicore::Pipe::V, 0});
+    }
+  });
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("npuvp: many_flags: 0/1 blocks done"), std::string::npos) << err;
+  EXPECT_EQ(dev.last_run().sim_time, sc_core::SC_ZERO_TIME);
 }
 
 TEST(CoupledSocTest, OutOfRangeParameterIsAnError) {
