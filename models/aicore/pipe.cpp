@@ -30,7 +30,8 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
 
 void PipeUnit::push(Instruction instr, const sc_core::sc_time& issue_time) {
   queue_.push_back(Entry{std::move(instr), issue_time});
-  not_empty_.notify(sc_core::SC_ZERO_TIME);
+  // Only an empty queue can have the pipe waiting for it (a notification costs a delta cycle).
+  if (queue_.size() == 1) not_empty_.notify(sc_core::SC_ZERO_TIME);
 }
 
 std::string PipeUnit::state() const {
@@ -69,8 +70,9 @@ void PipeUnit::run() {
                    nlohmann::json{{"instr", describe(e.instr)}});
     }
     running_ = false;
+    const bool was_full = full();
     queue_.pop_front();
-    not_full_.notify(sc_core::SC_ZERO_TIME);
+    if (was_full) not_full_.notify(sc_core::SC_ZERO_TIME);  // only a full queue has the scalar unit waiting
     if (queue_.empty()) executor_.pipe_became_idle();
   }
 }
