@@ -50,7 +50,11 @@ struct SpanListExtension : tlm::tlm_extension<SpanListExtension> {
     if (!spans.empty() && spans.back().address + spans.back().length == address) {
       spans.back().length += length;
     } else {
-      spans.push_back({address, length});
+      // Field by field: building the pair on the stack and copying it as one 16-byte load
+      // stalls on store forwarding, and this runs for every row of every data move.
+      AddressSpan& s = spans.emplace_back();
+      s.address = address;
+      s.length = length;
     }
   }
 };

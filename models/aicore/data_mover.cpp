@@ -139,7 +139,7 @@ sc_core::sc_time DataMover::fetch(layout::Range r, const std::vector<layout::Ran
   if (moves_data()) staging.resize(r.end - r.begin);
   spans_.clear();
   for (const layout::Range& piece : pieces) {
-    spans_.push_back({piece.begin, piece.end - piece.begin, moves_data() ? staging.data() + (piece.begin - r.begin) : nullptr});
+    add_span(piece.begin, piece.end - piece.begin, moves_data() ? staging.data() + (piece.begin - r.begin) : nullptr);
   }
   return gm_(tlm::TLM_READ_COMMAND, spans_);
 }
@@ -163,7 +163,9 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
     for (uint64_t i = 0; i < op->nd_num; ++i) {
       for (uint64_t r = 0; r < op->n_value; ++r) {
         const uint64_t a = op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size;
-        rows.push_back({a, a + uint64_t(op->d_value) * size});
+        layout::Range& row = rows.emplace_back();  // field by field (see add_span)
+        row.begin = a;
+        row.end = a + uint64_t(op->d_value) * size;
       }
     }
     const uint64_t bytes = uint64_t(op->nd_num) * op->n_value * op->d_value * size;
@@ -187,7 +189,9 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
       fractals.clear();
       for (uint64_t r = 0; r < op->repeat; ++r) {
         const uint64_t a = op->src.addr + (op->start_index + r * op->src_stride) * 512;
-        fractals.push_back({a, a + 512});
+        layout::Range& fractal = fractals.emplace_back();
+        fractal.begin = a;
+        fractal.end = a + 512;
       }
       memory = fetch(src, fractals, staging_);
     } else {
@@ -231,7 +235,7 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
       }
       spans_.clear();
       auto store = [&](uint64_t a, uint64_t length) {
-        spans_.push_back({a, length, moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr});
+        add_span(a, length, moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr);
       };
       if (op->nz2nd) {
         for (uint32_t i = 0; i < op->m_size; ++i) store(op->dst.addr + uint64_t(i) * op->dst_stride * dsize, op->n_size * dsize);
@@ -290,7 +294,7 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
     spans_.clear();
     for (uint32_t i = 0; i < m.block_count; ++i) {
       uint8_t* data = !moves_data() ? nullptr : gm_read ? staging_.data() + i * src_block : local + src_at(i);
-      spans_.push_back({gm_read ? src_at(i) : dst_at(i), src_block, data});
+      add_span(gm_read ? src_at(i) : dst_at(i), src_block, data);
     }
     memory = gm_(gm_read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, spans_);
   }

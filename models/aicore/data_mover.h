@@ -81,6 +81,14 @@ class DataMover {
   GmAccess gm_;
   std::vector<uint8_t> staging_, staging_out_;
   std::vector<GmSpan> spans_;  // the GM spans of the instruction under way
+  // Appends a span field by field: a braced temporary is built on the stack and copied with
+  // wide loads that stall on store forwarding, once per row of every data move.
+  void add_span(uint64_t address, uint64_t length, uint8_t* data) {
+    GmSpan& s = spans_.emplace_back();
+    s.address = address;
+    s.length = length;
+    s.data = data;
+  }
   std::vector<layout::Range> pieces_;  // the GM ranges it reads
 };
 
