@@ -1,5 +1,5 @@
 // A bandwidth resource: a link, a port or a memory channel that moves a fixed number of bytes
-// per second. Its time line is cut into slots of kSlotBytes' transfer time; a slot holds at
+// per second. Its time line is cut into slots of 1-2 KiB's transfer time; a slot holds at
 // most that many bytes, and a transfer takes the free room of the slots from its start on, so
 // one that starts while the resource is busy waits for room. Because it books (start time,
 // bytes) rather than running a process per cycle, it stays correct under temporal decoupling:
@@ -20,7 +20,8 @@ namespace npuvp {
 
 class BandwidthResource {
  public:
-  // Bytes per slot: small enough that a slot is a few cycles of a link or channel, large
+  // Most bytes per slot (a slot is the largest power of two of time units that carries at
+  // most this many): small enough that a slot is a few cycles of a link or channel, large
   // enough that a typical transfer touches one or two slots.
   static constexpr uint64_t kSlotBytes = 2048;
 
@@ -30,7 +31,11 @@ class BandwidthResource {
   void set_bandwidth(double bytes_per_second) {
     ps_per_byte_ = bytes_per_second > 0 ? 1e12 / bytes_per_second : 0.0;
     ticks_per_byte_ = ps_per_byte_ * double(sc_core::sc_time(1, sc_core::SC_PS).value());
-    slot_ticks_ = std::max<uint64_t>(1, ticks(kSlotBytes));
+    // A power of two of time units (so slot numbers are shifts, not divisions), holding
+    // between kSlotBytes / 2 and kSlotBytes.
+    slot_shift_ = 0;
+    while ((uint64_t(2) << slot_shift_) <= ticks(kSlotBytes)) ++slot_shift_;
+    slot_ticks_ = uint64_t(1) << slot_shift_;
     bytes_per_tick_ = ticks_per_byte_ > 0 ? 1.0 / ticks_per_byte_ : 0.0;
     slot_bytes_ = double(slot_ticks_) * bytes_per_tick_;
     reset();
@@ -51,7 +56,7 @@ class BandwidthResource {
   uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes) {
     if (ticks_per_byte_ == 0 || bytes == 0) return start;
     forget_before(now);
-    uint64_t slot = start / slot_ticks_;
+    uint64_t slot = start >> slot_shift_;
     if (slot < base_) {  // before the forgotten past: book from the oldest slot kept
       slot = base_;
       start = base_ * slot_ticks_;
@@ -131,7 +136,7 @@ class BandwidthResource {
   // Slots that ended before `now` can no longer be booked (nobody books in the past): they
   // are cleared for reuse as the window moves on.
   void forget_before(uint64_t now) {
-    const uint64_t slot_now = now / slot_ticks_;
+    const uint64_t slot_now = now >> slot_shift_;
     if (slot_now <= base_) return;
     for (uint64_t s = base_; s < std::min(slot_now, limit_); ++s) {
       used_[s & mask_] = 0.0f;
@@ -149,6 +154,7 @@ class BandwidthResource {
   double ticks_per_byte_ = 0;  // in SystemC time resolution units
   double bytes_per_tick_ = 0;
   uint64_t slot_ticks_ = 1;
+  unsigned slot_shift_ = 0;
   double slot_bytes_ = 0;
   std::vector<float> used_;     // bytes booked per slot, at slot & mask_
   std::vector<uint32_t> skip_;  // 0: the slot has room; else how far ahead to look for room
