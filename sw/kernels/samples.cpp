@@ -15,6 +15,8 @@
 #include "sw/kernels/elementwise.h"
 #include "sw/kernels/matmul.h"
 #include "sw/kernels/matmul_reference.h"
+#include "sw/kernels/matmul_softmax_910b.h"
+#include "sw/kernels/matmul_softmax_reference.h"
 #include "sw/runtime/device.h"
 #include "sw/runtime/tikicpulib.h"
 
@@ -224,6 +226,42 @@ SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   return r;
 }
 
+// The fused sample's shape on P AI Cores: two row tiles per core (so each AI Core reuses both
+// workspace slots), the last one ragged, and an odd N (a row's tail leaves by scalar stores).
+MatmulSoftmaxShape matmul_softmax_sample_shape(uint32_t cores) {
+  return {std::max<uint32_t>(cores, 1) * 2 * kMatmulSoftmaxRowTile - 7, 509, 256};
+}
+
+// Y = softmax_rows(A x B + bias) on the AI Cores of a separated chip, one block per AI Core.
+SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
+  Device& dev = Device::instance();
+  if (!dev.soc().separated()) {
+    return {false, "matmul_softmax needs a separated chip (AIC + 2 AIV per AI Core): use --platform ascend910b"};
+  }
+  const uint32_t m = shape.m, n = shape.n, k = shape.k;
+  auto a = random_values<half>(size_t(m) * k, 31, -1, 1);
+  auto b = random_values<half>(size_t(k) * n, 32, -1, 1);
+  auto bias = random_values<float>(n, 33, -2, 2);
+  half *ga = gm_copy(a), *gb = gm_copy(b);
+  float* gbias = gm_copy(bias);
+  auto* gy = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
+  Workspace ws(matmul_softmax_910b_workspace_bytes(shape, blocks));
+  LaunchOptions options;
+  options.kernel_type = aicore::KernelType::Mix1To2;
+  dev.launch("matmul_softmax_custom", blocks, [&] {
+    matmul_softmax_910b(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb), reinterpret_cast<GM_ADDR>(gbias),
+                        reinterpret_cast<GM_ADDR>(gy), ws.p, shape);
+  }, options);
+  std::vector<float> y(size_t(m) * n);
+  dev.memcpy(y.data(), gy, y.size() * sizeof(float), Device::Copy::DeviceToHost);
+  SampleResult r = compare(y.data(), matmul_softmax_reference(a, b, bias, m, n, k));
+  AscendC::GmFree(ga);
+  AscendC::GmFree(gb);
+  AscendC::GmFree(gbias);
+  AscendC::GmFree(gy);
+  return r;
+}
+
 // int8 matmul (B given transposed) on one core: exact, with int32 wrap.
 SampleResult run_matmul_int8(uint32_t m, uint32_t n, uint32_t k) {
   Device& dev = Device::instance();
@@ -347,6 +385,14 @@ const std::vector<Sample>& samples() {
          return run_matmul(matmul_sample_shape(cores), b ? b : cores);
        },
        "core910b"},
+      {"matmul_softmax",
+       "Y = softmax_rows(A x B + bias), f16 -> f32, fused on a separated chip: each AIC's C tiles go "
+       "through a double-buffered GM workspace to its two AIVs (cross-core flags); 2 row tiles per AI Core, N = 509",
+       [](uint32_t b) {
+         const uint32_t cores = Device::instance().soc().params().cores;  // AI Cores
+         return run_matmul_softmax(matmul_softmax_sample_shape(cores), b ? b : cores);
+       },
+       "ascend910b"},
       {"matmul_int8", "C = A x Bt^T, 100x70x250 s8 -> s32 on one core (A2 or coupled 910)",
        [](uint32_t) { return run_matmul_int8(100, 70, 250); }, "core910b"},
       {"conv2d", "y = relu(conv(x, w) + b), 19x14x15 f16, 40 3x3 filters, pad 1, on one core (A2 or coupled 910)",
