@@ -152,10 +152,20 @@ SampleResult run_sample(const char* name, uint32_t blocks, int inputs, Kernel ke
   return r;
 }
 
-// The classic 8 blocks, or one per core on a platform with more cores.
-uint32_t blocks_or_default(uint32_t b) {
-  return b ? b : std::max<uint32_t>(kDefaultBlocks, Device::instance().soc().num_cores());
+// Cores that run a kernel of the kind: vector kernels run on everything with a vector unit
+// (coupled AI Cores, AIVs, Vector Cores), cube kernels on everything with a cube (coupled AI
+// Cores, AICs).
+uint32_t cores_with(aicore::CoreKind lacking) {
+  auto& soc = Device::instance().soc();
+  uint32_t n = 0;
+  for (unsigned i = 0; i < soc.num_cores(); ++i) n += soc.core(i).core_kind() != lacking;
+  return n;
 }
+uint32_t vector_cores() { return cores_with(aicore::CoreKind::Aic); }
+uint32_t cube_cores() { return cores_with(aicore::CoreKind::Aiv); }
+
+// The classic 8 blocks, or one per vector core on a platform with more.
+uint32_t blocks_or_default(uint32_t b) { return b ? b : std::max<uint32_t>(kDefaultBlocks, vector_cores()); }
 
 // The cube samples run the variant of the core the platform has: A2 (Nd2Nz, BiasTable,
 // Fixpipe) or coupled 910 (padded GM workspace, L0C -> UB in matrix mode, vector post-pass).
@@ -381,7 +391,7 @@ const std::vector<Sample>& samples() {
        "C = A x B, f16 -> f32 on every core (A2 or coupled 910): 256x192x320 on one core, a C of one "
        "128x128 tile per core (ragged edges) on more",
        [](uint32_t b) {
-         const uint32_t cores = Device::instance().soc().num_cores();
+         const uint32_t cores = cube_cores();
          return run_matmul(matmul_sample_shape(cores), b ? b : cores);
        },
        "core910b"},
@@ -389,7 +399,7 @@ const std::vector<Sample>& samples() {
        "Y = softmax_rows(A x B + bias), f16 -> f32, fused on a separated chip: each AIC's C tiles go "
        "through a double-buffered GM workspace to its two AIVs (cross-core flags); 2 row tiles per AI Core, N = 509",
        [](uint32_t b) {
-         const uint32_t cores = Device::instance().soc().params().cores;  // AI Cores
+         const uint32_t cores = cube_cores();  // one AIC per AI Core
          return run_matmul_softmax(matmul_softmax_sample_shape(cores), b ? b : cores);
        },
        "ascend910b"},

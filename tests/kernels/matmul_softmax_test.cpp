@@ -1,0 +1,141 @@
+// The fused matmul + bias + row softmax on a small 910B (issue 5): each AIC's C tiles pass
+// through a double-buffered GM workspace to its two AIVs, synchronised by cross-core flags.
+// Bit for bit against matmul_softmax_reference (SPEC.md §1.4, then the vector unit's f32
+// operations in the kernel's order); odd M and N, K not a multiple of 16, more tiles than
+// cores, more blocks than cores; and without the tile flag the answer is wrong.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <cmath>
+#include <fmt/format.h>
+#include "platforms/ascend_soc.h"
+#include "sw/kernels/matmul_softmax_910b.h"
+#include "sw/kernels/matmul_softmax_reference.h"
+#include "tests/support/device_fixture.h"
+#include "tests/support/matmul_reference.h"
+#include "tikicpulib.h"
+#include "tlm/stats.h"
+
+namespace {
+using npuvp::Device;
+using npuvp::LaunchOptions;
+using npuvp::kernels::FusedSync;
+using npuvp::kernels::MatmulSoftmaxShape;
+
+LaunchOptions mixed() {
+  LaunchOptions o;
+  o.kernel_type = npuvp::aicore::KernelType::Mix1To2;
+  return o;
+}
+
+struct FusedRun {
+  std::vector<float> got, want;
+};
+
+// Runs the kernel on `blocks` blocks of a 910B with `cores` AI Cores; the workspace starts
+// zeroed, so an AIV that reads a slot before its AIC wrote it sees zeros.
+FusedRun run_fused(MatmulSoftmaxShape s, unsigned cores, uint32_t blocks, FusedSync sync = FusedSync::Full) {
+  auto& dev = npuvp::testing::make_device({fmt::format("platform.cores={}", cores)}, "ascend910b");
+  auto a = npuvp::testing::random_halves(size_t(s.m) * s.k, 41, -1, 1);
+  auto b = npuvp::testing::random_halves(size_t(s.k) * s.n, 42, -1, 1);
+  auto bias = npuvp::testing::random_vector<float>(s.n, 43, -2, 2);
+  half *ga = npuvp::testing::to_gm(a), *gb = npuvp::testing::to_gm(b);
+  float* gbias = npuvp::testing::to_gm(bias);
+  float* gy = npuvp::testing::to_gm(std::vector<float>(size_t(s.m) * s.n, -1.0f));
+  const uint64_t ws_bytes = npuvp::kernels::matmul_softmax_910b_workspace_bytes(s, blocks);
+  auto* ws = npuvp::testing::to_gm(std::vector<uint8_t>(ws_bytes, 0));
+  dev.launch("matmul_softmax", blocks, [&] {
+    npuvp::kernels::matmul_softmax_910b(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
+                                        reinterpret_cast<GM_ADDR>(gbias), reinterpret_cast<GM_ADDR>(gy), ws, s, sync);
+  }, mixed());
+  FusedRun r;
+  r.got.assign(gy, gy + size_t(s.m) * s.n);
+  r.want = npuvp::kernels::matmul_softmax_reference(a, b, bias, s.m, s.n, s.k);
+  return r;
+}
+
+void check_fused(MatmulSoftmaxShape s, unsigned cores, uint32_t blocks) {
+  const FusedRun r = run_fused(s, cores, blocks);
+  const long bad = npuvp::testing::first_mismatch(r.got.data(), r.want);
+  ASSERT_EQ(bad, -1) << "Y[" << bad / long(s.n) << "][" << bad % long(s.n) << "] = " << r.got[size_t(std::max(bad, 0L))]
+                     << ", want " << r.want[size_t(std::max(bad, 0L))];
+  // The reference is a softmax: every row sums to 1 (to rounding) — guards the reference itself.
+  for (uint32_t i = 0; i < s.m; ++i) {
+    double sum = 0;
+    for (uint32_t j = 0; j < s.n; ++j) sum += r.want[size_t(i) * s.n + j];
+    ASSERT_NEAR(sum, 1.0, 1e-5) << "row " << i;
+  }
+  // Every AI Core with a tile ran its cube and both its AIVs their vector unit (sub-block 1 of
+  // a one-row tile excepted), and the AIVs did the exps.
+  const uint32_t tiles = (s.m + npuvp::kernels::kMatmulSoftmaxRowTile - 1) / npuvp::kernels::kMatmulSoftmaxRowTile;
+  const auto& stats = npuvp::Stats::global();
+  for (unsigned c = 0; c < std::min({cores, blocks, tiles}); ++c) {
+    EXPECT_GT(stats.value(fmt::format("aic{}.M.instructions", c)), 0u) << "aic" << c;
+    EXPECT_GT(stats.value(fmt::format("aiv{}.V.instructions", 2 * c)), 0u) << "aiv" << 2 * c;
+    if (s.m > 1) EXPECT_GT(stats.value(fmt::format("aiv{}.V.instructions", 2 * c + 1)), 0u) << "aiv" << 2 * c + 1;
+  }
+}
+
+// One row, one column: sub-block 1 has no rows but still answers the slot flag.
+TEST(MatmulSoftmax910B, OneRowOneColumn) { check_fused({1, 1, 16}, 2, 2); }
+// Odd M and N, one ragged tile, K below one fractal edge.
+TEST(MatmulSoftmax910B, OddShape_17x33x8) { check_fused({17, 33, 8}, 2, 2); }
+// Several 128-column panels, N not a multiple of 8 (scalar row tails), K not a multiple of 16
+// and over one K step.
+TEST(MatmulSoftmax910B, OddShape_77x301x130) { check_fused({77, 301, 130}, 2, 2); }
+// More tiles than AI Cores: 7 tiles on 3 AI Cores, each reusing both workspace slots.
+TEST(MatmulSoftmax910B, MoreTilesThanCores_419x129x48) { check_fused({419, 129, 48}, 3, 3); }
+// More blocks than AI Cores: the scheduler hands blocks 2..4 to whichever AI Core frees up.
+TEST(MatmulSoftmax910B, MoreBlocksThanCores_300x64x32) { check_fused({300, 64, 32}, 2, 5); }
+// Large logits: exp of very negative shifts underflows to 0 in some lanes.
+TEST(MatmulSoftmax910B, WideRowsAtTheLimit_40x4096x16) { check_fused({40, 4096, 16}, 2, 2); }
+
+// Without the AIC -> AIV flag the AIVs read the slot before the cube wrote it: a wrong
+// answer (softmax of the bias alone), not a lucky match.
+TEST(MatmulSoftmax910B, WithoutTheTileFlagTheAnswerIsWrong) {
+  const MatmulSoftmaxShape s{150, 40, 64};
+  const FusedRun r = run_fused(s, 2, 2, FusedSync::SkipTileWait);
+  size_t wrong_rows = 0;
+  for (uint32_t i = 0; i < s.m; ++i) {
+    for (uint32_t j = 0; j < s.n; ++j) {
+      if (!npuvp::testing::same_bits(r.got[size_t(i) * s.n + j], r.want[size_t(i) * s.n + j])) {
+        ++wrong_rows;
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(wrong_rows, s.m) << "every row was read from the workspace before its tile arrived";
+}
+
+// ---- bad input: clear errors naming the core, the time and the kernel ----
+
+std::string fused_error(const std::string& platform, std::vector<std::string> overrides, MatmulSoftmaxShape s,
+                        LaunchOptions options) {
+  auto& dev = npuvp::testing::make_device(overrides, platform);
+  auto* buf = static_cast<uint8_t*>(AscendC::GmAlloc(1 << 20));
+  try {
+    dev.launch("matmul_softmax", 1, [&] { npuvp::kernels::matmul_softmax_910b(buf, buf, buf, buf, buf, s); },
+               options);
+  } catch (const std::exception& e) {
+    return npuvp::error_text(e);
+  }
+  return {};
+}
+
+TEST(MatmulSoftmax910BErrors, RowsWiderThanUbHoldsAreAnError) {
+  EXPECT_THAT(fused_error("ascend910b", {"platform.cores=1"}, {16, 4097, 16}, mixed()),
+              npuvp::testing::IsCoreError("aic0", "matmul_softmax_910b", "N in [1, 4096]"));
+}
+
+TEST(MatmulSoftmax910BErrors, ACoupledChipIsAnError) {
+  EXPECT_THAT(fused_error("ascend910", {"platform.cores=1"}, {16, 16, 16}, LaunchOptions{}),
+              npuvp::testing::IsCoreError("core0", "matmul_softmax_910b", "needs a separated chip"));
+}
+
+TEST(MatmulSoftmax910BErrors, AnAivOnlyLaunchIsAnError) {
+  LaunchOptions aiv_only;
+  aiv_only.kernel_type = npuvp::aicore::KernelType::AivOnly;
+  EXPECT_THAT(fused_error("ascend910b", {"platform.cores=1"}, {16, 16, 16}, aiv_only),
+              npuvp::testing::IsCoreError("aiv0", "KERNEL_TASK_TYPE_DEFAULT", ""));
+}
+
+}  // namespace
