@@ -201,14 +201,18 @@ T* gm_copy(const std::vector<T>& v) {
 }
 
 // The matmul sample's shape: on one core the classic 256x192x320; on P cores, a C of exactly
-// P 128x128 tiles (rows x cols = P, as square as P allows) with ragged last tiles, so every
-// core gets one tile and the odd edges are exercised. `scale` multiplies M, N and K (so each
-// core has scale^2 tiles, each scale times deeper).
-MatmulShape matmul_sample_shape(uint32_t cores, uint32_t scale) {
+// P 128x128 tiles with ragged last tiles, so every core gets one tile and the odd edges are
+// exercised. The coupled 910 kernel shares C by rectangles of tiles, so there C is as square
+// as P allows (rows x cols = P); the A2 kernel shares C by 128-column panels, so there C is
+// one tile row of P panels. `scale` multiplies M, N and K (so each core has scale^2 tiles,
+// each scale times deeper).
+MatmulShape matmul_sample_shape(uint32_t cores, uint32_t scale, bool a2) {
   if (cores <= 1) return {256 * scale, 192 * scale, 320 * scale};
-  uint32_t cols = 1;
-  for (uint32_t d = 1; d * d <= cores; ++d) {
-    if (cores % d == 0) cols = d;
+  uint32_t cols = cores;
+  if (!a2) {
+    for (uint32_t d = 1; d * d <= cores; ++d) {
+      if (cores % d == 0) cols = d;
+    }
   }
   return {cores / cols * 128 * scale - 7, cols * 128 * scale - 5, 320 * scale};
 }
@@ -398,7 +402,7 @@ const std::vector<Sample>& samples() {
        "128x128 tile per core (ragged edges) on more; --scale s: M, N, K times s",
        [](const SampleArgs& args) {
          const uint32_t cores = cube_cores();
-         return run_matmul(matmul_sample_shape(cores, args.scale), args.block_dim ? args.block_dim : cores);
+         return run_matmul(matmul_sample_shape(cores, args.scale, platform_is_a2()), args.block_dim ? args.block_dim : cores);
        },
        "core910b"},
       {"matmul_softmax",
