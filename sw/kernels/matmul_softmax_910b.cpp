@@ -27,7 +27,7 @@ using matmul_tile::round_up;
 
 constexpr uint32_t kRowTile = kMatmulSoftmaxRowTile;
 constexpr uint32_t kPanel = 128;  // C columns per L0C tile, and the K step
-constexpr uint32_t kSlots = 2;
+constexpr uint32_t kMaxSlots = 2;
 constexpr uint16_t kTileReady = 0;  // + slot
 constexpr uint16_t kSlotFree = 2;   // + slot
 constexpr uint32_t kFloatsPerBlock = 8;
@@ -40,7 +40,7 @@ uint32_t tiles_of(const MatmulSoftmaxShape& s) { return ceil_div(s.m, kRowTile);
 GlobalTensor<float> slot_of(GM_ADDR workspace, const MatmulSoftmaxShape& s, uint32_t block, uint32_t slot) {
   const uint64_t slot_floats = uint64_t(kRowTile) * workspace_row(s.n);
   GlobalTensor<float> t;
-  t.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace) + (uint64_t(block) * kSlots + slot) * slot_floats,
+  t.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace) + (uint64_t(block) * kMaxSlots + slot) * slot_floats,
                     slot_floats);
   return t;
 }
@@ -48,8 +48,8 @@ GlobalTensor<float> slot_of(GM_ADDR workspace, const MatmulSoftmaxShape& s, uint
 // The AIC: C tiles into the workspace.
 class FusedCube {
  public:
-  FusedCube(GM_ADDR a, GM_ADDR b, GM_ADDR workspace, MatmulSoftmaxShape s)
-      : s_(s), workspace_(workspace), k_steps_(ceil_div(s.k, kPanel)) {
+  FusedCube(GM_ADDR a, GM_ADDR b, GM_ADDR workspace, MatmulSoftmaxShape s, FusedOptions o)
+      : s_(s), o_(o), workspace_(workspace), k_steps_(ceil_div(s.k, kPanel)) {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), uint64_t(s.m) * s.k);
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
     pipe.InitBuffer(qA1, kBuffers, kRowTile * kPanel * sizeof(half));
@@ -63,21 +63,26 @@ class FusedCube {
     const uint32_t block = uint32_t(GetBlockIdx()), blocks = uint32_t(GetBlockNum());
     uint32_t j = 0;  // this block's tile count, which picks the slot
     for (uint32_t t = block; t < tiles_of(s_); t += blocks, ++j) {
-      const uint32_t slot = j % kSlots, m0 = t * kRowTile, m = std::min(kRowTile, s_.m - m0);
+      const uint32_t slot = j % o_.slots, m0 = t * kRowTile, m = std::min(kRowTile, s_.m - m0);
       const GlobalTensor<float> ws = slot_of(workspace_, s_, block, slot);
       for (uint32_t n0 = 0; n0 < s_.n; n0 += kPanel) {
         const uint32_t n = std::min(kPanel, s_.n - n0);
         LocalTensor<float> c = qCO1.AllocTensor<float>();
         for (uint32_t step = 0; step < k_steps_; ++step) Multiply(c, m0, n0, step, m, n);
         qCO1.EnQue(c);
-        // The slot's previous tile (j - 2) must have been read by both AIVs.
-        if (n0 == 0 && j >= kSlots) CrossCoreWaitFlag<2, PIPE_FIX>(kSlotFree + slot);
+        // The slot's previous tile must have been read by both AIVs.
+        if (n0 == 0 && j >= o_.slots && o_.aic_waits_for_free_slot) CrossCoreWaitFlag<2, PIPE_FIX>(kSlotFree + slot);
         CopyOut(ws[n0], m, n);
       }
       CrossCoreSetFlag<2, PIPE_FIX>(kTileReady + slot);
     }
-    // Take the last frees too: no counter stays up after the kernel.
-    for (uint32_t left = std::min(j, kSlots); left > 0; --left) CrossCoreWaitFlag(kSlotFree + (j - left) % kSlots);
+    // Take the last frees too, so no counter stays up after the kernel. On FIX like the waits
+    // above: one in-order consumer per counter. (A wait on S would run ahead of FIX and could
+    // take a free meant for a FIX wait still queued, which deadlocks.)
+    if (!o_.aic_waits_for_free_slot) return;
+    for (uint32_t left = std::min(j, o_.slots); left > 0; --left) {
+      CrossCoreWaitFlag<2, PIPE_FIX>(kSlotFree + (j - left) % o_.slots);
+    }
   }
 
  private:
@@ -129,6 +134,7 @@ class FusedCube {
   }
 
   MatmulSoftmaxShape s_;
+  FusedOptions o_;
   GM_ADDR workspace_;
   uint32_t k_steps_;
   TPipe pipe;
@@ -143,8 +149,8 @@ class FusedCube {
 // An AIV: its half of each tile's rows, from the workspace to Y.
 class FusedEpilogue {
  public:
-  FusedEpilogue(GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, MatmulSoftmaxShape s, FusedSync sync)
-      : s_(s), workspace_(workspace), sync_(sync), row_(workspace_row(s.n)) {
+  FusedEpilogue(GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, MatmulSoftmaxShape s, FusedOptions o)
+      : s_(s), o_(o), workspace_(workspace), row_(workspace_row(s.n)) {
     biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias), s.n);
     yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), uint64_t(s.m) * s.n);
     pipe.InitBuffer(inQueue, kBuffers, row_ * sizeof(float));
@@ -161,10 +167,10 @@ class FusedEpilogue {
     const bool second = GetSubBlockIdx() == 1;
     uint32_t j = 0;
     for (uint32_t t = block; t < tiles_of(s_); t += blocks, ++j) {
-      const uint32_t slot = j % kSlots, m0 = t * kRowTile, m = std::min(kRowTile, s_.m - m0);
+      const uint32_t slot = j % o_.slots, m0 = t * kRowTile, m = std::min(kRowTile, s_.m - m0);
       const uint32_t half_rows = (m + 1) / 2, r0 = second ? half_rows : 0, r1 = second ? m : half_rows;
       const GlobalTensor<float> ws = slot_of(workspace_, s_, block, slot);
-      if (sync_ == FusedSync::Full) CrossCoreWaitFlag(kTileReady + slot);
+      if (o_.aivs_wait_for_tile) CrossCoreWaitFlag(kTileReady + slot);
       for (uint32_t r = r0; r < r1; ++r) {
         CopyIn(ws[uint64_t(r) * row_]);
         Compute();
@@ -227,8 +233,8 @@ class FusedEpilogue {
   }
 
   MatmulSoftmaxShape s_;
+  FusedOptions o_;
   GM_ADDR workspace_;
-  FusedSync sync_;
   uint32_t row_;  // floats per workspace row
   TPipe pipe;
   TQue<TPosition::VECIN, kBuffers> inQueue;
@@ -239,11 +245,11 @@ class FusedEpilogue {
 }  // namespace
 
 uint64_t matmul_softmax_910b_workspace_bytes(MatmulSoftmaxShape shape, uint32_t blocks) {
-  return uint64_t(blocks) * kSlots * kRowTile * workspace_row(shape.n) * sizeof(float);
+  return uint64_t(blocks) * kMaxSlots * kRowTile * workspace_row(shape.n) * sizeof(float);
 }
 
 void matmul_softmax_910b(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, MatmulSoftmaxShape shape,
-                         FusedSync sync) {
+                         FusedOptions options) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
   constexpr const char* kName = "matmul_softmax_910b";
   if (ASCEND_IS_AIC && ASCEND_IS_AIV) {
@@ -255,11 +261,12 @@ void matmul_softmax_910b(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR y, GM_ADDR 
   if (shape.m == 0 || shape.k == 0 || shape.n == 0 || shape.n > kMatmulSoftmaxMaxN) {
     npuvp::ascendc::core().fail(kName, "M and K must be at least 1 and N in [1, 4096]");
   }
+  if (options.slots < 1 || options.slots > kMaxSlots) npuvp::ascendc::core().fail(kName, "slots must be 1 or 2");
   if (ASCEND_IS_AIC) {
-    FusedCube op(a, b, workspace, shape);
+    FusedCube op(a, b, workspace, shape, options);
     op.Process();
   } else {
-    FusedEpilogue op(bias, y, workspace, shape, sync);
+    FusedEpilogue op(bias, y, workspace, shape, options);
     op.Process();
   }
 }

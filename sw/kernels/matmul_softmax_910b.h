@@ -26,14 +26,18 @@ struct MatmulSoftmaxShape {
 inline constexpr uint32_t kMatmulSoftmaxRowTile = 64;
 inline constexpr uint32_t kMatmulSoftmaxMaxN = 4096;
 
-// How the AIVs learn that a tile is in the workspace. SkipTileWait exists only to show that
-// the cross-core flag is load-bearing: the AIVs read the slot without waiting for the AIC.
-enum class FusedSync { Full, SkipTileWait };
+// Variants for tests: the defaults are the kernel. One slot serialises the AIC and its AIVs
+// (the timing tests compare it with two); dropping a wait shows that its flag is load-bearing.
+struct FusedOptions {
+  uint32_t slots = 2;                   // workspace slots per block: 1 or 2
+  bool aivs_wait_for_tile = true;       // false: AIVs read a slot before the AIC has filled it
+  bool aic_waits_for_free_slot = true;  // false: the AIC overwrites a slot its AIVs still read
+};
 
 // GM workspace the kernel needs on `blocks` blocks: two slots of a row tile per block.
 uint64_t matmul_softmax_910b_workspace_bytes(MatmulSoftmaxShape shape, uint32_t blocks);
 
 void matmul_softmax_910b(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace,
-                         MatmulSoftmaxShape shape, FusedSync sync = FusedSync::Full);
+                         MatmulSoftmaxShape shape, FusedOptions options = {});
 
 }  // namespace npuvp::kernels
