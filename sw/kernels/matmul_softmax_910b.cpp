@@ -9,6 +9,7 @@
 #include "sw/kernels/matmul_softmax_910b.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
 #include "sw/kernels/matmul_tile.h"
@@ -256,7 +257,9 @@ void matmul_softmax_910b(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR y, GM_ADDR 
     npuvp::ascendc::core().fail(kName, "needs a separated chip (an AIC and two AIVs per AI Core), e.g. ascend910b");
   }
   if (GetSubBlockNum() != 2) {
-    npuvp::ascendc::core().fail(kName, "launch it as KERNEL_TYPE_MIX_AIC_1_2 (one AIC and two AIVs per block)");
+    npuvp::ascendc::core().fail(kName, fmt::format("needs one AIC and two AIVs per block (a KERNEL_TYPE_MIX_AIC_1_2 "
+                                                   "launch, platform.aiv_per_core=2); GetSubBlockNum() is {}",
+                                                   GetSubBlockNum()));
   }
   if (shape.m == 0 || shape.k == 0 || shape.n == 0 || shape.n > kMatmulSoftmaxMaxN) {
     npuvp::ascendc::core().fail(kName, "M and K must be at least 1 and N in [1, 4096]");

@@ -182,6 +182,11 @@ TEST(MatmulSoftmax910BErrors, ACoupledChipIsAnError) {
               npuvp::testing::IsCoreError("core0", "matmul_softmax_910b", "needs a separated chip"));
 }
 
+TEST(MatmulSoftmax910BErrors, OneAivPerAiCoreIsAnError) {
+  EXPECT_THAT(fused_error("ascend910b", {"platform.cores=1", "platform.aiv_per_core=1"}, {16, 16, 16}, mixed()),
+              npuvp::testing::IsCoreError("ai[cv][0-9]", "matmul_softmax_910b", "two AIVs per block"));
+}
+
 TEST(MatmulSoftmax910BErrors, AnAivOnlyLaunchIsAnError) {
   LaunchOptions aiv_only;
   aiv_only.kernel_type = npuvp::aicore::KernelType::AivOnly;
