@@ -2,7 +2,8 @@
 // through a double-buffered GM workspace to its two AIVs, synchronised by cross-core flags.
 // Bit for bit against matmul_softmax_reference (SPEC.md §1.4, then the vector unit's f32
 // operations in the kernel's order); odd M and N, K not a multiple of 16, more tiles than
-// cores, more blocks than cores; and without the tile flag the answer is wrong.
+// cores, more blocks than cores; without either flag the answer is wrong, and two workspace
+// slots take less simulated time than one.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <cmath>

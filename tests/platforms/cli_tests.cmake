@@ -115,3 +115,8 @@ add_test(NAME platforms.cli.run_matmul_softmax_on_ascend910b
                  ${cli} run matmul_softmax --set platform.cores=2)
 add_test(NAME platforms.cli.matmul_softmax_needs_a_separated_chip
          COMMAND ${expect} fail "matmul_softmax needs a separated chip" ${cli} run matmul_softmax --platform ascend910 --set platform.cores=1)
+# --scale grows a sample's problem: the matmul's M, N, K (here 2 x 2 tiles per AIC).
+add_test(NAME platforms.cli.scale_grows_the_matmul
+         COMMAND ${expect} ok "result: PASS \\(126243 elements" ${cli} run matmul --platform ascend910b --set platform.cores=2 --scale 2)
+add_test(NAME platforms.cli.scale_out_of_range_is_an_error
+         COMMAND ${expect} fail "--scale: Value 0 not in range" ${cli} run matmul --scale 0)
