@@ -8,8 +8,8 @@
 // with Fixpipe into one of its block's two GM workspace slots, then sets a mode-2 cross-core
 // flag; each AIV (sub-block 0: the first ceil(m/2) rows, sub-block 1: the rest) waits for it,
 // finishes its rows (bias, max, subtract, exp, sum, divide) into Y and, once it has read the
-// slot, sets the flag that lets the AIC reuse it. Two slots, so the AIC computes tile j + 1
-// while the AIVs finish tile j.
+// slot, sets the flag that lets the AIC reuse it. Two slots, so the AIC fills one while the
+// AIVs finish the other. Uses cross-core flag ids 0-3.
 //
 // Limits (clear errors otherwise): M, K >= 1; 1 <= N <= kMatmulSoftmaxMaxN (a row and its
 // bias stay in UB). Any M, N, K (no multiple-of-16 requirement).
