@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 #include <fmt/format.h>
 
 #include "platforms/ascend_soc.h"
@@ -69,6 +70,16 @@ std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double 
     if (soc.num_cores() <= 16 || stats.value(std::string(soc.core(i).basename()) + ".blocks") > 0) listed.push_back(i);
   }
   if (listed.empty()) listed.push_back(0);
+  // On a separated chip each AIC is followed by its AIVs, so a cut list of a mixed kernel
+  // still shows both kinds (core ids run over the AICs, then the AIVs).
+  if (soc.separated()) {
+    const unsigned aics = soc.params().cores, per = soc.params().aiv_per_core;
+    auto ai_core_order = [&](unsigned id) {
+      return id < aics ? std::pair{id, 0u} : std::pair{(id - aics) / per, 1 + (id - aics) % per};
+    };
+    std::stable_sort(listed.begin(), listed.end(),
+                     [&](unsigned a, unsigned b) { return ai_core_order(a) < ai_core_order(b); });
+  }
   const unsigned shown = soc.num_cores() <= 16 ? soc.num_cores() : std::min<unsigned>(8, unsigned(listed.size()));
   for (unsigned n = 0; n < shown; ++n) {
     const std::string core = soc.core(listed[n]).basename();

@@ -19,7 +19,8 @@ namespace {
 using npuvp::Stats;
 
 int run_command(const std::string& kernel, const std::string& platform, std::vector<std::string> sets,
-                const std::string& mode, const std::string& trace, const std::string& stats, uint32_t blocks) {
+                const std::string& mode, const std::string& trace, const std::string& stats, uint32_t blocks,
+                uint32_t scale) {
   const auto* sample = npuvp::kernels::find_sample(kernel);
   if (!sample) {
     std::string names;
@@ -34,7 +35,7 @@ int run_command(const std::string& kernel, const std::string& platform, std::vec
   auto& soc = dev.soc();
   fmt::print("npuvp: platform {} ({} at {} MHz), kernel {}: {}\n", soc.params().name, soc.describe_cores(),
              soc.core(0).params().clock_mhz, sample->name, sample->description);
-  const npuvp::kernels::SampleResult result = sample->run(blocks);
+  const npuvp::kernels::SampleResult result = sample->run({blocks, scale});
   const bool perf = soc.params().mode == npuvp::SimMode::Perf;  // no data: nothing to check
   fmt::print("result: {} ({})\n", perf ? "NOT CHECKED" : result.passed ? "PASS" : "FAIL",
              perf ? "perf mode computes no data" : result.detail);
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
   std::string kernel, platform, trace, stats, mode;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
+  uint32_t scale = 1;
 
   auto* run = app.add_subcommand("run", "run a built-in sample kernel and check its result");
   run->add_option("kernel", kernel, "sample kernel (see `npuvp list`)")->required();
@@ -84,6 +86,8 @@ int main(int argc, char** argv) {
   run->add_option("--trace", trace, "write a Chrome/Perfetto trace JSON");
   run->add_option("--stats", stats, "write all statistics as JSON");
   run->add_option("--blocks", blocks, "blockDim (default: the sample's)")->check(CLI::Range(1, 65535));
+  run->add_option("--scale", scale, "problem size multiplier (default 1; fixed-shape samples ignore it)")
+      ->check(CLI::Range(1, 64));
 
   auto* list = app.add_subcommand("list", "list platforms and sample kernels");
 
@@ -100,7 +104,7 @@ int main(int argc, char** argv) {
     if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
       return npuvp::mncore::cli_info(platform, sets);
     }
-    if (*run) return run_command(kernel, platform, sets, mode, trace, stats, blocks);
+    if (*run) return run_command(kernel, platform, sets, mode, trace, stats, blocks, scale);
     if (*info) return info_command(platform.empty() ? "minimal" : platform, sets);
     if (*list) {
       fmt::print("platforms:\n");

@@ -24,32 +24,13 @@ using namespace AscendC;
 
 namespace {
 using matmul_tile::ceil_div;
+using matmul_tile::copy_banded;
 using matmul_tile::kBuffers;
 using matmul_tile::kFractal;
 using matmul_tile::round_up;
 
 constexpr uint32_t kTile = 128;  // C tile edge, and the K step
 constexpr uint32_t kTileBytes = kTile * kTile * sizeof(half);
-
-// GM -> L1 of a rows x cols f16 block (source row stride `stride` elements) as bands of 16
-// rows, each band one run of fractals: fractal (r1, c1) at (r1 * C1 + c1) * 512 B.
-void copy_banded(const LocalTensor<half>& dst, const GlobalTensor<half>& src, uint32_t rows, uint32_t cols,
-                 uint32_t stride) {
-  const uint32_t c1 = ceil_div(cols, kFractal), full = rows / kFractal, rest = rows % kFractal;
-  const uint32_t band_elems = c1 * kFractal * kFractal;
-  if (full > 0 && uint64_t(kFractal) * stride <= 65535) {
-    DataCopy(dst, src, Nd2NzParams(full, kFractal, cols, kFractal * stride, stride, kFractal, 1, band_elems));
-  } else {
-    for (uint32_t b = 0; b < full; ++b) {  // a band at a time when the band stride overflows 16 bits
-      DataCopy(dst[b * band_elems], src[uint64_t(b) * kFractal * stride],
-               Nd2NzParams(1, kFractal, cols, 0, stride, kFractal, 1, 0));
-    }
-  }
-  if (rest > 0) {
-    DataCopy(dst[full * band_elems], src[uint64_t(full) * kFractal * stride],
-             Nd2NzParams(1, rest, cols, 0, stride, kFractal, 1, 0));
-  }
-}
 
 template <class CT>
 class KernelMatmul {

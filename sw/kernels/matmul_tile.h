@@ -19,6 +19,26 @@ inline constexpr int32_t kBuffers = 2;
 inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 inline uint32_t round_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
 
+// GM -> L1 of a rows x cols f16 block (source row stride `stride` elements) as bands of 16
+// rows, each band one run of fractals: fractal (r1, c1) at (r1 * C1 + c1) * 512 B.
+inline void copy_banded(const LocalTensor<half>& dst, const GlobalTensor<half>& src, uint32_t rows, uint32_t cols,
+                 uint32_t stride) {
+  const uint32_t c1 = ceil_div(cols, kFractal), full = rows / kFractal, rest = rows % kFractal;
+  const uint32_t band_elems = c1 * kFractal * kFractal;
+  if (full > 0 && uint64_t(kFractal) * stride <= 65535) {
+    DataCopy(dst, src, Nd2NzParams(full, kFractal, cols, kFractal * stride, stride, kFractal, 1, band_elems));
+  } else {
+    for (uint32_t b = 0; b < full; ++b) {  // a band at a time when the band stride overflows 16 bits
+      DataCopy(dst[b * band_elems], src[uint64_t(b) * kFractal * stride],
+               Nd2NzParams(1, kFractal, cols, 0, stride, kFractal, 1, 0));
+    }
+  }
+  if (rest > 0) {
+    DataCopy(dst[full * band_elems], src[uint64_t(full) * kFractal * stride],
+             Nd2NzParams(1, rest, cols, 0, stride, kFractal, 1, 0));
+  }
+}
+
 // Multiplies the m x k tile of A at a1 by the k x n tile of B at b1 (NZ in L1) into c (from
 // zero when first_block).
 template <class QueA2, class QueB2>

@@ -15,6 +15,8 @@
 #include "sw/kernels/elementwise.h"
 #include "sw/kernels/matmul.h"
 #include "sw/kernels/matmul_reference.h"
+#include "sw/kernels/matmul_softmax_910b.h"
+#include "sw/kernels/matmul_softmax_reference.h"
 #include "sw/runtime/device.h"
 #include "sw/runtime/tikicpulib.h"
 
@@ -150,9 +152,22 @@ SampleResult run_sample(const char* name, uint32_t blocks, int inputs, Kernel ke
   return r;
 }
 
-// The classic 8 blocks, or one per core on a platform with more cores.
-uint32_t blocks_or_default(uint32_t b) {
-  return b ? b : std::max<uint32_t>(kDefaultBlocks, Device::instance().soc().num_cores());
+// Cores that run a kernel of the kind: vector kernels run on everything with a vector unit
+// (coupled AI Cores, AIVs, Vector Cores), cube kernels on everything with a cube (coupled AI
+// Cores, AICs).
+uint32_t cores_with(aicore::CoreKind lacking) {
+  auto& soc = Device::instance().soc();
+  uint32_t n = 0;
+  for (unsigned i = 0; i < soc.num_cores(); ++i) n += soc.core(i).core_kind() != lacking;
+  return n;
+}
+uint32_t vector_cores() { return cores_with(aicore::CoreKind::Aic); }
+uint32_t cube_cores() { return cores_with(aicore::CoreKind::Aiv); }
+
+// The classic 8 blocks, or one per vector core on a platform with more; `scale` times that
+// (each block has a fixed share of the data, so more blocks means more data).
+uint32_t blocks_or_default(const SampleArgs& args) {
+  return args.block_dim ? args.block_dim : std::max<uint32_t>(kDefaultBlocks, vector_cores()) * args.scale;
 }
 
 // The cube samples run the variant of the core the platform has: A2 (Nd2Nz, BiasTable,
@@ -186,15 +201,20 @@ T* gm_copy(const std::vector<T>& v) {
 }
 
 // The matmul sample's shape: on one core the classic 256x192x320; on P cores, a C of exactly
-// P 128x128 tiles (rows x cols = P, as square as P allows) with ragged last tiles, so every
-// core gets one tile and the odd edges are exercised.
-MatmulShape matmul_sample_shape(uint32_t cores) {
-  if (cores <= 1) return {256, 192, 320};
-  uint32_t cols = 1;
-  for (uint32_t d = 1; d * d <= cores; ++d) {
-    if (cores % d == 0) cols = d;
+// P 128x128 tiles with ragged last tiles, so every core gets one tile and the odd edges are
+// exercised. The coupled 910 kernel shares C by rectangles of tiles, so there C is as square
+// as P allows (rows x cols = P); the A2 kernel shares C by 128-column panels, so there C is
+// one tile row of P panels. `scale` multiplies M, N and K (so each core has scale^2 tiles,
+// each scale times deeper).
+MatmulShape matmul_sample_shape(uint32_t cores, uint32_t scale, bool a2) {
+  if (cores <= 1) return {256 * scale, 192 * scale, 320 * scale};
+  uint32_t cols = cores;
+  if (!a2) {
+    for (uint32_t d = 1; d * d <= cores; ++d) {
+      if (cores % d == 0) cols = d;
+    }
   }
-  return {cores / cols * 128 - 7, cols * 128 - 5, 320};
+  return {cores / cols * 128 * scale - 7, cols * 128 * scale - 5, 320 * scale};
 }
 
 // f16 matmul on `blocks` blocks, checked against the numeric contract (SPEC.md §1.4).
@@ -221,6 +241,43 @@ SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
   AscendC::GmFree(gc);
+  return r;
+}
+
+// The fused sample's shape on P AI Cores: two row tiles per core (so each AI Core reuses both
+// workspace slots), the last one ragged, and an odd N (a row's tail leaves by scalar stores).
+// `scale` multiplies the tiles per core and K.
+MatmulSoftmaxShape matmul_softmax_sample_shape(uint32_t cores, uint32_t scale) {
+  return {std::max<uint32_t>(cores, 1) * 2 * scale * kMatmulSoftmaxRowTile - 7, 509, 256 * scale};
+}
+
+// Y = softmax_rows(A x B + bias) on the AI Cores of a separated chip, one block per AI Core.
+SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
+  Device& dev = Device::instance();
+  if (!dev.soc().separated()) {
+    return {false, "matmul_softmax needs a separated chip (AIC + 2 AIV per AI Core): use --platform ascend910b"};
+  }
+  const uint32_t m = shape.m, n = shape.n, k = shape.k;
+  auto a = random_values<half>(size_t(m) * k, 31, -1, 1);
+  auto b = random_values<half>(size_t(k) * n, 32, -1, 1);
+  auto bias = random_values<float>(n, 33, -2, 2);
+  half *ga = gm_copy(a), *gb = gm_copy(b);
+  float* gbias = gm_copy(bias);
+  auto* gy = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
+  Workspace ws(matmul_softmax_910b_workspace_bytes(shape, blocks));
+  LaunchOptions options;
+  options.kernel_type = aicore::KernelType::Mix1To2;
+  dev.launch("matmul_softmax_custom", blocks, [&] {
+    matmul_softmax_910b(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb), reinterpret_cast<GM_ADDR>(gbias),
+                        reinterpret_cast<GM_ADDR>(gy), ws.p, shape);
+  }, options);
+  std::vector<float> y(size_t(m) * n);
+  dev.memcpy(y.data(), gy, y.size() * sizeof(float), Device::Copy::DeviceToHost);
+  SampleResult r = compare(y.data(), matmul_softmax_reference(a, b, bias, m, n, k));
+  AscendC::GmFree(ga);
+  AscendC::GmFree(gb);
+  AscendC::GmFree(gbias);
+  AscendC::GmFree(gy);
   return r;
 }
 
@@ -305,31 +362,32 @@ Conv2dShape sample_conv2d_shape() {
 
 const std::vector<Sample>& samples() {
   static const std::vector<Sample> list = {
-      {"add", "z = x + y over half, double-buffered (8 blocks x 8 tiles x 2 buffers)",
-       [](uint32_t b) {
+      {"add", "z = x + y over half, double-buffered (8 blocks x 8 tiles x 2 buffers; one block per vector core on "
+       "bigger chips; --scale s: s times the blocks)",
+       [](const SampleArgs& args) {
          return run_sample<half>(
-             "add_custom", blocks_or_default(b), 2,
+             "add_custom", blocks_or_default(args), 2,
              [](auto& in, half* out) { add_custom((GM_ADDR)in[0], (GM_ADDR)in[1], (GM_ADDR)out); },
              [](auto& h, size_t i) { return static_cast<half>(float(h[0][i]) + float(h[1][i])); }, -100, 100);
        }},
       {"mul", "z = x * y over float, double-buffered",
-       [](uint32_t b) {
+       [](const SampleArgs& args) {
          return run_sample<float>(
-             "mul_custom", blocks_or_default(b), 2,
+             "mul_custom", blocks_or_default(args), 2,
              [](auto& in, float* out) { mul_custom((GM_ADDR)in[0], (GM_ADDR)in[1], (GM_ADDR)out); },
              [](auto& h, size_t i) { return h[0][i] * h[1][i]; }, -1000, 1000);
        }},
       {"relu", "z = max(x, 0) over half, double-buffered",
-       [](uint32_t b) {
+       [](const SampleArgs& args) {
          return run_sample<half>(
-             "relu_custom", blocks_or_default(b), 1,
+             "relu_custom", blocks_or_default(args), 1,
              [](auto& in, half* out) { relu_custom((GM_ADDR)in[0], (GM_ADDR)out); },
              [](auto& h, size_t i) { return h[0][i] > half(0) ? h[0][i] : half(0); }, -10, 10);
        }},
       {"prefix_sum", "running sum over int32 by scalar GetValue/SetValue after explicit sync",
-       [](uint32_t b) {
+       [](const SampleArgs& args) {
          return run_sample<int32_t>(
-             "prefix_sum_custom", blocks_or_default(b), 1,
+             "prefix_sum_custom", blocks_or_default(args), 1,
              [](auto& in, int32_t* out) { prefix_sum_custom((GM_ADDR)in[0], (GM_ADDR)out); },
              [](auto& h, size_t i) {
                const size_t start = i / kBlockLength * kBlockLength;
@@ -341,16 +399,26 @@ const std::vector<Sample>& samples() {
        }},
       {"matmul",
        "C = A x B, f16 -> f32 on every core (A2 or coupled 910): 256x192x320 on one core, a C of one "
-       "128x128 tile per core (ragged edges) on more",
-       [](uint32_t b) {
-         const uint32_t cores = Device::instance().soc().num_cores();
-         return run_matmul(matmul_sample_shape(cores), b ? b : cores);
+       "128x128 tile per core (ragged edges) on more; --scale s: M, N, K times s",
+       [](const SampleArgs& args) {
+         const uint32_t cores = cube_cores();
+         return run_matmul(matmul_sample_shape(cores, args.scale, platform_is_a2()), args.block_dim ? args.block_dim : cores);
        },
        "core910b"},
+      {"matmul_softmax",
+       "Y = softmax_rows(A x B + bias), f16 -> f32, fused on a separated chip: each AIC's C tiles go "
+       "through a double-buffered GM workspace to its two AIVs (cross-core flags); 2 row tiles per AI Core, N = 509, K = 256; "
+       "--scale s: s times the tiles and K",
+       [](const SampleArgs& args) {
+         const uint32_t cores = cube_cores();  // one AIC per AI Core
+         return run_matmul_softmax(matmul_softmax_sample_shape(cores, args.scale),
+                                   args.block_dim ? args.block_dim : cores);
+       },
+       "ascend910b"},
       {"matmul_int8", "C = A x Bt^T, 100x70x250 s8 -> s32 on one core (A2 or coupled 910)",
-       [](uint32_t) { return run_matmul_int8(100, 70, 250); }, "core910b"},
+       [](const SampleArgs&) { return run_matmul_int8(100, 70, 250); }, "core910b"},
       {"conv2d", "y = relu(conv(x, w) + b), 19x14x15 f16, 40 3x3 filters, pad 1, on one core (A2 or coupled 910)",
-       [](uint32_t) { return run_conv2d(sample_conv2d_shape()); }, "core910b"},
+       [](const SampleArgs&) { return run_conv2d(sample_conv2d_shape()); }, "core910b"},
   };
   return list;
 }

@@ -13,10 +13,19 @@ struct SampleResult {
   std::string detail;  // "16384 elements match" or the first mismatch
 };
 
+// How a run is sized: blockDim (0 = the sample's default) and a problem-size multiplier
+// (1 = the default shape; the description says what a sample scales, and a sample with a
+// fixed shape ignores it). Converts from a plain blockDim.
+struct SampleArgs {
+  SampleArgs(uint32_t block_dim_ = 0, uint32_t scale_ = 1) : block_dim(block_dim_), scale(scale_) {}
+  uint32_t block_dim;
+  uint32_t scale;
+};
+
 struct Sample {
   std::string name;
   std::string description;
-  std::function<SampleResult(uint32_t block_dim)> run;  // block_dim 0 = the sample's default
+  std::function<SampleResult(const SampleArgs&)> run;
   std::string platform = "minimal";                      // where it runs by default
 };
 

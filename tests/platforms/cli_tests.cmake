@@ -78,3 +78,45 @@ add_test(NAME platforms.cli.separated_needs_an_a2_product
 add_test(NAME platforms.cli.unknown_architecture_is_an_error
          COMMAND ${expect} fail "platform.architecture must be coupled or separated, got 'split'"
                  ${cli} info ascend910b --set platform.architecture=split)
+
+# Every sample that makes sense on a platform runs there and passes (issue 5): the vector
+# samples over every vector core (the AIVs of a 910B, the AI Cores and Vector Cores of a
+# 310P), the cube samples on the cube cores, the fused sample on the 910B's AI Cores. Core
+# counts are cut only for the fused sample (its full-chip run checks 1.5 M elements).
+foreach(kernel mul relu prefix_sum)
+  add_test(NAME platforms.cli.run_${kernel}_on_ascend910b
+           COMMAND ${expect} ok "platform ascend910b .*result: PASS.*aiv0 " ${cli} run ${kernel} --platform ascend910b)
+  add_test(NAME platforms.cli.run_${kernel}_on_ascend310p
+           COMMAND ${expect} ok "platform ascend310p .*result: PASS" ${cli} run ${kernel} --platform ascend310p)
+  add_test(NAME platforms.cli.run_${kernel}_on_ascend910
+           COMMAND ${expect} ok "platform ascend910 .*result: PASS" ${cli} run ${kernel} --platform ascend910)
+endforeach()
+foreach(kernel matmul_int8 conv2d)
+  add_test(NAME platforms.cli.run_${kernel}_on_ascend910b
+           COMMAND ${expect} ok "platform ascend910b .*result: PASS" ${cli} run ${kernel} --platform ascend910b)
+  add_test(NAME platforms.cli.run_${kernel}_on_ascend310p
+           COMMAND ${expect} ok "platform ascend310p .*result: PASS" ${cli} run ${kernel} --platform ascend310p)
+  add_test(NAME platforms.cli.run_${kernel}_on_ascend910
+           COMMAND ${expect} ok "platform ascend910 .*result: PASS" ${cli} run ${kernel} --platform ascend910)
+endforeach()
+add_test(NAME platforms.cli.run_matmul_on_every_aic_of_ascend910b
+         COMMAND ${expect} ok "platform ascend910b \\(24 AI Cores .*result: PASS.*aic7 .*cube: [0-9.]+ TFLOPS achieved of 353.89 peak"
+                 ${cli} run matmul --platform ascend910b)
+add_test(NAME platforms.cli.run_matmul_on_ascend310p
+         COMMAND ${expect} ok "platform ascend310p .*result: PASS.*cube: [0-9.]+ TFLOPS achieved of [0-9.]+ peak"
+                 ${cli} run matmul --platform ascend310p)
+add_test(NAME platforms.cli.run_matmul_on_ascend910
+         COMMAND ${expect} ok "platform ascend910 .*result: PASS.*cube: [0-9.]+ TFLOPS achieved of [0-9.]+ peak"
+                 ${cli} run matmul --platform ascend910)
+# The fused matmul + softmax: the AICs and both AIVs of every AI Core work (pipe rows for
+# aic1 and aiv3), and the sample is the 910B's own.
+add_test(NAME platforms.cli.run_matmul_softmax_on_ascend910b
+         COMMAND ${expect} ok "platform ascend910b \\(2 AI Cores .*kernel matmul_softmax.*result: PASS.*aic1 .*aiv3 .*cube: [0-9.]+ TFLOPS"
+                 ${cli} run matmul_softmax --set platform.cores=2)
+add_test(NAME platforms.cli.matmul_softmax_needs_a_separated_chip
+         COMMAND ${expect} fail "matmul_softmax needs a separated chip" ${cli} run matmul_softmax --platform ascend910 --set platform.cores=1)
+# --scale grows a sample's problem: the matmul's M, N, K (here 2 x 2 tiles per AIC).
+add_test(NAME platforms.cli.scale_grows_the_matmul
+         COMMAND ${expect} ok "result: PASS \\(126243 elements" ${cli} run matmul --platform ascend910b --set platform.cores=2 --scale 2)
+add_test(NAME platforms.cli.scale_out_of_range_is_an_error
+         COMMAND ${expect} fail "--scale: Value 0 not in range" ${cli} run matmul --scale 0)
