@@ -232,8 +232,19 @@ double AscendSoc::peak_flops() const {
   return double(cubes) * 4096.0 * p.cube.f16_fractal_steps_per_cycle * 2.0 * p.clock_mhz * 1e6;
 }
 
+AscendSoc::LaunchTraffic AscendSoc::traffic_so_far() const {
+  LaunchTraffic t;
+  for (const auto& mc : dram_) t.dram_bytes += mc->bytes();
+  for (const auto& slice : l2_) {
+    t.l2_hits += slice->hits();
+    t.l2_lookups += slice->hits() + slice->misses();
+  }
+  return t;
+}
+
 sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const LaunchTraffic before = traffic_so_far();
   scheduler_->launch(task);
   // Run in slices of simulated time so a long run can report progress; the slices do not
   // change the simulation (sc_start resumes exactly where it stopped). A functional run takes
@@ -270,6 +281,9 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   // Link busy times add up over every launch, so utilisation is over all the time so far
   // (as `npuvp run`'s summary reports it): per launch, a second launch read over 100 %.
   noc_->publish_utilisation(sc_core::sc_time_stamp());
+  const LaunchTraffic after = traffic_so_far();
+  last_launch_ = {after.dram_bytes - before.dram_bytes, after.l2_hits - before.l2_hits,
+                  after.l2_lookups - before.l2_lookups};
   return sc_core::sc_time_stamp() - start;
 }
 

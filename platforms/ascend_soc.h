@@ -85,6 +85,14 @@ class AscendSoc : public sc_core::sc_module {
   // Returns the simulated time the kernel took.
   sc_core::sc_time run(aicore::Task& task);
 
+  // What the memory system did during the last launch only (host copies before and after it
+  // travel the same L2 and DRAM, and must not count as the kernel's traffic).
+  struct LaunchTraffic {
+    uint64_t dram_bytes = 0;
+    uint64_t l2_hits = 0, l2_lookups = 0;
+  };
+  const LaunchTraffic& last_launch_traffic() const { return last_launch_; }
+
  private:
   void build_cores();
   void place_stops();
@@ -100,6 +108,8 @@ class AscendSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<memory::L2Slice>> l2_;
   std::vector<std::unique_ptr<memory::MemoryController>> dram_;
   std::unique_ptr<soc::HostBridge> host_bridge_;
+  LaunchTraffic last_launch_;
+  LaunchTraffic traffic_so_far() const;
 };
 
 }  // namespace npuvp::platform

@@ -16,13 +16,9 @@ RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed) {
   f.seconds = elapsed.to_seconds();
   uint64_t macs = 0;
   for (unsigned i = 0; i < soc.num_cores(); ++i) macs += stats.value(fmt::format("{}.M.macs", soc.core(i).basename()));
-  uint64_t dram = 0;
-  for (unsigned i = 0; i < soc.num_memory_controllers(); ++i) dram += soc.memory_controller(i).bytes();
-  uint64_t hits = 0, lookups = 0;
-  for (unsigned i = 0; i < soc.num_l2_slices(); ++i) {
-    hits += soc.l2_slice(i).hits();
-    lookups += soc.l2_slice(i).hits() + soc.l2_slice(i).misses();
-  }
+  // The last launch's own traffic: host copies around it use the same L2 and DRAM.
+  const AscendSoc::LaunchTraffic& traffic = soc.last_launch_traffic();
+  const uint64_t dram = traffic.dram_bytes, hits = traffic.l2_hits, lookups = traffic.l2_lookups;
   if (f.seconds > 0) {
     f.cube_flops = 2.0 * double(macs) / f.seconds;
     f.dram_bytes_per_second = double(dram) / f.seconds;

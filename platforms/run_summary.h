@@ -23,7 +23,8 @@ struct RunFigures {
   double pcie_peak_bytes_per_second = 0;  // per direction
 };
 
-// Figures for the run that took `elapsed` (counters must have been reset before it).
+// Figures for the last launch, which took `elapsed`: its cube work (counters must have been
+// reset before it) and its own memory traffic (AscendSoc::last_launch_traffic).
 RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed);
 std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds);
 

@@ -1,8 +1,10 @@
 // The minimal platform: composition from the configuration, the address map, GM behind it.
 #include <gtest/gtest.h>
 #include <cstring>
+#include <vector>
 #include "models/aicore/ai_core.h"
 #include "platforms/coupled_soc.h"
+#include "platforms/run_summary.h"
 #include "tests/support/device_fixture.h"
 #include "tlm/config.h"
 
@@ -60,6 +62,25 @@ TEST(CoupledSocTest, FunctionalRunsReportProgress) {
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("npuvp: many_flags: 0/1 blocks done"), std::string::npos) << err;
   EXPECT_EQ(dev.last_run().sim_time, sc_core::SC_ZERO_TIME);
+}
+
+// The run summary's DRAM and L2 figures are the kernel's own: host copies before a launch
+// travel the same L2 and DRAM and must not count against the kernel's time.
+TEST(CoupledSocTest, LaunchFiguresLeaveOutHostCopies) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1"});
+  std::vector<uint8_t> host(64 * 1024, 7);
+  void* gm = dev.malloc(host.size());
+  dev.memcpy(host.data(), gm, host.size(), npuvp::Device::Copy::DeviceToHost);  // misses: DRAM reads
+  uint64_t dram_total = 0;
+  for (unsigned i = 0; i < dev.soc().num_memory_controllers(); ++i) dram_total += dev.soc().memory_controller(i).bytes();
+  ASSERT_GE(dram_total, host.size());
+  const auto& report = dev.launch("nothing", 1, [] {});
+  const auto& traffic = dev.soc().last_launch_traffic();
+  EXPECT_EQ(traffic.dram_bytes, 0u);
+  EXPECT_EQ(traffic.l2_lookups, 0u);
+  const auto figures = npuvp::platform::run_figures(dev.soc(), report.sim_time);
+  EXPECT_EQ(figures.dram_bytes_per_second, 0.0);
+  EXPECT_EQ(figures.l2_hit_rate, 0.0);
 }
 
 TEST(CoupledSocTest, OutOfRangeParameterIsAnError) {
