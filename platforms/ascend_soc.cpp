@@ -107,6 +107,7 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
     lp.clock_mhz = params_.interconnect.clock_mhz;
     lp.hit_cycles = params_.l2_hit_cycles;
     lp.bytes_per_cycle = params_.l2_bytes_per_cycle;
+    for (const auto& core : cores_) lp.initiator_names.push_back(core->basename());  // aic0, aiv3, core7
     auto slice = std::make_unique<memory::L2Slice>(fmt::format("l2_{}", i).c_str(), lp);
     noc_->initiator_socket.bind(slice->upstream);
     slice->downstream.bind(noc_->target_socket);

@@ -36,7 +36,9 @@ Counter& L2Slice::initiator_counter(int initiator, bool hit) {
   Counter*& c = per_initiator_[at];
   if (!c) {
     // Summed over slices: "l2.by_initiator.core3.hits".
-    const std::string who = initiator >= 0 ? fmt::format("core{}", initiator) : "other";
+    const std::string who = initiator < 0                                        ? std::string("other")
+                            : size_t(initiator) < params_.initiator_names.size() ? params_.initiator_names[initiator]
+                                                                                 : fmt::format("core{}", initiator);
     c = &Stats::global().counter(fmt::format("l2.by_initiator.{}.{}", who, hit ? "hits" : "misses"), "lines");
   }
   return *c;

@@ -25,6 +25,9 @@ class L2Slice : public sc_core::sc_module {
     double clock_mhz = 1000;
     unsigned hit_cycles = 24;        // tag and data array access
     double bytes_per_cycle = 128;    // the slice's data port
+    // The names the per-initiator counters use ("l2.by_initiator.<name>.hits"); initiators
+    // outside the list are "core<id>" (or "other" for -1).
+    std::vector<std::string> initiator_names;
   };
 
   tlm_utils::simple_target_socket<L2Slice> upstream;      // from the interconnect
