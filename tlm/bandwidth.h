@@ -75,7 +75,7 @@ class BandwidthResource {
       const double room = slot_bytes_ - floor;
       const double take = std::min(room, left);
       if (take > kFullSlack) used = float(double(used) + take);
-      if (used >= slot_bytes_ - kFullSlack) skip_[slot & mask_] = 1;
+      if (used >= slot_bytes_ - kFullSlack) slots_[slot & mask_].skip = 1;
       if (room >= left) {
         end = slot * slot_ticks_ + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
         break;
@@ -91,8 +91,7 @@ class BandwidthResource {
   sc_core::sc_time next_free() const { return sc_core::sc_time::from_value(next_free_); }
   sc_core::sc_time busy_time() const { return sc_core::sc_time::from_value(busy_total_); }
   void reset() {
-    used_.clear();
-    skip_.clear();
+    slots_.clear();
     mask_ = 0;
     base_ = limit_ = 0;
     next_free_ = busy_total_ = 0;
@@ -101,19 +100,19 @@ class BandwidthResource {
  private:
   // The bytes booked in `slot` (>= base_); the window grows to hold it.
   float& slot_used(uint64_t slot) {
-    if (slot >= base_ + used_.size()) grow(slot);
+    if (slot >= base_ + slots_.size()) grow(slot);
     if (slot >= limit_) limit_ = slot + 1;
-    return used_[slot & mask_];
+    return slots_[slot & mask_].used;
   }
-  // The first slot at or after `slot` that has room: full slots point ahead (skip_ > 0),
+  // The first slot at or after `slot` that has room: full slots point ahead (skip > 0),
   // and the pointers are shortened on the way, so a long run of full slots (a congested
   // link's backlog) is crossed in a step or two.
   uint64_t next_open(uint64_t slot) {
     uint64_t open = slot;
-    while (open < limit_ && skip_[open & mask_] != 0) open += skip_[open & mask_];
+    while (open < limit_ && slots_[open & mask_].skip != 0) open += slots_[open & mask_].skip;
     while (slot < open && slot < limit_) {
-      const uint64_t next = slot + skip_[slot & mask_];
-      skip_[slot & mask_] = static_cast<uint32_t>(open - slot);
+      const uint64_t next = slot + slots_[slot & mask_].skip;
+      slots_[slot & mask_].skip = static_cast<uint32_t>(open - slot);
       slot = next;
     }
     return open;
@@ -121,16 +120,11 @@ class BandwidthResource {
   // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
   // clear. Growing re-lays the kept slots [base_, limit_) into a larger ring.
   void grow(uint64_t slot) {
-    size_t size = std::max<size_t>(64, used_.size());
+    size_t size = std::max<size_t>(64, slots_.size());
     while (slot >= base_ + size) size *= 2;
-    std::vector<float> used(size, 0.0f);
-    std::vector<uint32_t> skip(size, 0);
-    for (uint64_t s = base_; s < limit_; ++s) {
-      used[s & (size - 1)] = used_[s & mask_];
-      skip[s & (size - 1)] = skip_[s & mask_];
-    }
-    used_.swap(used);
-    skip_.swap(skip);
+    std::vector<Slot> slots(size);
+    for (uint64_t s = base_; s < limit_; ++s) slots[s & (size - 1)] = slots_[s & mask_];
+    slots_.swap(slots);
     mask_ = size - 1;
   }
   // Slots that ended before `now` can no longer be booked (nobody books in the past): they
@@ -139,8 +133,7 @@ class BandwidthResource {
     const uint64_t slot_now = now >> slot_shift_;
     if (slot_now <= base_) return;
     for (uint64_t s = base_; s < std::min(slot_now, limit_); ++s) {
-      used_[s & mask_] = 0.0f;
-      skip_[s & mask_] = 0;
+      slots_[s & mask_] = Slot{};
     }
     base_ = slot_now;
     limit_ = std::max(limit_, base_);
@@ -156,8 +149,13 @@ class BandwidthResource {
   uint64_t slot_ticks_ = 1;
   unsigned slot_shift_ = 0;
   double slot_bytes_ = 0;
-  std::vector<float> used_;     // bytes booked per slot, at slot & mask_
-  std::vector<uint32_t> skip_;  // 0: the slot has room; else how far ahead to look for room
+  // A slot's booked bytes, and 0 while it has room, else how far ahead to look for room;
+  // together, so a booking touches one host cache line per slot.
+  struct Slot {
+    float used = 0.0f;
+    uint32_t skip = 0;
+  };
+  std::vector<Slot> slots_;  // at slot & mask_
   uint64_t mask_ = 0;
   uint64_t base_ = 0;   // the oldest slot kept
   uint64_t limit_ = 0;  // one past the newest slot touched
