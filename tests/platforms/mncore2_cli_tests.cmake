@@ -39,4 +39,4 @@ add_test(NAME platforms.mncore2.run_an_assembly_file
 add_test(NAME platforms.mncore2.assembly_error_names_line_and_column
          COMMAND sh -c "printf 'nop\\nfadd.h $lm0 $lq1 $lm0\\n' > mn_bad.s && ${expect} fail 'error: assembler @ 0 s: mn_bad.s line 2, column 13: unknown operand .[$]lq1.' $<TARGET_FILE:npuvp> run mn_bad.s")
 add_test(NAME platforms.mncore2.execution_error_names_instruction_and_time
-         COMMAND sh -c "printf 'nop\\nmov $lm4096 $lm0\\n' > mn_range.s && ${expect} fail 'error: mncore2.sequencer @ 5332 ps: mn_range.s line 2 .mov [$]lm4096 [$]lm0.: .* beyond its 4096 SW' $<TARGET_FILE:npuvp> run mn_range.s")
+         COMMAND sh -c "printf 'nop\\nmov $lm4096 $lm0\\n' > mn_range.s && ${expect} fail 'error: mncore2.sequencer @ 5.332 ns: mn_range.s line 2 .mov [$]lm4096 [$]lm0.: .* beyond its 4096 SW' $<TARGET_FILE:npuvp> run mn_range.s")

@@ -173,7 +173,7 @@ TEST_F(MncoreAlu, EveryInstructionIsOneStep) {
 TEST_F(MncoreAlu, OutOfRangeOperandNamesInstructionAndTime) {
   // small_board(): LM0 = 512 LW = 1024 SW. Two steps (8 cycles of 1333 ps) have passed.
   const std::string e = error_of([&] { test::run(*board, "nop\nnop\nmov $lm1022 $lm1024\n"); });
-  EXPECT_NE(e.find("mncore2.sequencer @ 10664 ps: test.s line 3 `mov $lm1022 $lm1024`"), std::string::npos) << e;
+  EXPECT_NE(e.find("mncore2.sequencer @ 10.664 ns: test.s line 3 `mov $lm1022 $lm1024`"), std::string::npos) << e;
   EXPECT_NE(e.find("LM0 address 1024 + 8 bytes is beyond its 1024 SW"), std::string::npos) << e;
 }
 

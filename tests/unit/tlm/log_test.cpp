@@ -34,6 +34,17 @@ TEST(LogTest, RaiseErrorThrowsReportNamingBlockAndTime) {
   }
 }
 
+// Times that are not whole ns (clocks like 1.8 GHz) print in ns with ps decimals, not as a
+// long run of ps; whole units stay as SystemC writes them.
+TEST(LogTest, OddTimesPrintInNanoseconds) {
+  sc_core::sc_start(sc_core::sc_time(999, sc_core::SC_PS));
+  EXPECT_EQ(npuvp::sim_time_text(), "999 ps");
+  sc_core::sc_start(sc_core::sc_time(2597189, sc_core::SC_PS));
+  EXPECT_EQ(npuvp::sim_time_text(), "2598.188 ns");
+  sc_core::sc_start(sc_core::sc_time(1812, sc_core::SC_PS));
+  EXPECT_EQ(npuvp::sim_time_text(), "2600 ns");
+}
+
 TEST(LogTest, MessageCarriesSimulatedTime) {
   sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_NS));
   EXPECT_EQ(npuvp::sim_time_text(), "10 ns");
