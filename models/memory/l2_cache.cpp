@@ -102,7 +102,11 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   });
   if (!writebacks_scratch_.spans.empty()) transfer(tlm::TLM_WRITE_COMMAND, writebacks_scratch_, lookup, initiator);
   if (!fills_scratch_.spans.empty()) {
-    ready = std::max(ready, transfer(tlm::TLM_READ_COMMAND, fills_scratch_, lookup, initiator));
+    // A read waits for its lines. A write is posted: the slice takes the bytes into its
+    // buffer and completes it; merging them into a partly written line needs that line from
+    // memory, which costs DRAM and ring bandwidth but not the writer's time.
+    const sc_core::sc_time filled = transfer(tlm::TLM_READ_COMMAND, fills_scratch_, lookup, initiator);
+    if (!write) ready = std::max(ready, filled);
   }
   const sc_core::sc_time done = std::max(ready, port_.reserve(lookup, tx.get_data_length()));
   if (moves_data(tx)) move_data(tx);

@@ -107,4 +107,30 @@ TEST(AiCoreTest, GmLatencyAndBandwidthBoundCopies) {
   const uint64_t busy = Stats::global().value("core0.MTE2.busy_cycles");
   EXPECT_NEAR(double(busy), 500 + 8192 + 500, 5);
 }
+// A write that misses in L2 on a partly written line is posted at the slice: the writer does
+// not wait for the line's fill from DRAM, a reader of a missing line does (and both fills
+// cost DRAM bytes).
+TEST(AiCoreTest, PartialLineWritesArePostedReadsWaitForTheFill) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1", "l2.line_bytes=512", "dram.latency_ns=2000"});
+  void* buf = dev.malloc(64 * 1024);
+  const uint64_t gm = dev.device_address(buf);
+  dev.launch("posted", 1, [&] {
+    AiCore& c = *AiCore::current();
+    DataMove store;
+    store.pipe = Pipe::MTE3;
+    store.src = {MemSpace::UB, 0};
+    store.dst = {MemSpace::GM, gm};  // 32 B of a cold 512 B line
+    store.block_len = 1;
+    store.elem_size = 4;
+    c.issue(store);
+    c.issue(gm_to_ub(gm + 8192, 0, 1));  // 32 B of another cold line
+  });
+  const uint64_t write_cycles = Stats::global().value("core0.MTE3.busy_cycles");
+  const uint64_t read_cycles = Stats::global().value("core0.MTE2.busy_cycles");
+  EXPECT_GE(read_cycles, 2000u);  // 1 GHz: the DRAM latency alone
+  EXPECT_LT(write_cycles, 500u) << "the write waited for its line's fill";
+  uint64_t fills = 0;
+  for (unsigned i = 0; i < dev.soc().num_l2_slices(); ++i) fills += Stats::global().value(std::string(dev.soc().l2_slice(i).name()) + ".fills");
+  EXPECT_EQ(fills, 2u);  // the write's line was still filled
+}
 }  // namespace
