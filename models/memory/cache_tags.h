@@ -34,6 +34,13 @@ class CacheTags {
   // the line dirty.
   Access access(uint64_t address, bool write);
   bool contains(uint64_t address) const;
+  // Asks the host to bring the tag set of `address` into its cache (a hint; no effect on the model).
+  void prefetch(uint64_t address) const {
+    const uint64_t line = address >> line_shift_;
+    const size_t base = size_t(set_of(line)) * geometry_.ways;
+    __builtin_prefetch(&tags_[base]);
+    __builtin_prefetch(&meta_[base]);
+  }
   void invalidate_all();
 
  private:

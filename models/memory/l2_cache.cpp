@@ -84,7 +84,16 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   writebacks_scratch_.spans.clear();
   Counter& initiator_hits = initiator_counter(initiator, true);
   Counter& initiator_misses = initiator_counter(initiator, false);
+  // The tag sets of a span list's rows lie far apart in host memory: fetching the next
+  // rows' sets while this one is looked up hides most of the host's cache misses.
+  const SpanListExtension* list = nullptr;
+  tx.get_extension(list);
+  size_t next = 0;
+  if (list) {
+    for (; next < std::min<size_t>(kPrefetchSpans, list->spans.size()); ++next) tags_.prefetch(list->spans[next].address);
+  }
   for_each_span(tx, [&](uint64_t address, uint64_t length) {
+    if (list && next < list->spans.size()) tags_.prefetch(list->spans[next++].address);
     for (uint64_t line = address / line_bytes * line_bytes; line < address + length; line += line_bytes) {
       const CacheTags::Access a = tags_.access(line, write);
       ++(a.hit ? hits_ : misses_);
