@@ -4,16 +4,16 @@
 #include <gmock/gmock.h>
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/raw_tensors.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
 using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
+using npuvp::testing::local_at;
 using npuvp::testing::make_device;
 
 namespace {
-template <class T>
-LocalTensor<T> at(TPosition pos, uint64_t offset, uint32_t n) { return LocalTensor<T>(pos, offset, n); }
 
 MmadParams dims(uint16_t m, uint16_t n, uint16_t k) {
   MmadParams p;
@@ -27,7 +27,7 @@ MmadParams dims(uint16_t m, uint16_t n, uint16_t k) {
 std::string mmad_error(const std::string& platform, MmadParams p, uint64_t a = 0, uint64_t c = 0) {
   auto& dev = make_device({}, platform);
   return kernel_error(dev, 1, [=] {
-    Mmad(at<float>(TPosition::CO1, c, 256), at<half>(TPosition::A2, a, 256), at<half>(TPosition::B2, 0, 256), p);
+    Mmad(local_at<float>(TPosition::CO1, c, 256), local_at<half>(TPosition::A2, a, 256), local_at<half>(TPosition::B2, 0, 256), p);
   });
 }
 
@@ -64,7 +64,7 @@ TEST(CubeErrors, MmadMisalignedL0C) {
 TEST(CubeErrors, MmadOperandNotInL0A) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
-    Mmad(at<float>(TPosition::CO1, 0, 256), at<half>(TPosition::VECCALC, 0, 256), at<half>(TPosition::B2, 0, 256),
+    Mmad(local_at<float>(TPosition::CO1, 0, 256), local_at<half>(TPosition::VECCALC, 0, 256), local_at<half>(TPosition::B2, 0, 256),
          dims(16, 16, 16));
   });
   EXPECT_THAT(e, IsKernelError("Mmad.f32.f16xf16", "A is in UB, but this instruction takes it from L0A"));
@@ -80,7 +80,7 @@ std::string fixpipe_16x16_error(const char* platform, TPosition src) {
     p.mSize = p.nSize = 16;
     p.srcStride = 16;
     p.dstStride = 16;
-    Fixpipe(out, at<float>(src, 0, 256), p);
+    Fixpipe(out, local_at<float>(src, 0, 256), p);
   });
 }
 TEST(CubeErrors, FixpipeSourceNotInL0C) {
@@ -92,7 +92,7 @@ TEST(CubeErrors, FixpipeSourceNotInL0C) {
 TEST(CubeErrors, F32MmadNotOnTraining910) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
-    Mmad(at<float>(TPosition::CO1, 0, 256), at<float>(TPosition::A2, 0, 128), at<float>(TPosition::B2, 0, 128),
+    Mmad(local_at<float>(TPosition::CO1, 0, 256), local_at<float>(TPosition::A2, 0, 128), local_at<float>(TPosition::B2, 0, 128),
          dims(16, 16, 16));
   });
   EXPECT_THAT(e, IsKernelError("Mmad.f32.f32xf32", "Mmad f32 x f32 -> f32 is not supported on this product"));
@@ -100,15 +100,15 @@ TEST(CubeErrors, F32MmadNotOnTraining910) {
 TEST(CubeErrors, Bf16MmadNotOnTraining910) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
-    Mmad(at<float>(TPosition::CO1, 0, 256), at<bfloat16_t>(TPosition::A2, 0, 256),
-         at<bfloat16_t>(TPosition::B2, 0, 256), dims(16, 16, 16));
+    Mmad(local_at<float>(TPosition::CO1, 0, 256), local_at<bfloat16_t>(TPosition::A2, 0, 256),
+         local_at<bfloat16_t>(TPosition::B2, 0, 256), dims(16, 16, 16));
   });
   EXPECT_THAT(e, IsKernelError("Mmad.f32.bf16xbf16", "Mmad bf16 x bf16 -> f32 is not supported on this product"));
 }
 TEST(CubeErrors, F16OutputMmadNotOnA2) {
   auto& dev = make_device({}, "core910b");
   std::string e = kernel_error(dev, 1, [] {
-    Mmad(at<half>(TPosition::CO1, 0, 256), at<half>(TPosition::A2, 0, 256), at<half>(TPosition::B2, 0, 256),
+    Mmad(local_at<half>(TPosition::CO1, 0, 256), local_at<half>(TPosition::A2, 0, 256), local_at<half>(TPosition::B2, 0, 256),
          dims(16, 16, 16));
   });
   EXPECT_THAT(e, IsKernelError("Mmad.f16.f16xf16", "Mmad f16 x f16 -> f16 is not supported on this product"));
@@ -116,7 +116,7 @@ TEST(CubeErrors, F16OutputMmadNotOnA2) {
 TEST(CubeErrors, MmadU8TimesU8IsNotATypePair) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
-    Mmad(at<int32_t>(TPosition::CO1, 0, 256), at<uint8_t>(TPosition::A2, 0, 512), at<uint8_t>(TPosition::B2, 0, 512),
+    Mmad(local_at<int32_t>(TPosition::CO1, 0, 256), local_at<uint8_t>(TPosition::A2, 0, 512), local_at<uint8_t>(TPosition::B2, 0, 512),
          dims(16, 16, 32));
   });
   EXPECT_THAT(e, IsKernelError("Mmad.s32.u8xu8", "type pair u8 x u8 -> s32 is not supported"));
@@ -130,8 +130,8 @@ TEST(CubeErrors, FixpipeDoesNotExistOn910) {
 TEST(CubeErrors, BiasWithoutBiasTableOn910) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
-    Mmad(at<float>(TPosition::CO1, 0, 256), at<half>(TPosition::A2, 0, 256), at<half>(TPosition::B2, 0, 256),
-         at<float>(TPosition::C2, 0, 16), dims(16, 16, 16));
+    Mmad(local_at<float>(TPosition::CO1, 0, 256), local_at<half>(TPosition::A2, 0, 256), local_at<half>(TPosition::B2, 0, 256),
+         local_at<float>(TPosition::C2, 0, 16), dims(16, 16, 16));
   });
   EXPECT_THAT(e, IsKernelError("Mmad.f32.f16xf16", "this product has no BiasTable (cmatrixSource needs BT)"));
 }

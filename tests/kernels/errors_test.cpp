@@ -6,6 +6,7 @@
 #include <sstream>
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/raw_tensors.h"
 #include "tikicpulib.h"
 #include "tlm/config.h"
 
@@ -15,12 +16,10 @@ using ::testing::HasSubstr;
 using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
+using npuvp::testing::ub_at;
 
 namespace {
 
-// A UB tensor of n elements at byte offset `offset` (bypassing TPipe, as raw addresses do).
-template <class T>
-LocalTensor<T> ub_at(uint64_t offset, uint32_t n) { return LocalTensor<T>(TPosition::VECCALC, offset, n); }
 
 TEST(KernelErrors, MisalignedUbAddress) {
   auto& dev = make_device();

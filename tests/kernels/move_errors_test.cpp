@@ -7,17 +7,17 @@
 #include "kernel_operator.h"
 #include "models/aicore/ai_core.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/raw_tensors.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
 using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
+using npuvp::testing::local_at;
 using npuvp::testing::make_device;
 namespace isa = npuvp::aicore;
 
 namespace {
-template <class T>
-LocalTensor<T> at(TPosition pos, uint64_t offset, uint32_t n) { return LocalTensor<T>(pos, offset, n); }
 
 template <class T>
 GlobalTensor<T> gm(void* p) {
@@ -33,19 +33,19 @@ void issue(isa::Instruction instr) { npuvp::ascendc::core().issue(std::move(inst
 TEST(MoveErrors, DataCopyCountBelowOneBlock) {
   auto& dev = make_device({}, "core910");
   void* p = GmAlloc(1024);
-  std::string e = kernel_error(dev, 1, [p] { DataCopy(at<float>(TPosition::VECIN, 0, 8), gm<float>(p), 7); });
+  std::string e = kernel_error(dev, 1, [p] { DataCopy(local_at<float>(TPosition::VECIN, 0, 8), gm<float>(p), 7); });
   EXPECT_THAT(e, IsKernelError("DataCopy UB:0x0 <- GM:", "count 7 x 4 B is less than one 32 B block"));
 }
 TEST(MoveErrors, DataCopyBlockCount4096) {
   auto& dev = make_device({}, "core910");
   void* p = GmAlloc(1 << 20);
-  std::string e = kernel_error(dev, 1, [p] { DataCopy(at<float>(TPosition::VECIN, 0, 8), gm<float>(p), DataCopyParams(4096, 1, 0, 0)); });
+  std::string e = kernel_error(dev, 1, [p] { DataCopy(local_at<float>(TPosition::VECIN, 0, 8), gm<float>(p), DataCopyParams(4096, 1, 0, 0)); });
   EXPECT_THAT(e, IsKernelError("DataCopy UB:0x0 <- GM:", "blockCount 4096 out of range [1, 4095]"));
 }
 TEST(MoveErrors, DataCopyBlockLenZero) {
   auto& dev = make_device({}, "core910");
   void* p = GmAlloc(1024);
-  std::string e = kernel_error(dev, 1, [p] { DataCopy(gm<half>(p), at<half>(TPosition::VECOUT, 0, 16), DataCopyParams(1, 0, 0, 0)); });
+  std::string e = kernel_error(dev, 1, [p] { DataCopy(gm<half>(p), local_at<half>(TPosition::VECOUT, 0, 16), DataCopyParams(1, 0, 0, 0)); });
   EXPECT_THAT(e, IsKernelError("DataCopy GM:", "blockLen 0 out of range [1, 65535]"));
 }
 TEST(MoveErrors, DataCopyBlockLen65536ThroughTheIsa) {
@@ -65,26 +65,26 @@ TEST(MoveErrors, DataCopyBlockLen65536ThroughTheIsa) {
 TEST(MoveErrors, DataCopyGmAddressNotAlignedToTheElement) {
   auto& dev = make_device({}, "core910");
   auto* p = static_cast<uint8_t*>(GmAlloc(1024));
-  std::string e = kernel_error(dev, 1, [p] { DataCopy(at<float>(TPosition::VECIN, 0, 64), gm<float>(p + 2), 64); });
+  std::string e = kernel_error(dev, 1, [p] { DataCopy(local_at<float>(TPosition::VECIN, 0, 64), gm<float>(p + 2), 64); });
   EXPECT_THAT(e, IsKernelError("DataCopy UB:0x0 <- GM:", "src GM address 0x"));
   EXPECT_THAT(e, ::testing::HasSubstr("is not aligned to the element size 4 B"));
 }
 TEST(MoveErrors, DataCopyUbAddressNot32BAligned) {
   auto& dev = make_device({}, "core910");
   void* p = GmAlloc(1024);
-  std::string e = kernel_error(dev, 1, [p] { DataCopy(at<half>(TPosition::VECIN, 16, 64), gm<half>(p), 64); });
+  std::string e = kernel_error(dev, 1, [p] { DataCopy(local_at<half>(TPosition::VECIN, 16, 64), gm<half>(p), 64); });
   EXPECT_THAT(e, IsKernelError("DataCopy UB:0x10 <- GM:", "dst address UB:0x10 is not 32 B aligned"));
 }
 TEST(MoveErrors, DataCopyL1AddressNot32BAligned) {
   auto& dev = make_device({}, "core910");
   void* p = GmAlloc(1024);
-  std::string e = kernel_error(dev, 1, [p] { DataCopy(at<half>(TPosition::B1, 48, 64), gm<half>(p), 64); });
+  std::string e = kernel_error(dev, 1, [p] { DataCopy(local_at<half>(TPosition::B1, 48, 64), gm<half>(p), 64); });
   EXPECT_THAT(e, IsKernelError("DataCopy L1:0x30 <- GM:", "dst address L1:0x30 is not 32 B aligned"));
 }
 TEST(MoveErrors, DataCopyIntoFixpipeBufferNot128BAligned) {
   auto& dev = make_device({}, "core910b");
   std::string e = kernel_error(dev, 1, [] {
-    DataCopy(at<uint64_t>(TPosition::C2PIPE2GM, 64, 16), at<uint64_t>(TPosition::C1, 0, 16), DataCopyParams(1, 1, 0, 0));
+    DataCopy(local_at<uint64_t>(TPosition::C2PIPE2GM, 64, 16), local_at<uint64_t>(TPosition::C1, 0, 16), DataCopyParams(1, 1, 0, 0));
   });
   EXPECT_THAT(e, IsKernelError("DataCopy FB:0x40 <- L1:0x0", "dst address FB:0x40 is not 128 B aligned"));
 }
@@ -92,14 +92,14 @@ TEST(MoveErrors, DataCopyBeyondL1) {
   auto& dev = make_device({}, "core910");
   void* p = GmAlloc(64 * 1024);
   std::string e = kernel_error(dev, 1, [p] {
-    DataCopy(at<half>(TPosition::A1, 1024 * 1024 - 512, 16384), gm<half>(p), 16384);  // 32 KiB from 512 B before the end
+    DataCopy(local_at<half>(TPosition::A1, 1024 * 1024 - 512, 16384), gm<half>(p), 16384);  // 32 KiB from 512 B before the end
   });
   EXPECT_THAT(e, IsKernelError("DataCopy L1:0xffe00 <- GM:", "dst range [0xffe00, 0x107e00) exceeds L1 size 0x100000"));
 }
 TEST(MoveErrors, DataCopyIntoBiasTableNot64BAligned) {
   auto& dev = make_device({}, "core910b");
   std::string e = kernel_error(dev, 1, [] {
-    DataCopy(at<float>(TPosition::C2, 32, 16), at<half>(TPosition::C1, 0, 16), DataCopyParams(1, 1, 0, 0));
+    DataCopy(local_at<float>(TPosition::C2, 32, 16), local_at<half>(TPosition::C1, 0, 16), DataCopyParams(1, 1, 0, 0));
   });
   EXPECT_THAT(e, IsKernelError("DataCopy BT:0x20 <- L1:0x0", "dst address BT:0x20 is not 64 B aligned"));
 }
@@ -118,14 +118,14 @@ TEST(MoveErrors, Nd2NzNotOnTraining910) {
   auto& dev = make_device({}, "core910");
   void* g = GmAlloc(1024);
   std::string e = kernel_error(dev, 1, [g] {
-    DataCopy(at<half>(TPosition::A1, 0, 256), gm<half>(g), Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    DataCopy(local_at<half>(TPosition::A1, 0, 256), gm<half>(g), Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
   });
   EXPECT_THAT(e, IsKernelError("DataCopy.Nd2Nz GM->L1", "not a legal data path on ascend910"));
 }
 TEST(MoveErrors, L1ToGmNotOnTraining910) {
   auto& dev = make_device({}, "core910");
   void* g = GmAlloc(1024);
-  std::string e = kernel_error(dev, 1, [g] { DataCopy(gm<half>(g), at<half>(TPosition::A1, 0, 256), 256); });
+  std::string e = kernel_error(dev, 1, [g] { DataCopy(gm<half>(g), local_at<half>(TPosition::A1, 0, 256), 256); });
   EXPECT_THAT(e, IsKernelError("DataCopy L1->GM", "not a legal data path on ascend910"));
 }
 TEST(MoveErrors, MatrixModeCopyCannotConvertS32ToF16) {
@@ -133,7 +133,7 @@ TEST(MoveErrors, MatrixModeCopyCannotConvertS32ToF16) {
   std::string e = kernel_error(dev, 1, [] {
     DataCopyEnhancedParams matrix;
     matrix.blockMode = BlockMode::BLOCK_MODE_MATRIX;
-    DataCopy(at<half>(TPosition::CO2, 0, 256), at<int32_t>(TPosition::CO1, 0, 256), DataCopyParams(1, 1, 0, 0), matrix);
+    DataCopy(local_at<half>(TPosition::CO2, 0, 256), local_at<int32_t>(TPosition::CO1, 0, 256), DataCopyParams(1, 1, 0, 0), matrix);
   });
   EXPECT_THAT(e, IsKernelError("DataCopy UB:0x0 <- L0C:0x0", "DataCopy L0C->UB cannot convert s32 to f16"));
 }
@@ -143,7 +143,7 @@ TEST(MoveErrors, Nd2NzNdNumOutOfRange) {
   auto& dev = make_device({}, "core910b");
   void* g = GmAlloc(1024);
   std::string e = kernel_error(dev, 1, [g] {
-    DataCopy(at<half>(TPosition::A1, 0, 256), gm<half>(g), Nd2NzParams(4096, 16, 16, 256, 16, 16, 1, 256));
+    DataCopy(local_at<half>(TPosition::A1, 0, 256), gm<half>(g), Nd2NzParams(4096, 16, 16, 256, 16, 16, 1, 256));
   });
   EXPECT_THAT(e, IsKernelError("DataCopy.Nd2Nz.f16 L1:0x0 <- GM:", "nd_num = 4096 is outside [0, 4095]"));
 }
@@ -151,7 +151,7 @@ TEST(MoveErrors, Nd2NzNValueOutOfRange) {
   auto& dev = make_device({}, "core910b");
   void* g = GmAlloc(1024);
   std::string e = kernel_error(dev, 1, [g] {
-    DataCopy(at<half>(TPosition::A1, 0, 256), gm<half>(g), Nd2NzParams(1, 16385, 16, 0, 16, 16400, 1, 0));
+    DataCopy(local_at<half>(TPosition::A1, 0, 256), gm<half>(g), Nd2NzParams(1, 16385, 16, 0, 16, 16400, 1, 0));
   });
   EXPECT_THAT(e, IsKernelError("DataCopy.Nd2Nz.f16 L1:0x0 <- GM:", "n_value = 16385 is outside [0, 16384]"));
 }
@@ -176,7 +176,7 @@ TEST(MoveErrors, Nd2NzDValueOutOfRangeThroughTheIsa) {
 TEST(MoveErrors, LoadData2DRepeatZero) {
   auto& dev = make_device({}, "core910b");
   std::string e = kernel_error(dev, 1, [] {
-    LoadData(at<half>(TPosition::A2, 0, 256), at<half>(TPosition::A1, 0, 256), LoadData2DParams(0, 0, 1, 0, 0, false, 0));
+    LoadData(local_at<half>(TPosition::A2, 0, 256), local_at<half>(TPosition::A1, 0, 256), LoadData2DParams(0, 0, 1, 0, 0, false, 0));
   });
   EXPECT_THAT(e, IsKernelError("LoadData2D.f16 L0A:0x0 <- L1:0x0", "repeat = 0 is outside [1, 255]"));
 }
@@ -195,14 +195,14 @@ TEST(MoveErrors, LoadData2DRepeat256ThroughTheIsa) {
 TEST(MoveErrors, LoadData2DTransposeOfInt8) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
-    LoadData(at<int8_t>(TPosition::B2, 0, 512), at<int8_t>(TPosition::B1, 0, 512), LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+    LoadData(local_at<int8_t>(TPosition::B2, 0, 512), local_at<int8_t>(TPosition::B1, 0, 512), LoadData2DParams(0, 1, 1, 0, 0, true, 0));
   });
   EXPECT_THAT(e, IsKernelError("LoadData2D.s8 L0B:0x0 <- L1:0x0", "ifTranspose needs a 16-bit type, got s8"));
 }
 TEST(MoveErrors, LoadData2DMisalignedL0B) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
-    LoadData(at<half>(TPosition::B2, 256, 256), at<half>(TPosition::B1, 0, 256), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    LoadData(local_at<half>(TPosition::B2, 256, 256), local_at<half>(TPosition::B1, 0, 256), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
   });
   EXPECT_THAT(e, IsKernelError("LoadData2D.f16 L0B:0x100 <- L1:0x0", "dst address L0B:0x100 is not 512 B aligned"));
 }
@@ -210,14 +210,14 @@ TEST(MoveErrors, LoadData2DBeyondL0A) {
   auto& dev = make_device({}, "core910");
   std::string e = kernel_error(dev, 1, [] {
     // 200 fractals = 100 KiB into a 64 KiB L0A
-    LoadData(at<half>(TPosition::A2, 0, 256), at<half>(TPosition::A1, 0, 256), LoadData2DParams(0, 200, 1, 0, 0, false, 0));
+    LoadData(local_at<half>(TPosition::A2, 0, 256), local_at<half>(TPosition::A1, 0, 256), LoadData2DParams(0, 200, 1, 0, 0, false, 0));
   });
   EXPECT_THAT(e, IsKernelError("LoadData2D.f16 L0A:0x0 <- L1:0x0", "dst range [0x0, 0x19000) exceeds L0A size 0x10000"));
 }
 TEST(MoveErrors, LoadData2DIllegalPathL0AToL0B) {
   auto& dev = make_device({}, "core910b");
   std::string e = kernel_error(dev, 1, [] {
-    LoadData(at<half>(TPosition::B2, 0, 256), at<half>(TPosition::A2, 0, 256), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    LoadData(local_at<half>(TPosition::B2, 0, 256), local_at<half>(TPosition::A2, 0, 256), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
   });
   EXPECT_THAT(e, IsKernelError("LoadData2D L0A->L0B", "not a legal data path on ascend910b"));
 }
@@ -228,7 +228,7 @@ TEST(MoveErrors, LoadData3DMExtensionNotAMultipleOf16) {
     p.l1H = p.l1W = 8;
     p.channelSize = 16;
     p.mExtension = 24;
-    LoadData(at<half>(TPosition::A2, 0, 512), at<half>(TPosition::A1, 0, 1024), p);
+    LoadData(local_at<half>(TPosition::A2, 0, 512), local_at<half>(TPosition::A1, 0, 1024), p);
   });
   EXPECT_THAT(e, IsKernelError("LoadData3D.f16 L0A:0x0 <- L1:0x0", "m_extent = 24 must be a positive multiple of 16"));
 }
@@ -243,7 +243,7 @@ TEST(MoveErrors, FixpipeMSizeZero) {
     p.nSize = 16;
     p.srcStride = 16;
     p.dstStride = 16;
-    Fixpipe(gm<float>(g), at<float>(TPosition::CO1, 0, 256), p);
+    Fixpipe(gm<float>(g), local_at<float>(TPosition::CO1, 0, 256), p);
   });
   EXPECT_THAT(e, IsKernelError("Fixpipe.f32->f32 GM:", "m_size = 0 is outside [1, 4095]"));
 }

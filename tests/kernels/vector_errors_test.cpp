@@ -7,15 +7,15 @@
 #include "kernel_operator.h"
 #include "models/aicore/ai_core.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/raw_tensors.h"
 
 using namespace AscendC;
 using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
+using npuvp::testing::ub_at;
 
 namespace {
-template <class T>
-LocalTensor<T> ub_at(uint64_t offset, uint32_t n) { return LocalTensor<T>(TPosition::VECCALC, offset, n); }
 
 TEST(VectorErrors, ContinuousMaskOutOfRangeForHalf) {
   auto& dev = make_device({}, "core910");

@@ -15,6 +15,7 @@
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
+#include "tests/support/raw_tensors.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -23,6 +24,7 @@ using ::testing::HasSubstr;
 using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
+using npuvp::testing::ub_at;
 
 namespace {
 
@@ -90,9 +92,6 @@ template <class T>
 LocalTensor<T> at(const LocalTensor<uint8_t>& ub, uint32_t offset) {
   return ub[offset].template ReinterpretCast<T>();
 }
-// A UB tensor at a raw byte offset (for the error tests, which need no data).
-template <class T>
-LocalTensor<T> ub_at(uint64_t offset, uint32_t n) { return LocalTensor<T>(TPosition::VECCALC, offset, n); }
 
 // f32 -> f16 in a rounding mode, saturating finite overflow (docs/vector-isa.md): the two
 // halves around x, then the mode's choice between them.
