@@ -134,14 +134,10 @@ layout::ConstView DataMover::local_view(MemSpace space) const {
   return {b->data(), 0, b->size()};
 }
 
-sc_core::sc_time DataMover::fetch(layout::Range r, const std::vector<layout::Range>& pieces,
-                                  std::vector<uint8_t>& staging) {
-  if (moves_data()) staging.resize(r.end - r.begin);
+void DataMover::begin_reads(layout::Range r) {
+  if (moves_data()) staging_.resize(r.end - r.begin);
+  read_base_ = r.begin;
   spans_.clear();
-  for (const layout::Range& piece : pieces) {
-    add_span(piece.begin, piece.end - piece.begin, moves_data() ? staging.data() + (piece.begin - r.begin) : nullptr);
-  }
-  return gm_(tlm::TLM_READ_COMMAND, spans_);
 }
 
 sc_core::sc_time DataMover::finish(const sc_core::sc_time& work, const sc_core::sc_time& memory) {
@@ -157,21 +153,16 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
   if (auto* op = std::get_if<Nd2Nz>(&instr)) {
     const layout::Range src = layout::nd2nz_src_range(*op);
     const uint64_t size = dtype_size(op->dtype);
-    // Only the rows are read, not the gaps between them.
-    std::vector<layout::Range>& rows = pieces_;
-    rows.clear();
+    begin_reads(src);  // only the rows are read, not the gaps between them
     for (uint64_t i = 0; i < op->nd_num; ++i) {
       for (uint64_t r = 0; r < op->n_value; ++r) {
-        const uint64_t a = op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size;
-        layout::Range& row = rows.emplace_back();  // field by field (see add_span)
-        row.begin = a;
-        row.end = a + uint64_t(op->d_value) * size;
+        add_read(op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size, uint64_t(op->d_value) * size);
       }
     }
     const uint64_t bytes = uint64_t(op->nd_num) * op->n_value * op->d_value * size;
     const sc_core::sc_time work =
         std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
-    const sc_core::sc_time stall = finish(work, fetch(src, rows, staging_));
+    const sc_core::sc_time stall = finish(work, gm_(tlm::TLM_READ_COMMAND, spans_));
     if (moves_data()) {
       LocalBuffer* out = buffers_(op->dst.space);
       layout::nd2nz(*op, {staging_.data(), src.begin, staging_.size()}, {out->data(), 0, out->size()});
@@ -185,15 +176,9 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
     sc_core::sc_time work, memory = sc_core::SC_ZERO_TIME;
     if (op->src.space == MemSpace::GM) {
       work = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
-      std::vector<layout::Range>& fractals = pieces_;  // only the fractals, not the strides between them
-      fractals.clear();
-      for (uint64_t r = 0; r < op->repeat; ++r) {
-        const uint64_t a = op->src.addr + (op->start_index + r * op->src_stride) * 512;
-        layout::Range& fractal = fractals.emplace_back();
-        fractal.begin = a;
-        fractal.end = a + 512;
-      }
-      memory = fetch(src, fractals, staging_);
+      begin_reads(src);  // only the fractals, not the strides between them
+      for (uint64_t r = 0; r < op->repeat; ++r) add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
+      memory = gm_(tlm::TLM_READ_COMMAND, spans_);
     } else {
       const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
                                                          : params_.l1_to_l0b_bytes_per_cycle;

@@ -69,7 +69,12 @@ class DataMover {
   std::string check_gm(uint64_t addr, unsigned elem_size, const char* what) const;
   Result run_copy(const DataMove& m, const sc_core::sc_time& cycle);
   // GM pieces (address, length) inside `r` -> staging laid out as `r`; returns the memory time.
-  sc_core::sc_time fetch(layout::Range r, const std::vector<layout::Range>& pieces, std::vector<uint8_t>& staging);
+  // An instruction's GM reads land in staging_ laid out as `r`: begin_reads(r), one
+  // add_read per range read (only the rows or fractals, not the gaps), then gm_ on spans_.
+  void begin_reads(layout::Range r);
+  void add_read(uint64_t address, uint64_t length) {
+    add_span(address, length, moves_data() ? staging_.data() + (address - read_base_) : nullptr);
+  }
   // Waits the instruction's duration = max(own work, memory); returns the memory's excess.
   sc_core::sc_time finish(const sc_core::sc_time& work, const sc_core::sc_time& memory);
   bool moves_data() const { return params_.mode != SimMode::Perf; }
@@ -89,7 +94,7 @@ class DataMover {
     s.length = length;
     s.data = data;
   }
-  std::vector<layout::Range> pieces_;  // the GM ranges it reads
+  uint64_t read_base_ = 0;  // the GM address of staging_'s first byte
 };
 
 }  // namespace npuvp::aicore
