@@ -46,22 +46,22 @@ unsigned MemoryController::channel_of(uint64_t address) const {
 
 void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
-  bool outside = false;
-  for_each_span(tx, [&](uint64_t a, uint64_t) { outside = outside || a < params_.base; });
-  if (outside) {
-    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
   // Each channel serves its share of the bytes as one booking.
   std::fill(channel_share_.begin(), channel_share_.end(), 0);
+  bool outside = false;
   for_each_span(tx, [&](uint64_t a, uint64_t n) {
-    for (uint64_t at = a, end = a + n; at < end;) {
+    outside = outside || a < params_.base;
+    for (uint64_t at = a, end = a + n; !outside && at < end;) {
       const uint64_t granule_end = ((at - params_.base) / params_.interleave_bytes + 1) * params_.interleave_bytes + params_.base;
       const uint64_t piece = std::min(end, granule_end) - at;
       channel_share_[channel_of(at)] += piece;
       at += piece;
     }
   });
+  if (outside) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time end = now + delay;
   for (unsigned c = 0; c < channels_.size(); ++c) {
