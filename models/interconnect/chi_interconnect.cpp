@@ -86,14 +86,20 @@ unsigned ChiInterconnect::home_of(uint64_t address) const {
                        static_cast<unsigned>(homes_index_.size()));
 }
 
+bool ChiInterconnect::in_gm(uint64_t address, uint64_t length) const {
+  return address >= params_.gm_base && address - params_.gm_base <= params_.gm_size &&
+         length <= params_.gm_size - (address - params_.gm_base);
+}
+
+unsigned ChiInterconnect::target_of_granule(int from, uint64_t granule) const {
+  const bool to_home = requesters_[from].role == Role::Requester && !homes_index_.empty();
+  const std::vector<unsigned>& index = to_home ? homes_index_ : subs_index_;
+  return index[hashed_target(granule, static_cast<unsigned>(index.size()))];
+}
+
 int ChiInterconnect::target_for(int from, uint64_t address) const {
-  if (address < params_.gm_base || address - params_.gm_base >= params_.gm_size) return -1;
-  const uint64_t offset = address - params_.gm_base;
-  if (requesters_[from].role == Role::Requester && !homes_index_.empty()) {
-    return static_cast<int>(homes_index_[home_of(address)]);
-  }
-  return static_cast<int>(subs_index_[hashed_target(offset / params_.subordinate_interleave_bytes,
-                                                    static_cast<unsigned>(subs_index_.size()))]);
+  if (!in_gm(address, 1)) return -1;
+  return static_cast<int>(target_of_granule(from, (address - params_.gm_base) / piece_bytes(from)));
 }
 
 uint64_t ChiInterconnect::piece_bytes(int from) const {
@@ -224,23 +230,18 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   by_target.resize(targets_.size());
   for (SpanListExtension& t : by_target) t.spans.clear();
   const uint64_t granule = piece_bytes(from);
-  // Which target serves each granule (target_for, without its checks: the span is in GM).
-  const bool to_home = requesters_[from].role == Role::Requester && !homes_index_.empty();
-  const std::vector<unsigned>& index = to_home ? homes_index_ : subs_index_;
-  const unsigned count = static_cast<unsigned>(index.size());
   const bool pow2 = (granule & (granule - 1)) == 0;  // the usual case: shift, not divide
   const unsigned shift = static_cast<unsigned>(__builtin_ctzll(granule));
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
-    if (s.address < params_.gm_base || s.address - params_.gm_base > params_.gm_size ||
-        s.length > params_.gm_size - (s.address - params_.gm_base)) {
+    if (!in_gm(s.address, s.length)) {
       tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
     for (uint64_t at = s.address, end = s.address + s.length; at < end;) {
       const uint64_t g = pow2 ? (at - params_.gm_base) >> shift : (at - params_.gm_base) / granule;
       const uint64_t n = std::min(end, params_.gm_base + (g + 1) * granule) - at;
-      by_target[index[hashed_target(g, count)]].add(at, n);
+      by_target[target_of_granule(from, g)].add(at, n);
       at += n;
     }
   }
@@ -289,7 +290,7 @@ void ChiInterconnect::b_transport(int from, tlm::tlm_generic_payload& tx, sc_cor
     return;
   }
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
-  if (target_for(from, address) < 0 || (length > 0 && target_for(from, address + length - 1) < 0)) {
+  if (!in_gm(address, std::max<uint64_t>(length, 1))) {
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }

@@ -88,6 +88,9 @@ class ChiInterconnect : public sc_core::sc_module {
   // The initiator-socket index of the target that serves `address` for requester `from`,
   // or -1 if the address is not GM.
   int target_for(int from, uint64_t address) const;
+  bool in_gm(uint64_t address, uint64_t length) const;
+  // The target that serves interleave granule `granule` (of piece_bytes(from)) for `from`.
+  unsigned target_of_granule(int from, uint64_t granule) const;
   uint64_t piece_bytes(int from) const;  // the interleave a transaction from `from` splits at
   // A span-list transaction (tlm/extensions.h): the spans are cut at the interleave and
   // grouped by target, and each target reached gets one transaction with its share.
