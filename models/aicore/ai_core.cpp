@@ -154,24 +154,19 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
 }
 
 void AiCore::set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t size) {
-  gm_host_base_ = host_base;
-  gm_device_base_ = device_base;
-  gm_size_ = size;
+  gm_window_ = HostWindow{host_base, device_base, size};
 }
 
 uint64_t AiCore::gm_address(const void* host_pointer) const {
   auto p = reinterpret_cast<uintptr_t>(host_pointer);
-  auto base = reinterpret_cast<uintptr_t>(gm_host_base_);
-  if (gm_host_base_ && p >= base && p - base < gm_size_) return gm_device_base_ + (p - base);
+  auto base = reinterpret_cast<uintptr_t>(gm_window_.host);
+  if (gm_window_.host && p >= base && p - base < gm_window_.size) return gm_window_.base + (p - base);
   // Not GM memory: keep the raw value, so the memory system reports an unmapped address.
   return p;
 }
 
 uint8_t* AiCore::gm_host_pointer(uint64_t device_address, uint64_t length) const {
-  if (!gm_host_base_ || device_address < gm_device_base_) return nullptr;
-  uint64_t offset = device_address - gm_device_base_;
-  if (offset > gm_size_ || length > gm_size_ - offset) return nullptr;
-  return gm_host_base_ + offset;
+  return gm_window_.pointer(device_address, length);
 }
 
 LocalBuffer* AiCore::buffer(MemSpace space) {

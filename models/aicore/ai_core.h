@@ -24,6 +24,7 @@
 #include "models/aicore/scalar_stack.h"
 #include "models/aicore/vector_unit.h"
 #include "tlm/extensions.h"
+#include "tlm/host_window.h"
 #include "tlm/sim_mode.h"
 #include "tlm/stats.h"
 
@@ -206,8 +207,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   const char* scalar_state_ = "idle";
   const Instruction* scalar_state_instr_ = nullptr;
 
-  uint8_t* gm_host_base_ = nullptr;
-  uint64_t gm_device_base_ = 0, gm_size_ = 0;
+  HostWindow gm_window_;
 
   Counter& scalar_instructions_;
   Counter& scalar_queue_stall_cycles_;

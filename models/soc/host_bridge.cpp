@@ -63,9 +63,7 @@ HostBridge::HostBridge(sc_core::sc_module_name name, const Params& params)
 }
 
 void HostBridge::set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t size) {
-  gm_host_ = host_base;
-  gm_base_ = device_base;
-  gm_size_ = size;
+  gm_window_ = HostWindow{host_base, device_base, size};
 }
 
 sc_core::sc_time HostBridge::busy_time(Direction d) const {
@@ -83,8 +81,9 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
     raise(name(), "{}: host copies run between launches, not from a kernel or another SystemC process",
           describe(job_));
   }
-  if (device < gm_base_ || device - gm_base_ > gm_size_ || bytes > gm_size_ - (device - gm_base_)) {
-    raise(name(), "{}: the device range is outside GM [0x{:x}, 0x{:x})", describe(job_), gm_base_, gm_base_ + gm_size_);
+  if (!gm_window_.contains(device, bytes)) {
+    raise(name(), "{}: the device range is outside GM [0x{:x}, 0x{:x})", describe(job_), gm_window_.base,
+          gm_window_.base + gm_window_.size);
   }
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   if (bytes > 0) {
@@ -101,7 +100,7 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
   }
   job_.pending = false;
   if (!job_.error.empty()) raise(name(), "{}: {}", describe(job_), job_.error);
-  uint8_t* gm = gm_host_ + (device - gm_base_);
+  uint8_t* gm = gm_window_.pointer(device, bytes);
   if (direction == Direction::HostToDevice) {
     std::memmove(gm, host, bytes);
   } else {

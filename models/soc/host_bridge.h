@@ -20,6 +20,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include "tlm/bandwidth.h"
+#include "tlm/host_window.h"
 #include "tlm/stats.h"
 
 namespace npuvp::soc {
@@ -81,8 +82,7 @@ class HostBridge : public sc_core::sc_module {
   std::string describe(const Job& job) const;
 
   Params params_;
-  uint8_t* gm_host_ = nullptr;
-  uint64_t gm_base_ = 0, gm_size_ = 0;
+  HostWindow gm_window_;
   sc_core::sc_time latency_;
   sc_core::sc_time quantum_;
   BandwidthResource link_h2d_, link_d2h_;
