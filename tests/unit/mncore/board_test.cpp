@@ -8,6 +8,7 @@
 
 #include "tests/support/mncore_board.h"
 #include "tlm/log.h"
+#include "tests/support/error_of.h"
 
 namespace npuvp::mncore {
 namespace {
@@ -20,14 +21,7 @@ unsigned count_modules(sc_core::sc_object* root) {
   return n;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return error_text(e);
-  }
-  return "";
-}
+using npuvp::testing::error_of;
 
 TEST(MncoreBoard, DefaultTreeIsSpecSection2) {
   auto board = test::make_board({});

@@ -10,6 +10,7 @@
 
 #include "tests/support/mncore_board.h"
 #include "tlm/log.h"
+#include "tests/support/error_of.h"
 
 namespace npuvp::mncore {
 namespace {
@@ -25,14 +26,7 @@ uint16_t exact_half(double v) {
   return static_cast<uint16_t>((v < 0 ? 0x8000 : 0) | ((e - 1 + 31) << 9) | static_cast<unsigned>(frac));
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return error_text(e);
-  }
-  return "";
-}
+using npuvp::testing::error_of;
 
 class MncoreAlu : public ::testing::Test {
  protected:

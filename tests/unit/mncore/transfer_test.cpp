@@ -11,18 +11,12 @@
 
 #include "tests/support/mncore_board.h"
 #include "tlm/log.h"
+#include "tests/support/error_of.h"
 
 namespace npuvp::mncore {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return error_text(e);
-  }
-  return "";
-}
+using npuvp::testing::error_of;
 
 uint32_t fbits(float f) {
   uint32_t u;

@@ -6,23 +6,14 @@
 #include <string>
 #include <systemc>
 #include "tlm/log.h"
+#include "tests/support/error_of.h"
 
 namespace {
 
 using npuvp::Config;
 using json = nlohmann::json;
 
-// Runs `f`, which must raise an npuvp error, and returns the error's text.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const sc_core::sc_report& e) {
-    return npuvp::error_text(e);
-  }
-  ADD_FAILURE() << "no error raised";
-  return "";
-}
+using npuvp::testing::error_of;
 
 std::string temp_path(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

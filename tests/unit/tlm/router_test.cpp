@@ -9,6 +9,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include "tlm/log.h"
 #include "tlm/memory.h"
+#include "tests/support/error_of.h"
 
 namespace {
 
@@ -87,16 +88,7 @@ struct Platform {
   }
 };
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const sc_core::sc_report& e) {
-    return npuvp::error_text(e);
-  }
-  ADD_FAILURE() << "no error raised";
-  return "";
-}
+using npuvp::testing::error_of;
 
 }  // namespace
 
