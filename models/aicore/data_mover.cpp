@@ -156,7 +156,8 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
     begin_reads(src);  // only the rows are read, not the gaps between them
     for (uint64_t i = 0; i < op->nd_num; ++i) {
       for (uint64_t r = 0; r < op->n_value; ++r) {
-        add_read(op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size, uint64_t(op->d_value) * size);
+        add_read(op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size,
+                 uint64_t(op->d_value) * size);
       }
     }
     const uint64_t bytes = uint64_t(op->nd_num) * op->n_value * op->d_value * size;
@@ -177,7 +178,9 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
     if (op->src.space == MemSpace::GM) {
       work = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
       begin_reads(src);  // only the fractals, not the strides between them
-      for (uint64_t r = 0; r < op->repeat; ++r) add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
+      for (uint64_t r = 0; r < op->repeat; ++r) {
+        add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
+      }
       memory = gm_(tlm::TLM_READ_COMMAND, spans_);
     } else {
       const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
@@ -223,7 +226,9 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
         add_span(a, length, moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr);
       };
       if (op->nz2nd) {
-        for (uint32_t i = 0; i < op->m_size; ++i) store(op->dst.addr + uint64_t(i) * op->dst_stride * dsize, op->n_size * dsize);
+        for (uint32_t i = 0; i < op->m_size; ++i) {
+          store(op->dst.addr + uint64_t(i) * op->dst_stride * dsize, op->n_size * dsize);
+        }
       } else {
         // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
         // written only up to n_size (the rest of GM stays as it was).

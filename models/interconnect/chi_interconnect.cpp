@@ -133,7 +133,8 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
   }
   order_.resize(flows.size());
   for (unsigned i = 0; i < flows.size(); ++i) order_[i] = i;
-  std::stable_sort(order_.begin(), order_.end(), [&](unsigned x, unsigned y) { return flows[x].start < flows[y].start; });
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](unsigned x, unsigned y) { return flows[x].start < flows[y].start; });
   // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
   // link when the link's booking ends (or its own bytes have passed, if it came late).
   // Raw SystemC time units: this loop is the hottest of the memory system.
@@ -175,7 +176,9 @@ uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_
   // a target starts on a write's data when its head arrives, and read data leaves while the
   // target is still producing it, so a long transfer costs its slowest stage.
   flows.clear();
-  for (const Share& s : shares) flows.push_back({&topology_->route(a, targets_[s.target].stop), params_.request_bytes, start, 0});
+  for (const Share& s : shares) {
+    flows.push_back({&topology_->route(a, targets_[s.target].stop), params_.request_bytes, start, 0});
+  }
   traverse(flows, kRequest);
   for (unsigned i = 0; i < shares.size(); ++i) shares[i].arrival = shares[i].data_tail = flows[i].arrival;
   if (write) {

@@ -90,7 +90,9 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   tx.get_extension(list);
   size_t next = 0;
   if (list) {
-    for (; next < std::min<size_t>(kPrefetchSpans, list->spans.size()); ++next) tags_.prefetch(list->spans[next].address);
+    for (; next < std::min<size_t>(kPrefetchSpans, list->spans.size()); ++next) {
+      tags_.prefetch(list->spans[next].address);
+    }
   }
   for_each_span(tx, [&](uint64_t address, uint64_t length) {
     if (list && next < list->spans.size()) tags_.prefetch(list->spans[next++].address);

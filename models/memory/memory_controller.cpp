@@ -52,7 +52,8 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
   for_each_span(tx, [&](uint64_t a, uint64_t n) {
     outside = outside || a < params_.base;
     for (uint64_t at = a, end = a + n; !outside && at < end;) {
-      const uint64_t granule_end = ((at - params_.base) / params_.interleave_bytes + 1) * params_.interleave_bytes + params_.base;
+      const uint64_t granule = (at - params_.base) / params_.interleave_bytes;
+      const uint64_t granule_end = params_.base + (granule + 1) * params_.interleave_bytes;
       const uint64_t piece = std::min(end, granule_end) - at;
       channel_share_[channel_of(at)] += piece;
       at += piece;

@@ -29,8 +29,9 @@ Pipe require_path(AiCore& c, std::optional<Pipe> pipe, const char* what, const C
 template <typename Instr>
 void require_space(const CopyEnd& operand, MemSpace want, const char* what, const Instr& instruction) {
   if (operand.space != want) {
-    core().fail(aicore::describe(aicore::Instruction(instruction)), fmt::format("{} is in {}, but this instruction takes it from {}", what,
-                                         aicore::mem_space_name(operand.space), aicore::mem_space_name(want)));
+    core().fail(aicore::describe(aicore::Instruction(instruction)),
+                fmt::format("{} is in {}, but this instruction takes it from {}", what,
+                            aicore::mem_space_name(operand.space), aicore::mem_space_name(want)));
   }
 }
 }  // namespace
