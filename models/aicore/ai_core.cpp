@@ -49,6 +49,9 @@ AiCore::Params AiCore::params_from_config() {
                                               "local-to-local copy width in bytes per cycle");
   p.mte.issue_cycles = c.get<uint64_t>("core.mte.issue_cycles", p.mte.issue_cycles,
                                        "fixed start cost of a DataCopy in cycles");
+  p.mte.burst_bytes = c.get<uint64_t>("core.mte.burst_bytes", p.mte.burst_bytes,
+                                      "GM reads queued back to back go to memory together up to this many bytes "
+                                      "(0: one at a time)");
   p.vector.head_cycles = c.get<uint64_t>("core.vector.head_cycles", p.vector.head_cycles,
                                          "fixed issue cost of a vector instruction in cycles");
   p.vector.repeats_per_cycle = c.get<double>("core.vector.repeats_per_cycle",
@@ -433,6 +436,43 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   const auto [src, dst] = move_spaces(instr);
   path_counter(src, dst) += r.bytes;
   return {r.bytes, r.memory_stall};
+}
+
+size_t AiCore::burst_length(Pipe, const std::deque<QueuedInstruction>& queue) {
+  if (!timed() || params_.mte.burst_bytes == 0) return 1;
+  // A member must be a GM read wholly inside GM (a bad address is reported by running the
+  // instruction alone) and already issued when the burst reaches it.
+  auto joins = [&](const Instruction& instr) {
+    if (!mover_.is_gm_read(instr)) return false;
+    const layout::Range r = mover_.gm_read_range(instr);
+    return gm_host_pointer(r.begin, r.end - r.begin) != nullptr;
+  };
+  if (!joins(queue.front().instr)) return 1;
+  uint64_t bytes = mover_.gm_read_bytes(queue.front().instr);
+  sc_core::sc_time reached = sc_core::sc_time_stamp() + mover_.gm_read_work(queue.front().instr, cycle_);
+  size_t n = 1;
+  for (; n < queue.size(); ++n) {
+    const QueuedInstruction& next = queue[n];
+    if (next.issue_time > reached || !joins(next.instr)) break;
+    const uint64_t more = mover_.gm_read_bytes(next.instr);
+    if (bytes + more > params_.mte.burst_bytes) break;
+    bytes += more;
+    reached += mover_.gm_read_work(next.instr, cycle_);
+  }
+  return n;
+}
+
+void AiCore::execute_burst(Pipe p, const Instruction* const* instrs, size_t n, ExecResult* results,
+                           sc_core::sc_time* ends) {
+  issuing_ = p;
+  issuing_instr_ = instrs[0];
+  burst_results_.resize(n);
+  mover_.run_reads(instrs, n, cycle_, burst_results_.data(), ends);
+  for (size_t i = 0; i < n; ++i) {
+    const auto [src, dst] = move_spaces(*instrs[i]);
+    path_counter(src, dst) += burst_results_[i].bytes;
+    results[i] = {burst_results_[i].bytes, burst_results_[i].memory_stall};
+  }
 }
 
 sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans, Pipe p) {

@@ -159,6 +159,10 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
 
   // PipeExecutor
   ExecResult execute(Pipe pipe, const Instruction& instr) override;
+  // GM reads queued back to back (DataMover::run_reads), in timed and perf modes.
+  size_t burst_length(Pipe pipe, const std::deque<QueuedInstruction>& queue) override;
+  void execute_burst(Pipe pipe, const Instruction* const* instrs, size_t n, ExecResult* results,
+                     sc_core::sc_time* ends) override;
   void pipe_became_idle() override { pipe_idle_.notify(sc_core::SC_ZERO_TIME); }
 
  private:
@@ -176,6 +180,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   static constexpr unsigned kIssuesPerPause = 1024;  // functional mode: see issue()
   unsigned issued_since_pause_ = 0;
   tlm::tlm_generic_payload timing_tx_;  // carries batch_
+  std::vector<DataMover::Result> burst_results_;
 
   static AiCore* current_;
   sc_core::sc_process_handle scalar_process_;

@@ -134,12 +134,6 @@ layout::ConstView DataMover::local_view(MemSpace space) const {
   return {b->data(), 0, b->size()};
 }
 
-void DataMover::begin_reads(layout::Range r) {
-  if (moves_data()) staging_.resize(r.end - r.begin);
-  read_base_ = r.begin;
-  spans_.clear();
-}
-
 sc_core::sc_time DataMover::finish(const sc_core::sc_time& work, const sc_core::sc_time& memory) {
   if (params_.mode == SimMode::Functional) return sc_core::SC_ZERO_TIME;
   sc_core::wait(std::max(work, memory));
@@ -148,52 +142,24 @@ sc_core::sc_time DataMover::finish(const sc_core::sc_time& work, const sc_core::
 
 DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle) {
   auto cycles = [&](double bytes, double per_cycle) { return cycle * std::ceil(bytes / per_cycle); };
+  if (is_gm_read(instr)) {  // a burst of one
+    const Instruction* one = &instr;
+    Result r;
+    sc_core::sc_time end;
+    run_reads(&one, 1, cycle, &r, &end);
+    return r;
+  }
   if (auto* m = std::get_if<DataMove>(&instr)) return run_copy(*m, cycle);
 
-  if (auto* op = std::get_if<Nd2Nz>(&instr)) {
-    const layout::Range src = layout::nd2nz_src_range(*op);
-    const uint64_t size = dtype_size(op->dtype);
-    begin_reads(src);  // only the rows are read, not the gaps between them
-    for (uint64_t i = 0; i < op->nd_num; ++i) {
-      for (uint64_t r = 0; r < op->n_value; ++r) {
-        add_read(op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size,
-                 uint64_t(op->d_value) * size);
-      }
-    }
-    const uint64_t bytes = uint64_t(op->nd_num) * op->n_value * op->d_value * size;
-    const sc_core::sc_time work =
-        std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
-    const sc_core::sc_time stall = finish(work, gm_(tlm::TLM_READ_COMMAND, spans_));
-    if (moves_data()) {
-      LocalBuffer* out = buffers_(op->dst.space);
-      layout::nd2nz(*op, {staging_.data(), src.begin, staging_.size()}, {out->data(), 0, out->size()});
-    }
-    return {bytes, stall};
-  }
-
-  if (auto* op = std::get_if<LoadData2D>(&instr)) {
-    const layout::Range src = layout::load2d_src_range(*op);
+  if (auto* op = std::get_if<LoadData2D>(&instr)) {  // L1 -> L0 (from GM it is a GM read)
     const uint64_t bytes = uint64_t(op->repeat) * 512;
-    sc_core::sc_time work, memory = sc_core::SC_ZERO_TIME;
-    if (op->src.space == MemSpace::GM) {
-      work = std::max(cycle * double(params_.issue_cycles), cycles(double(bytes), params_.gm_read_bytes_per_cycle));
-      begin_reads(src);  // only the fractals, not the strides between them
-      for (uint64_t r = 0; r < op->repeat; ++r) {
-        add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
-      }
-      memory = gm_(tlm::TLM_READ_COMMAND, spans_);
-    } else {
-      const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
-                                                         : params_.l1_to_l0b_bytes_per_cycle;
-      work = std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate));
-    }
-    const sc_core::sc_time stall = finish(work, memory);
+    const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
+                                                       : params_.l1_to_l0b_bytes_per_cycle;
+    const sc_core::sc_time stall =
+        finish(std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)), sc_core::SC_ZERO_TIME);
     if (!moves_data()) return {bytes, stall};
     LocalBuffer* out = buffers_(op->dst.space);
-    const layout::ConstView in = op->src.space == MemSpace::GM
-                                     ? layout::ConstView{staging_.data(), src.begin, staging_.size()}
-                                     : local_view(op->src.space);
-    layout::load2d(*op, in, {out->data(), 0, out->size()});
+    layout::load2d(*op, local_view(op->src.space), {out->data(), 0, out->size()});
     return {bytes, stall};
   }
 
@@ -265,10 +231,8 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
     return m.dst.addr + i * (uint64_t(m.block_len) + m.dst_gap) * (uint64_t(m.unit) * dsize / ssize);
   };
 
-  const bool gm_read = m.src.space == MemSpace::GM;
-  const bool gm_write = m.dst.space == MemSpace::GM;
-  double rate = gm_read ? params_.gm_read_bytes_per_cycle
-                : gm_write ? params_.gm_write_bytes_per_cycle : params_.local_bytes_per_cycle;
+  const bool gm_write = m.dst.space == MemSpace::GM;  // GM reads are run_reads'
+  double rate = gm_write ? params_.gm_write_bytes_per_cycle : params_.local_bytes_per_cycle;
   uint64_t start = params_.issue_cycles;
   if (m.pipe == Pipe::MTE1) {
     rate = params_.l1_to_bt_fb_bytes_per_cycle;
@@ -276,24 +240,20 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
   }
   const sc_core::sc_time work = std::max(cycle * double(start), cycle * std::ceil(double(total) / rate));
 
-  // Sources are read when the move starts; GM reads land in staging until it completes.
+  // GM writes are posted when the move starts.
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-  if (gm_read || gm_write) {
-    if (gm_read && moves_data()) staging_.resize(total);
-    uint8_t* local = gm_write ? buffers_(m.src.space)->data() : nullptr;
+  if (gm_write) {
+    uint8_t* local = buffers_(m.src.space)->data();
     spans_.clear();
-    for (uint32_t i = 0; i < m.block_count; ++i) {
-      uint8_t* data = !moves_data() ? nullptr : gm_read ? staging_.data() + i * src_block : local + src_at(i);
-      add_span(gm_read ? src_at(i) : dst_at(i), src_block, data);
-    }
-    memory = gm_(gm_read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, spans_);
+    for (uint32_t i = 0; i < m.block_count; ++i) add_span(dst_at(i), src_block, moves_data() ? local + src_at(i) : nullptr);
+    memory = gm_(tlm::TLM_WRITE_COMMAND, spans_);
   }
   const sc_core::sc_time stall = finish(work, memory);
   if (gm_write || !moves_data()) return {total, stall};
   uint8_t* dst = buffers_(m.dst.space)->data();
-  const uint8_t* src = gm_read ? staging_.data() : buffers_(m.src.space)->data();
+  const uint8_t* src = buffers_(m.src.space)->data();
   for (uint32_t i = 0; i < m.block_count; ++i) {
-    const uint8_t* from = gm_read ? src + i * src_block : src + src_at(i);
+    const uint8_t* from = src + src_at(i);
     uint8_t* to = dst + dst_at(i);
     // Converting copies are local to local: both ends are buffer addresses aligned to at
     // least 32 B (checked), so the bytes can be viewed as elements directly.
@@ -306,6 +266,114 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
     }
   }
   return {total, stall};
+}
+
+// ---- GM reads ----
+
+namespace {
+// A DataMove's block i, as a byte offset from its source.
+uint64_t block_offset(const DataMove& m, uint32_t i) { return i * (uint64_t(m.block_len) + m.src_gap) * m.unit; }
+}  // namespace
+
+bool DataMover::is_gm_read(const Instruction& instr) const {
+  if (auto* m = std::get_if<DataMove>(&instr)) return m->src.space == MemSpace::GM;
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) return op->src.space == MemSpace::GM;
+  if (auto* op = std::get_if<LoadData2D>(&instr)) return op->src.space == MemSpace::GM;
+  return false;
+}
+
+layout::Range DataMover::gm_read_range(const Instruction& instr) const {
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) return layout::nd2nz_src_range(*op);
+  if (auto* op = std::get_if<LoadData2D>(&instr)) return layout::load2d_src_range(*op);
+  const DataMove& m = std::get<DataMove>(instr);
+  return {m.src.addr, m.src.addr + block_offset(m, m.block_count - 1) + uint64_t(m.block_len) * m.unit};
+}
+
+uint64_t DataMover::gm_read_bytes(const Instruction& instr) const {
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) return uint64_t(op->nd_num) * op->n_value * op->d_value * dtype_size(op->dtype);
+  if (auto* op = std::get_if<LoadData2D>(&instr)) return uint64_t(op->repeat) * 512;
+  const DataMove& m = std::get<DataMove>(instr);
+  return uint64_t(m.block_len) * m.unit * m.block_count;
+}
+
+sc_core::sc_time DataMover::gm_read_work(const Instruction& instr, const sc_core::sc_time& cycle) const {
+  const double bytes = double(gm_read_bytes(instr));
+  return std::max(cycle * double(params_.issue_cycles), cycle * std::ceil(bytes / params_.gm_read_bytes_per_cycle));
+}
+
+void DataMover::gather(const Instruction& instr, uint8_t* staging) {
+  read_staging_ = staging;
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) {
+    read_base_ = layout::nd2nz_src_range(*op).begin;
+    const uint64_t size = dtype_size(op->dtype);
+    for (uint64_t i = 0; i < op->nd_num; ++i) {
+      for (uint64_t r = 0; r < op->n_value; ++r) {
+        add_read(op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size,
+                 uint64_t(op->d_value) * size);
+      }
+    }
+  } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
+    read_base_ = layout::load2d_src_range(*op).begin;
+    for (uint64_t r = 0; r < op->repeat; ++r) add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
+  } else {  // DataMove: its blocks, packed in staging
+    const DataMove& m = std::get<DataMove>(instr);
+    const uint64_t block = uint64_t(m.block_len) * m.unit;
+    for (uint32_t i = 0; i < m.block_count; ++i) {
+      add_span(m.src.addr + block_offset(m, i), block, staging ? staging + i * block : nullptr);
+    }
+  }
+  read_staging_ = nullptr;
+}
+
+void DataMover::deliver(const Instruction& instr, const uint8_t* staging) {
+  const layout::Range src = gm_read_range(instr);
+  const layout::ConstView in{staging, src.begin, src.end - src.begin};
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) {
+    LocalBuffer* out = buffers_(op->dst.space);
+    layout::nd2nz(*op, in, {out->data(), 0, out->size()});
+  } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
+    LocalBuffer* out = buffers_(op->dst.space);
+    layout::load2d(*op, in, {out->data(), 0, out->size()});
+  } else {  // GM -> local copies never convert (check_copy)
+    const DataMove& m = std::get<DataMove>(instr);
+    const uint64_t block = uint64_t(m.block_len) * m.unit;
+    uint8_t* dst = buffers_(m.dst.space)->data();
+    for (uint32_t i = 0; i < m.block_count; ++i) {
+      std::memcpy(dst + m.dst.addr + i * (uint64_t(m.block_len) + m.dst_gap) * m.unit, staging + i * block, block);
+    }
+  }
+}
+
+void DataMover::run_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle,
+                          Result* results, sc_core::sc_time* ends) {
+  // Each member's bytes land in its own part of staging_ (laid out as its GM range; a
+  // DataMove's blocks packed). Only one pipe of a core reads GM, so staging_ is not shared
+  // while the burst waits.
+  staging_offsets_.resize(n);
+  size_t staging_bytes = 0;
+  for (size_t i = 0; i < n; ++i) {
+    staging_offsets_[i] = staging_bytes;
+    if (!moves_data()) continue;
+    staging_bytes += std::holds_alternative<DataMove>(*instrs[i]) ? gm_read_bytes(*instrs[i])
+                                                                  : gm_read_range(*instrs[i]).end - gm_read_range(*instrs[i]).begin;
+  }
+  if (staging_.size() < staging_bytes) staging_.resize(staging_bytes);
+  spans_.clear();
+  for (size_t i = 0; i < n; ++i) gather(*instrs[i], moves_data() ? staging_.data() + staging_offsets_[i] : nullptr);
+  const sc_core::sc_time memory = gm_(tlm::TLM_READ_COMMAND, spans_);
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  sc_core::sc_time work = sc_core::SC_ZERO_TIME;
+  for (size_t i = 0; i < n; ++i) {
+    results[i] = {gm_read_bytes(*instrs[i]), sc_core::SC_ZERO_TIME};
+    if (params_.mode != SimMode::Functional) work += gm_read_work(*instrs[i], cycle);
+    ends[i] = start + work;
+  }
+  if (params_.mode != SimMode::Functional) {
+    results[n - 1].memory_stall = finish(work, memory);
+    ends[n - 1] = sc_core::sc_time_stamp();
+  }
+  if (!moves_data()) return;
+  for (size_t i = 0; i < n; ++i) deliver(*instrs[i], staging_.data() + staging_offsets_[i]);
 }
 
 }  // namespace npuvp::aicore

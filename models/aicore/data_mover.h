@@ -33,6 +33,9 @@ class DataMover {
     double l1_to_l0b_bytes_per_cycle = 256;
     double l1_to_bt_fb_bytes_per_cycle = 64;
     double fix_bytes_per_cycle = 32;     // L0C -> GM/L1
+    // Consecutive GM reads queued on one pipe go to the memory system together, up to this
+    // many bytes (0: each instruction alone); see run_reads.
+    uint64_t burst_bytes = 64 * 1024;
     SimMode mode = SimMode::Timed;  // functional: no waits; perf: no bytes moved
   };
   // One span of an instruction's GM access; `data` is where its bytes come from or go to
@@ -63,17 +66,31 @@ class DataMover {
   };
   Result run(const Instruction& instr, const sc_core::sc_time& cycle);
 
+  // GM reads into local buffers (DataCopy from GM, Nd2Nz from GM, LoadData from GM): a
+  // pipe may run a run of them as one burst. Their requests go to the memory system
+  // together when the first starts, so the burst pays the memory latency once; the pipe
+  // stays busy for max(the members' own work, one after another; the memory time), and the
+  // destinations are written, in order, when it ends. Burst or not, a GM read is run here.
+  bool is_gm_read(const Instruction& instr) const;
+  layout::Range gm_read_range(const Instruction& instr) const;  // the GM bytes it may read
+  uint64_t gm_read_bytes(const Instruction& instr) const;       // the bytes it moves
+  sc_core::sc_time gm_read_work(const Instruction& instr, const sc_core::sc_time& cycle) const;
+  // Runs instrs[0, n) as one burst; results[i] is member i's, ends[i] when it finished (the
+  // last ends with the burst; any memory stall is the last's).
+  void run_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle, Result* results,
+                 sc_core::sc_time* ends);
+
  private:
   std::string check_copy(const DataMove& m) const;
   std::string check_local(MemSpace space, layout::Range r, const char* what) const;
   std::string check_gm(uint64_t addr, unsigned elem_size, const char* what) const;
   Result run_copy(const DataMove& m, const sc_core::sc_time& cycle);
-  // GM pieces (address, length) inside `r` -> staging laid out as `r`; returns the memory time.
-  // An instruction's GM reads land in staging_ laid out as `r`: begin_reads(r), one
-  // add_read per range read (only the rows or fractals, not the gaps), then gm_ on spans_.
-  void begin_reads(layout::Range r);
+  // A GM read's spans (only the rows, blocks or fractals it reads, not the gaps) into spans_,
+  // their bytes landing in `staging` laid out as gm_read_range; then its local write.
+  void gather(const Instruction& instr, uint8_t* staging);
+  void deliver(const Instruction& instr, const uint8_t* staging);
   void add_read(uint64_t address, uint64_t length) {
-    add_span(address, length, moves_data() ? staging_.data() + (address - read_base_) : nullptr);
+    add_span(address, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr);
   }
   // Waits the instruction's duration = max(own work, memory); returns the memory's excess.
   sc_core::sc_time finish(const sc_core::sc_time& work, const sc_core::sc_time& memory);
@@ -94,7 +111,9 @@ class DataMover {
     s.length = length;
     s.data = data;
   }
-  uint64_t read_base_ = 0;  // the GM address of staging_'s first byte
+  uint8_t* read_staging_ = nullptr;  // where gather() puts the bytes (nullptr: perf mode)
+  uint64_t read_base_ = 0;           // the GM address of read_staging_'s first byte
+  std::vector<size_t> staging_offsets_;
 };
 
 }  // namespace npuvp::aicore

@@ -45,33 +45,51 @@ Counter& PipeUnit::class_counter(const Instruction& instr) {
   return *c;
 }
 
-void PipeUnit::run() {
+void PipeUnit::record(const Instruction& instr, const ExecResult& result, const sc_core::sc_time& start,
+                      const sc_core::sc_time& end) {
+  bytes += result.bytes;
+  memory_stall_cycles += static_cast<uint64_t>(std::llround(result.memory_stall / cycle_));
+  const sc_core::sc_time took = end - start;
+  const uint64_t cycles = static_cast<uint64_t>(std::llround(took / cycle_));
+  if (std::holds_alternative<WaitFlag>(instr)) {
+    flag_wait_cycles += cycles;
+  } else {
+    busy_cycles += cycles;
+  }
+  ++instructions;
+  ++class_counter(instr);
   Tracer& tracer = Tracer::global();
+  if (tracer.enabled()) tracer.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
+}
+
+void PipeUnit::run() {
   for (;;) {
     while (queue_.empty()) wait(not_empty_);
     Entry& e = queue_.front();
     if (e.issue_time > sc_core::sc_time_stamp()) wait(e.issue_time - sc_core::sc_time_stamp());
     running_ = true;
     const sc_core::sc_time start = sc_core::sc_time_stamp();
-    const ExecResult result = executor_.execute(kind_, e.instr);
-    bytes += result.bytes;
-    memory_stall_cycles += static_cast<uint64_t>(std::llround(result.memory_stall / cycle_));
-    const sc_core::sc_time took = sc_core::sc_time_stamp() - start;
-    const uint64_t cycles = static_cast<uint64_t>(std::llround(took / cycle_));
-    if (std::holds_alternative<WaitFlag>(e.instr)) {
-      flag_wait_cycles += cycles;
+    const size_t n = queue_.size() > 1 ? executor_.burst_length(kind_, queue_) : 1;
+    if (n == 1) {
+      const ExecResult result = executor_.execute(kind_, e.instr);
+      record(e.instr, result, start, sc_core::sc_time_stamp());
     } else {
-      busy_cycles += cycles;
-    }
-    ++instructions;
-    ++class_counter(e.instr);
-    if (tracer.enabled()) {
-      tracer.slice(trace_track_, instr_name(e.instr), start, took,
-                   nlohmann::json{{"instr", describe(e.instr)}});
+      // The members stay at the front of the queue (a deque keeps them in place while the
+      // scalar unit appends) until the burst is done.
+      burst_.resize(n);
+      burst_results_.resize(n);
+      burst_ends_.resize(n);
+      for (size_t i = 0; i < n; ++i) burst_[i] = &queue_[i].instr;
+      executor_.execute_burst(kind_, burst_.data(), n, burst_results_.data(), burst_ends_.data());
+      sc_core::sc_time from = start;
+      for (size_t i = 0; i < n; ++i) {
+        record(*burst_[i], burst_results_[i], from, burst_ends_[i]);
+        from = burst_ends_[i];
+      }
     }
     running_ = false;
     const bool was_full = full();
-    queue_.pop_front();
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
     if (was_full) not_full_.notify(sc_core::SC_ZERO_TIME);  // only a full queue has the scalar unit waiting
     if (queue_.empty()) executor_.pipe_became_idle();
   }

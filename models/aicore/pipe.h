@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <vector>
 #include <systemc>
 #include "models/aicore/isa.h"
 #include "tlm/stats.h"
@@ -18,20 +19,28 @@ struct ExecResult {
   sc_core::sc_time memory_stall = sc_core::SC_ZERO_TIME;  // time beyond compute spent on memory
 };
 
+// An instruction waiting in a pipe's queue.
+struct QueuedInstruction {
+  Instruction instr;
+  sc_core::sc_time issue_time;  // when the scalar unit issued it (may be ahead of now)
+};
+
 class PipeExecutor {
  public:
   virtual ~PipeExecutor() = default;
   // Runs `instr` on `pipe` in that pipe's thread; may wait.
   virtual ExecResult execute(Pipe pipe, const Instruction& instr) = 0;
+  // How many instructions from the front of `queue` (>= 1) run together as one burst when
+  // the first starts now; execute_burst runs them. One by default.
+  virtual size_t burst_length(Pipe, const std::deque<QueuedInstruction>&) { return 1; }
+  // Runs instrs[0, n); results[i] and ends[i] (when it finished) per instruction.
+  virtual void execute_burst(Pipe, const Instruction* const*, size_t, ExecResult*, sc_core::sc_time*) {}
   virtual void pipe_became_idle() = 0;
 };
 
 class PipeUnit : public sc_core::sc_module {
  public:
-  struct Entry {
-    Instruction instr;
-    sc_core::sc_time issue_time;  // when the scalar unit issued it (may be ahead of now)
-  };
+  using Entry = QueuedInstruction;
 
   PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth, PipeExecutor& executor,
            const std::string& stats_prefix, int trace_track, sc_core::sc_time cycle);
@@ -55,6 +64,9 @@ class PipeUnit : public sc_core::sc_module {
 
  private:
   void run();
+  // Counts and traces one executed instruction that ran from `start` to `end`.
+  void record(const Instruction& instr, const ExecResult& result, const sc_core::sc_time& start,
+              const sc_core::sc_time& end);
   Counter& class_counter(const Instruction& instr);  // "core0.V.instr.Add.f32"
 
   Pipe kind_;
@@ -67,6 +79,10 @@ class PipeUnit : public sc_core::sc_module {
   sc_core::sc_time cycle_;
   std::string stats_prefix_;
   std::map<uint32_t, Counter*> by_class_;
+  // A burst's members and their outcomes (reused).
+  std::vector<const Instruction*> burst_;
+  std::vector<ExecResult> burst_results_;
+  std::vector<sc_core::sc_time> burst_ends_;
 };
 
 }  // namespace npuvp::aicore

@@ -85,6 +85,22 @@ TEST(Timing, DoubleBufferedMatmulKeepsTheCubeBusy) {
   EXPECT_GE(r["cube_busy"].get<double>(), 0.85) << "cycles " << r["cycles"];
 }
 
+// K = 4096 puts 16 source rows 65536 elements apart, past Nd2Nz's 16-bit matrix stride, so the
+// kernel copies each 128 x 128 block as 8 bands of 16 rows, back to back on MTE2.
+TEST(Timing, BackToBackGmReadsPayTheMemoryLatencyOnce) {
+  const json burst = npuvp::testing::in_child_process([] { return matmul_run({}, 128, 128, 4096); });
+  const json alone =
+      npuvp::testing::in_child_process([] { return matmul_run({"core.mte.burst_bytes=0"}, 128, 128, 4096); });
+  EXPECT_EQ(burst["c_checksum"], alone["c_checksum"]);  // the same data, whatever the timing
+  EXPECT_EQ(burst["stats"]["core0"]["MTE2"]["instructions"], alone["stats"]["core0"]["MTE2"]["instructions"]);
+  // Alone, each band pays a full round trip through the ring and L2; together, the 8 bands
+  // of a block pay one.
+  EXPECT_GE(alone["cycles"].get<double>() / burst["cycles"].get<double>(), 1.5)
+      << "burst " << burst["cycles"] << " alone " << alone["cycles"];
+  EXPECT_LT(burst["stats"]["core0"]["MTE2"]["stall"]["memory_cycles"].get<double>(),
+            0.5 * alone["stats"]["core0"]["MTE2"]["stall"]["memory_cycles"].get<double>());
+}
+
 TEST(Timing, PerfModeGivesTheSameCyclesAsTimed) {
   const json timed = npuvp::testing::in_child_process([] { return matmul_run({}, 512, 384, 640); });
   const json perf = npuvp::testing::in_child_process([] { return matmul_run({"sim.mode=perf"}, 512, 384, 640); });
