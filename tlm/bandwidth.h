@@ -65,6 +65,10 @@ class BandwidthResource {
     double offset = double(start - slot * slot_ticks_) * bytes_per_tick_;  // bytes' worth of time into the slot
     uint64_t end = start;
     for (;; ++slot, offset = 0) {
+      if (slot >= limit_) {  // nothing booked from here on
+        end = lay_clear(slot, offset, left);
+        break;
+      }
       const uint64_t open = next_open(slot);
       if (open != slot) {  // skip a run of full slots
         slot = open;
@@ -117,6 +121,24 @@ class BandwidthResource {
     }
     return open;
   }
+  // The rest of a booking from `slot` on, where no slot is booked yet: the same steps as
+  // reserve_ticks' loop (so the same result), without the lookups. Returns the booking's end.
+  uint64_t lay_clear(uint64_t slot, double offset, double left) {
+    const uint64_t last = slot + static_cast<uint64_t>((offset + left) / slot_bytes_) + 1;
+    if (last >= base_ + slots_.size()) grow(last);
+    for (;; ++slot, offset = 0) {
+      Slot& s = slots_[slot & mask_];
+      const double room = slot_bytes_ - offset;
+      const double take = std::min(room, left);
+      if (take > kFullSlack) s.used = float(take);
+      if (s.used >= slot_bytes_ - kFullSlack) s.skip = 1;
+      if (room >= left) {
+        limit_ = std::max(limit_, slot + 1);
+        return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
+      }
+      if (take > kFullSlack) left -= take;
+    }
+  }
   // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
   // clear. Growing re-lays the kept slots [base_, limit_) into a larger ring.
   void grow(uint64_t slot) {
@@ -132,8 +154,13 @@ class BandwidthResource {
   void forget_before(uint64_t now) {
     const uint64_t slot_now = now >> slot_shift_;
     if (slot_now <= base_) return;
-    for (uint64_t s = base_; s < std::min(slot_now, limit_); ++s) {
-      slots_[s & mask_] = Slot{};
+    // The forgotten slots are one or two runs of the ring: cleared as plain fills.
+    const uint64_t end = std::min(slot_now, limit_);
+    if (end > base_) {
+      const size_t from = base_ & mask_, count = end - base_;
+      const size_t first = std::min(count, slots_.size() - from);
+      std::fill_n(slots_.begin() + from, first, Slot{});
+      std::fill_n(slots_.begin(), count - first, Slot{});
     }
     base_ = slot_now;
     limit_ = std::max(limit_, base_);

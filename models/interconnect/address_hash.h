@@ -18,4 +18,30 @@ inline unsigned hashed_target(uint64_t index, unsigned targets) {
   return static_cast<unsigned>(folded & (targets - 1));
 }
 
+// hashed_target over runs of consecutive indices (the granules of a transaction's spans):
+// for a power-of-two count the hash is index ^ fold(index >> bits), and the fold of the high
+// bits changes only once every `targets` indices, so it is kept between calls.
+class HashedTargets {
+ public:
+  explicit HashedTargets(unsigned targets)
+      : targets_(targets), pow2_(targets > 1 && (targets & (targets - 1)) == 0),
+        bits_(pow2_ ? static_cast<unsigned>(__builtin_ctz(targets)) : 0) {}
+  unsigned operator()(uint64_t index) {
+    if (!pow2_) return hashed_target(index, targets_);
+    const uint64_t high = index >> bits_;
+    if (high != high_) {
+      high_ = high;
+      fold_ = 0;
+      for (uint64_t rest = high; rest != 0; rest >>= bits_) fold_ ^= rest;
+    }
+    return static_cast<unsigned>((index ^ fold_) & (targets_ - 1));
+  }
+
+ private:
+  unsigned targets_;
+  bool pow2_;
+  unsigned bits_;
+  uint64_t high_ = 0, fold_ = 0;  // fold(0) = 0
+};
+
 }  // namespace npuvp::interconnect

@@ -91,9 +91,12 @@ bool ChiInterconnect::in_gm(uint64_t address, uint64_t length) const {
          length <= params_.gm_size - (address - params_.gm_base);
 }
 
+const std::vector<unsigned>& ChiInterconnect::targets_of(int from) const {
+  return requesters_[from].role == Role::Requester && !homes_index_.empty() ? homes_index_ : subs_index_;
+}
+
 unsigned ChiInterconnect::target_of_granule(int from, uint64_t granule) const {
-  const bool to_home = requesters_[from].role == Role::Requester && !homes_index_.empty();
-  const std::vector<unsigned>& index = to_home ? homes_index_ : subs_index_;
+  const std::vector<unsigned>& index = targets_of(from);
   return index[hashed_target(granule, static_cast<unsigned>(index.size()))];
 }
 
@@ -235,6 +238,8 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   const uint64_t granule = piece_bytes(from);
   const bool pow2 = (granule & (granule - 1)) == 0;  // the usual case: shift, not divide
   const unsigned shift = static_cast<unsigned>(__builtin_ctzll(granule));
+  const std::vector<unsigned>& index = targets_of(from);
+  HashedTargets target_of(static_cast<unsigned>(index.size()));  // target_of_granule, run by run
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
     if (!in_gm(s.address, s.length)) {
@@ -244,7 +249,7 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     for (uint64_t at = s.address, end = s.address + s.length; at < end;) {
       const uint64_t g = pow2 ? (at - params_.gm_base) >> shift : (at - params_.gm_base) / granule;
       const uint64_t n = std::min(end, params_.gm_base + (g + 1) * granule) - at;
-      by_target[target_of_granule(from, g)].add(at, n);
+      by_target[index[target_of(g)]].add(at, n);
       at += n;
     }
   }

@@ -89,6 +89,8 @@ class ChiInterconnect : public sc_core::sc_module {
   // or -1 if the address is not GM.
   int target_for(int from, uint64_t address) const;
   bool in_gm(uint64_t address, uint64_t length) const;
+  // The targets `from` reaches (home nodes, or subordinates when it is one or there are none).
+  const std::vector<unsigned>& targets_of(int from) const;
   // The target that serves interleave granule `granule` (of piece_bytes(from)) for `from`.
   unsigned target_of_granule(int from, uint64_t granule) const;
   uint64_t piece_bytes(int from) const;  // the interleave a transaction from `from` splits at
