@@ -477,12 +477,16 @@ void AiCore::execute_burst(Pipe p, const Instruction* const* instrs, size_t n, E
 
 sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans, Pipe p) {
   const bool read = cmd == tlm::TLM_READ_COMMAND;
-  bool in_window = true;
-  uint64_t total = 0;
+  // Every span is GM when the range that holds them all is (one window check).
+  uint64_t total = 0, low = UINT64_MAX, high = 0;
+  bool wraps = false;
   for (const DataMover::GmSpan& s : spans) {
-    in_window = in_window && gm_host_pointer(s.address, s.length) != nullptr;
     total += s.length;
+    low = std::min(low, s.address);
+    high = std::max(high, s.address + s.length);
+    wraps = wraps || s.address + s.length < s.address;
   }
+  const bool in_window = spans.empty() || (!wraps && gm_host_pointer(low, high - low) != nullptr);
   if (!in_window) {
     // Some span is not GM: one transaction per span, so the memory system reports the bad one.
     sc_core::sc_time memory = sc_core::SC_ZERO_TIME;

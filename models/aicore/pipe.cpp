@@ -40,8 +40,12 @@ std::string PipeUnit::state() const {
 }
 
 Counter& PipeUnit::class_counter(const Instruction& instr) {
-  Counter*& c = by_class_[instr_class(instr)];
+  const uint32_t cls = instr_class(instr);
+  if (cls == last_class_ && last_counter_) return *last_counter_;  // runs of one class are common
+  Counter*& c = by_class_[cls];
   if (!c) c = &Stats::global().counter(stats_prefix_ + ".instr." + instr_name(instr), "instructions");
+  last_class_ = cls;
+  last_counter_ = c;
   return *c;
 }
 

@@ -79,6 +79,8 @@ class PipeUnit : public sc_core::sc_module {
   sc_core::sc_time cycle_;
   std::string stats_prefix_;
   std::map<uint32_t, Counter*> by_class_;
+  uint32_t last_class_ = 0;
+  Counter* last_counter_ = nullptr;
   // A burst's members and their outcomes (reused).
   std::vector<const Instruction*> burst_;
   std::vector<ExecResult> burst_results_;

@@ -32,14 +32,6 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
   meta_.assign(tags_.size(), 0);
 }
 
-uint32_t CacheTags::set_of(uint64_t line) const {
-  if (run_shift_ >= 0) {  // powers of two (the usual case): no divisions on this hot path
-    return static_cast<uint32_t>((((line >> stride_shift_) << run_shift_) | (line & run_mask_)) & (sets_ - 1));
-  }
-  const uint64_t run = geometry_.interleave_lines, local = line / (run * geometry_.slices) * run + line % run;
-  return static_cast<uint32_t>(local & (sets_ - 1));
-}
-
 CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   const uint64_t line = address >> line_shift_;
   if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
@@ -47,10 +39,22 @@ CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   const size_t base = size_t(set_of(line)) * geometry_.ways;
   const uint32_t* tags = &tags_[base];
   ++clock_;
-  for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    if (tags[w] == tag) {
+  // The usual 16 ways are compared at once (no early exit, so the loop vectorises): a tag
+  // is in at most one way.
+  if (geometry_.ways == 16) {
+    uint32_t found = 0;
+    for (uint32_t w = 0; w < 16; ++w) found |= uint32_t(tags[w] == tag) << w;
+    if (found != 0) {
+      const uint32_t w = static_cast<uint32_t>(__builtin_ctz(found));
       meta_[base + w] = (clock_ << 1) | (meta_[base + w] & 1) | (write ? 1 : 0);
       return Access{true, false, 0};
+    }
+  } else {
+    for (uint32_t w = 0; w < geometry_.ways; ++w) {
+      if (tags[w] == tag) {
+        meta_[base + w] = (clock_ << 1) | (meta_[base + w] & 1) | (write ? 1 : 0);
+        return Access{true, false, 0};
+      }
     }
   }
   // Prefer an invalid way, else the least recently used one.

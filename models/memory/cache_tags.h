@@ -44,7 +44,13 @@ class CacheTags {
   void invalidate_all();
 
  private:
-  uint32_t set_of(uint64_t line) const;
+  uint32_t set_of(uint64_t line) const {
+    if (run_shift_ >= 0) {  // powers of two (the usual case): no divisions on this hot path
+      return static_cast<uint32_t>((((line >> stride_shift_) << run_shift_) | (line & run_mask_)) & (sets_ - 1));
+    }
+    const uint64_t run = geometry_.interleave_lines, local = line / (run * geometry_.slices) * run + line % run;
+    return static_cast<uint32_t>(local & (sets_ - 1));
+  }
   // Line numbers are stored + 1 in 32 bits (0: invalid), so a set's tags are one host cache
   // line: addresses must stay below 2^32 lines (512 GiB with 128 B lines).
   static constexpr uint64_t kInvalid = 0xffffffffull;

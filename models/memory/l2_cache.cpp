@@ -94,12 +94,12 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
       tags_.prefetch(list->spans[next].address);
     }
   }
+  uint64_t hits = 0, misses = 0;  // counted here, added once
   for_each_span(tx, [&](uint64_t address, uint64_t length) {
     if (list && next < list->spans.size()) tags_.prefetch(list->spans[next++].address);
     for (uint64_t line = address / line_bytes * line_bytes; line < address + length; line += line_bytes) {
       const CacheTags::Access a = tags_.access(line, write);
-      ++(a.hit ? hits_ : misses_);
-      ++(a.hit ? initiator_hits : initiator_misses);
+      ++(a.hit ? hits : misses);
       if (a.hit) continue;
       if (a.evicted_dirty) {
         ++writebacks_;
@@ -111,6 +111,10 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
       fills_scratch_.add(line, line_bytes);
     }
   });
+  hits_ += hits;
+  initiator_hits += hits;
+  misses_ += misses;
+  initiator_misses += misses;
   if (!writebacks_scratch_.spans.empty()) transfer(tlm::TLM_WRITE_COMMAND, writebacks_scratch_, lookup, initiator);
   if (!fills_scratch_.spans.empty()) {
     // A read waits for its lines. A write is posted: the slice takes the bytes into its
