@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "sw/kernels/matmul.h"
 #include "sw/runtime/device.h"
 #include "tests/support/child_process.h"
@@ -49,16 +50,7 @@ json matmul_child(const std::string& mode, uint32_t n, unsigned cores) {
       npuvp::kernels::matmul_a2<half>(reinterpret_cast<GM_ADDR>(a), reinterpret_cast<GM_ADDR>(b),
                                       reinterpret_cast<GM_ADDR>(c), {n, n, n});
     });
-    uint64_t instructions = 0;
-    // Instructions the pipes executed: "coreN.<pipe>.instructions", not the scalar unit's
-    // "coreN.S.instructions" (the same instructions counted at issue).
-    auto ends_with = [](const std::string& s, const std::string& tail) {
-      return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-    };
-    for (const auto& [name, counter] : npuvp::Stats::global().counters()) {
-      if (ends_with(name, ".instructions") && !ends_with(name, ".S.instructions")) instructions += counter->value;
-    }
-    return json{{"wall", r.wall_seconds}, {"cycles", r.cycles}, {"instructions", instructions}};
+    return json{{"wall", r.wall_seconds}, {"cycles", r.cycles}, {"instructions", npuvp::bench::pipe_instructions()}};
   });
 }
 

@@ -28,67 +28,66 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
     stride_shift_ = run_shift_ + __builtin_ctzll(g.slices);
     run_mask_ = g.interleave_lines - 1;
   }
-  tags_.assign(size_t(sets_) * g.ways, 0);
-  meta_.assign(tags_.size(), 0);
+  set_words_ = size_t(g.ways) * 2;
+  sets_data_.assign(size_t(sets_) * set_words_, 0);
+}
+
+void CacheTags::renormalise() {
+  for (size_t set = 0; set < sets_; ++set) {
+    uint32_t* meta = &sets_data_[set * set_words_ + geometry_.ways];
+    for (uint32_t w = 0; w < geometry_.ways; ++w) meta[w] = ((meta[w] >> 2) << 1) | (meta[w] & 1);
+  }
+  clock_ >>= 1;
 }
 
 CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   const uint64_t line = address >> line_shift_;
   if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
   const uint32_t tag = static_cast<uint32_t>(line) + 1;
-  const size_t base = size_t(set_of(line)) * geometry_.ways;
-  const uint32_t* tags = &tags_[base];
+  const uint32_t ways = geometry_.ways;
+  uint32_t* tags = &sets_data_[size_t(set_of(line)) * set_words_];
+  uint32_t* meta = tags + ways;
+  if (clock_ == 0x7fffffffu) renormalise();
   ++clock_;
-  // The usual 16 ways are compared at once (no early exit, so the loop vectorises): a tag
-  // is in at most one way.
-  if (geometry_.ways == 16) {
-    uint32_t found = 0;
-    for (uint32_t w = 0; w < 16; ++w) found |= uint32_t(tags[w] == tag) << w;
-    if (found != 0) {
-      const uint32_t w = static_cast<uint32_t>(__builtin_ctz(found));
-      meta_[base + w] = (clock_ << 1) | (meta_[base + w] & 1) | (write ? 1 : 0);
+  const uint32_t dirty = write ? 1 : 0;
+  for (uint32_t w = 0; w < ways; ++w) {
+    if (tags[w] == tag) {
+      meta[w] = (clock_ << 1) | (meta[w] & 1) | dirty;
       return Access{true, false, 0};
-    }
-  } else {
-    for (uint32_t w = 0; w < geometry_.ways; ++w) {
-      if (tags[w] == tag) {
-        meta_[base + w] = (clock_ << 1) | (meta_[base + w] & 1) | (write ? 1 : 0);
-        return Access{true, false, 0};
-      }
     }
   }
   // Prefer an invalid way, else the least recently used one.
-  size_t victim = base;
-  for (uint32_t w = 0; w < geometry_.ways; ++w) {
+  uint32_t victim = 0;
+  for (uint32_t w = 0; w < ways; ++w) {
     if (tags[w] == 0) {
-      victim = base + w;
+      victim = w;
       break;
     }
-    if ((meta_[base + w] >> 1) < (meta_[victim] >> 1)) victim = base + w;
+    if ((meta[w] >> 1) < (meta[victim] >> 1)) victim = w;
   }
   Access a;
-  if (tags_[victim] != 0 && (meta_[victim] & 1)) {
+  if (tags[victim] != 0 && (meta[victim] & 1)) {
     a.evicted_dirty = true;
-    a.victim_line = uint64_t(tags_[victim] - 1) << line_shift_;
+    a.victim_line = uint64_t(tags[victim] - 1) << line_shift_;
   }
-  tags_[victim] = tag;
-  meta_[victim] = (clock_ << 1) | (write ? 1 : 0);
+  tags[victim] = tag;
+  meta[victim] = (clock_ << 1) | dirty;
   return a;
 }
 
 bool CacheTags::contains(uint64_t address) const {
   const uint64_t line = address >> line_shift_;
   if (line >= kInvalid) return false;
-  const size_t base = size_t(set_of(line)) * geometry_.ways;
+  const uint32_t* tags = &sets_data_[size_t(set_of(line)) * set_words_];
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    if (tags_[base + w] == static_cast<uint32_t>(line) + 1) return true;
+    if (tags[w] == static_cast<uint32_t>(line) + 1) return true;
   }
   return false;
 }
 
 void CacheTags::invalidate_all() {
-  std::fill(tags_.begin(), tags_.end(), 0);
-  std::fill(meta_.begin(), meta_.end(), 0);
+  std::fill(sets_data_.begin(), sets_data_.end(), 0);
+  clock_ = 0;
 }
 
 }  // namespace npuvp::memory

@@ -36,10 +36,8 @@ class CacheTags {
   bool contains(uint64_t address) const;
   // Asks the host to bring the tag set of `address` into its cache (a hint; no effect on the model).
   void prefetch(uint64_t address) const {
-    const uint64_t line = address >> line_shift_;
-    const size_t base = size_t(set_of(line)) * geometry_.ways;
-    __builtin_prefetch(&tags_[base]);
-    __builtin_prefetch(&meta_[base]);
+    const uint32_t* set = &sets_data_[size_t(set_of(address >> line_shift_)) * set_words_];
+    for (size_t at = 0; at < set_words_; at += 16) __builtin_prefetch(set + at);  // 64 B host lines
   }
   void invalidate_all();
 
@@ -63,10 +61,14 @@ class CacheTags {
   int run_shift_ = -1;
   int stride_shift_ = 0;
   uint64_t run_mask_ = 0;
-  uint64_t clock_ = 0;
-  // Sets x ways each: the tag scan reads one dense array; meta is last use << 1 | dirty.
-  std::vector<uint32_t> tags_;
-  std::vector<uint64_t> meta_;
+  // A set is one block of 2 x ways words: the tags (line + 1, 0 when invalid), then each
+  // way's meta (last use << 1 | dirty), so a lookup touches a few neighbouring host lines.
+  // Last use is a 32-bit clock; when it would overflow, every age is halved (renormalise),
+  // which keeps the order of the recently used lines.
+  uint32_t clock_ = 0;
+  size_t set_words_ = 0;
+  std::vector<uint32_t> sets_data_;
+  void renormalise();
 };
 
 }  // namespace npuvp::memory
