@@ -134,10 +134,14 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     }
     total += f.bytes * f.route->size();
   }
+  // By start time, ties in order: an insertion sort (a few flows; std::stable_sort would
+  // allocate a buffer on every call).
   order_.resize(flows.size());
-  for (unsigned i = 0; i < flows.size(); ++i) order_[i] = i;
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](unsigned x, unsigned y) { return flows[x].start < flows[y].start; });
+  for (unsigned i = 0; i < flows.size(); ++i) {
+    unsigned at = i;
+    for (; at > 0 && flows[order_[at - 1]].start > flows[i].start; --at) order_[at] = order_[at - 1];
+    order_[at] = i;
+  }
   // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
   // link when the link's booking ends (or its own bytes have passed, if it came late).
   // Raw SystemC time units: this loop is the hottest of the memory system.
