@@ -22,23 +22,18 @@ Memory::Memory(sc_core::sc_module_name name, const Params& params)
       transactions_(Stats::global().counter(std::string(this->name()) + ".transactions",
                                             "transactions", "b_transport calls")) {
   if (params_.size == 0) raise(this->name(), "memory size must not be zero");
-  // MAP_NORESERVE: pages are committed on first touch, so huge sparse memories are cheap.
-  void* p = mmap(nullptr, params_.size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    raise(this->name(), "cannot map {} bytes of backing store: {}", params_.size,
-          std::strerror(errno));
+  storage_ = HostMapping(params_.size);  // committed page by page as it is touched
+  if (!storage_.data()) {
+    raise(this->name(), "cannot map {} bytes of backing store: {}", params_.size, std::strerror(errno));
   }
-  data_ = static_cast<uint8_t*>(p);
+  data_ = storage_.data();
 
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
 }
 
-Memory::~Memory() {
-  if (data_) munmap(data_, params_.size);
-}
+Memory::~Memory() = default;
 
 bool Memory::check(tlm::tlm_generic_payload& tx) {
   const uint64_t address = tx.get_address();

@@ -8,6 +8,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 #include "tlm/bandwidth.h"
+#include "tlm/host_mapping.h"
 #include "tlm/stats.h"
 
 namespace npuvp {
@@ -39,6 +40,7 @@ class Memory : public sc_core::sc_module {
   bool check(tlm::tlm_generic_payload& tx);
 
   Params params_;
+  HostMapping storage_;
   uint8_t* data_ = nullptr;
   BandwidthResource port_;
   Counter& bytes_read_;

@@ -33,9 +33,8 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
 }
 
 void CacheTags::renormalise() {
-  for (size_t set = 0; set < sets_; ++set) {
-    uint32_t* meta = &sets_data_[set * set_words_ + geometry_.ways];
-    for (uint32_t w = 0; w < geometry_.ways; ++w) meta[w] = ((meta[w] >> 2) << 1) | (meta[w] & 1);
+  for (size_t at = 1; at < sets_data_.size(); at += 2) {
+    sets_data_[at] = ((sets_data_[at] >> 2) << 1) | (sets_data_[at] & 1);
   }
   clock_ >>= 1;
 }
@@ -45,42 +44,40 @@ CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
   const uint32_t tag = static_cast<uint32_t>(line) + 1;
   const uint32_t ways = geometry_.ways;
-  uint32_t* tags = &sets_data_[size_t(set_of(line)) * set_words_];
-  uint32_t* meta = tags + ways;
+  uint32_t* set = &sets_data_[size_t(set_of(line)) * set_words_];  // (tag, meta) per way
   if (clock_ == 0x7fffffffu) renormalise();
   ++clock_;
   const uint32_t dirty = write ? 1 : 0;
-  for (uint32_t w = 0; w < ways; ++w) {
-    if (tags[w] == tag) {
-      meta[w] = (clock_ << 1) | (meta[w] & 1) | dirty;
+  uint32_t w = 0;
+  for (; w < ways; ++w) {
+    if (set[2 * w] == tag) {
+      set[2 * w + 1] = (clock_ << 1) | (set[2 * w + 1] & 1) | dirty;
       return Access{true, false, 0};
     }
-  }
-  // Prefer an invalid way, else the least recently used one.
-  uint32_t victim = 0;
-  for (uint32_t w = 0; w < ways; ++w) {
-    if (tags[w] == 0) {
-      victim = w;
-      break;
-    }
-    if ((meta[w] >> 1) < (meta[victim] >> 1)) victim = w;
+    if (set[2 * w] == 0) break;  // the first invalid way: a miss, allocated here
   }
   Access a;
-  if (tags[victim] != 0 && (meta[victim] & 1)) {
-    a.evicted_dirty = true;
-    a.victim_line = uint64_t(tags[victim] - 1) << line_shift_;
+  if (w == ways) {  // every way valid: the least recently used one goes
+    w = 0;
+    for (uint32_t v = 1; v < ways; ++v) {
+      if ((set[2 * v + 1] >> 1) < (set[2 * w + 1] >> 1)) w = v;
+    }
+    if (set[2 * w + 1] & 1) {
+      a.evicted_dirty = true;
+      a.victim_line = uint64_t(set[2 * w] - 1) << line_shift_;
+    }
   }
-  tags[victim] = tag;
-  meta[victim] = (clock_ << 1) | dirty;
+  set[2 * w] = tag;
+  set[2 * w + 1] = (clock_ << 1) | dirty;
   return a;
 }
 
 bool CacheTags::contains(uint64_t address) const {
   const uint64_t line = address >> line_shift_;
   if (line >= kInvalid) return false;
-  const uint32_t* tags = &sets_data_[size_t(set_of(line)) * set_words_];
-  for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    if (tags[w] == static_cast<uint32_t>(line) + 1) return true;
+  const uint32_t* set = &sets_data_[size_t(set_of(line)) * set_words_];
+  for (uint32_t w = 0; w < geometry_.ways && set[2 * w] != 0; ++w) {
+    if (set[2 * w] == static_cast<uint32_t>(line) + 1) return true;
   }
   return false;
 }

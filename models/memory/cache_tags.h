@@ -36,8 +36,7 @@ class CacheTags {
   bool contains(uint64_t address) const;
   // Asks the host to bring the tag set of `address` into its cache (a hint; no effect on the model).
   void prefetch(uint64_t address) const {
-    const uint32_t* set = &sets_data_[size_t(set_of(address >> line_shift_)) * set_words_];
-    for (size_t at = 0; at < set_words_; at += 16) __builtin_prefetch(set + at);  // 64 B host lines
+    __builtin_prefetch(&sets_data_[size_t(set_of(address >> line_shift_)) * set_words_]);
   }
   void invalidate_all();
 
@@ -61,8 +60,10 @@ class CacheTags {
   int run_shift_ = -1;
   int stride_shift_ = 0;
   uint64_t run_mask_ = 0;
-  // A set is one block of 2 x ways words: the tags (line + 1, 0 when invalid), then each
-  // way's meta (last use << 1 | dirty), so a lookup touches a few neighbouring host lines.
+  // A set is one block of ways x (tag, meta) words: tag = line + 1 (0: invalid), meta = last
+  // use << 1 | dirty. Lines are allocated into the first invalid way and never invalidated
+  // one by one, so the valid ways are a prefix and a lookup stops at the first invalid one:
+  // in a sparsely used set (most sets, in a large L2) it reads one host cache line.
   // Last use is a 32-bit clock; when it would overflow, every age is halved (renormalise),
   // which keeps the order of the recently used lines.
   uint32_t clock_ = 0;

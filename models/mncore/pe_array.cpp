@@ -1,6 +1,5 @@
 #include "models/mncore/pe_array.h"
 
-#include <sys/mman.h>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -8,15 +7,8 @@
 
 namespace npuvp::mncore {
 
-WordBuffer::WordBuffer(uint64_t words) : words_(words) {
-  if (words == 0) return;
-  void* p = mmap(nullptr, words * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  data_ = static_cast<uint32_t*>(p);
-}
-
-WordBuffer::~WordBuffer() {
-  if (data_) munmap(data_, words_ * 4);
+WordBuffer::WordBuffer(uint64_t words) : storage_(words * 4), words_(words) {
+  if (words != 0 && !storage_.data()) throw std::bad_alloc();
 }
 
 PeArray::PeArray(const Topology& topology) : t_(topology), n_(topology.pes()) {

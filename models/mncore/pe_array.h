@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/mncore/isa.h"
+#include "tlm/host_mapping.h"
 #include "models/mncore/topology.h"
 
 namespace npuvp::mncore {
@@ -25,15 +26,12 @@ class PeFault : public std::runtime_error {
 class WordBuffer {
  public:
   explicit WordBuffer(uint64_t words = 0);
-  ~WordBuffer();
-  WordBuffer(const WordBuffer&) = delete;
-  WordBuffer& operator=(const WordBuffer&) = delete;
-  uint32_t* data() { return data_; }
-  const uint32_t* data() const { return data_; }
+  uint32_t* data() { return reinterpret_cast<uint32_t*>(storage_.data()); }
+  const uint32_t* data() const { return reinterpret_cast<const uint32_t*>(storage_.data()); }
   uint64_t size() const { return words_; }
 
  private:
-  uint32_t* data_ = nullptr;
+  HostMapping storage_;
   uint64_t words_ = 0;
 };
 
