@@ -28,13 +28,13 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
     stride_shift_ = run_shift_ + __builtin_ctzll(g.slices);
     run_mask_ = g.interleave_lines - 1;
   }
-  set_words_ = size_t(g.ways) * 2;
-  sets_data_.assign(size_t(sets_) * set_words_, 0);
+  first_.assign(size_t(sets_) * 2, 0);
+  rest_.assign(size_t(sets_) * (g.ways - 1) * 2, 0);
 }
 
 void CacheTags::renormalise() {
-  for (size_t at = 1; at < sets_data_.size(); at += 2) {
-    sets_data_[at] = ((sets_data_[at] >> 2) << 1) | (sets_data_[at] & 1);
+  for (std::vector<uint32_t>* words : {&first_, &rest_}) {
+    for (size_t at = 1; at < words->size(); at += 2) (*words)[at] = (((*words)[at] >> 2) << 1) | ((*words)[at] & 1);
   }
   clock_ >>= 1;
 }
@@ -44,46 +44,52 @@ CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
   const uint32_t tag = static_cast<uint32_t>(line) + 1;
   const uint32_t ways = geometry_.ways;
-  uint32_t* set = &sets_data_[size_t(set_of(line)) * set_words_];  // (tag, meta) per way
+  const size_t set = set_of(line);
   if (clock_ == 0x7fffffffu) renormalise();
   ++clock_;
   const uint32_t dirty = write ? 1 : 0;
   uint32_t w = 0;
   for (; w < ways; ++w) {
-    if (set[2 * w] == tag) {
-      set[2 * w + 1] = (clock_ << 1) | (set[2 * w + 1] & 1) | dirty;
+    uint32_t* entry = way(set, w);  // (tag, meta)
+    if (entry[0] == tag) {
+      entry[1] = (clock_ << 1) | (entry[1] & 1) | dirty;
       return Access{true, false, 0};
     }
-    if (set[2 * w] == 0) break;  // the first invalid way: a miss, allocated here
+    if (entry[0] == 0) break;  // the first invalid way: a miss, allocated here
   }
   Access a;
   if (w == ways) {  // every way valid: the least recently used one goes
     w = 0;
     for (uint32_t v = 1; v < ways; ++v) {
-      if ((set[2 * v + 1] >> 1) < (set[2 * w + 1] >> 1)) w = v;
+      if ((way(set, v)[1] >> 1) < (way(set, w)[1] >> 1)) w = v;
     }
-    if (set[2 * w + 1] & 1) {
+    const uint32_t* victim = way(set, w);
+    if (victim[1] & 1) {
       a.evicted_dirty = true;
-      a.victim_line = uint64_t(set[2 * w] - 1) << line_shift_;
+      a.victim_line = uint64_t(victim[0] - 1) << line_shift_;
     }
   }
-  set[2 * w] = tag;
-  set[2 * w + 1] = (clock_ << 1) | dirty;
+  uint32_t* entry = way(set, w);
+  entry[0] = tag;
+  entry[1] = (clock_ << 1) | dirty;
   return a;
 }
 
 bool CacheTags::contains(uint64_t address) const {
   const uint64_t line = address >> line_shift_;
   if (line >= kInvalid) return false;
-  const uint32_t* set = &sets_data_[size_t(set_of(line)) * set_words_];
-  for (uint32_t w = 0; w < geometry_.ways && set[2 * w] != 0; ++w) {
-    if (set[2 * w] == static_cast<uint32_t>(line) + 1) return true;
+  const size_t set = set_of(line);
+  for (uint32_t w = 0; w < geometry_.ways; ++w) {
+    const uint32_t tag = way(set, w)[0];
+    if (tag == 0) return false;
+    if (tag == static_cast<uint32_t>(line) + 1) return true;
   }
   return false;
 }
 
 void CacheTags::invalidate_all() {
-  std::fill(sets_data_.begin(), sets_data_.end(), 0);
+  std::fill(first_.begin(), first_.end(), 0);
+  std::fill(rest_.begin(), rest_.end(), 0);
   clock_ = 0;
 }
 

@@ -35,9 +35,7 @@ class CacheTags {
   Access access(uint64_t address, bool write);
   bool contains(uint64_t address) const;
   // Asks the host to bring the tag set of `address` into its cache (a hint; no effect on the model).
-  void prefetch(uint64_t address) const {
-    __builtin_prefetch(&sets_data_[size_t(set_of(address >> line_shift_)) * set_words_]);
-  }
+  void prefetch(uint64_t address) const { __builtin_prefetch(&first_[size_t(set_of(address >> line_shift_)) * 2]); }
   void invalidate_all();
 
  private:
@@ -60,15 +58,21 @@ class CacheTags {
   int run_shift_ = -1;
   int stride_shift_ = 0;
   uint64_t run_mask_ = 0;
-  // A set is one block of ways x (tag, meta) words: tag = line + 1 (0: invalid), meta = last
-  // use << 1 | dirty. Lines are allocated into the first invalid way and never invalidated
-  // one by one, so the valid ways are a prefix and a lookup stops at the first invalid one:
-  // in a sparsely used set (most sets, in a large L2) it reads one host cache line.
+  // Each way holds two words: tag = line + 1 (0: invalid) and meta = last use << 1 | dirty.
+  // Lines are allocated into the first invalid way and never invalidated one by one, so the
+  // valid ways are a prefix and a lookup stops at the first invalid one. Way 0 of every set
+  // lives in first_, set after set, and ways 1.. in rest_, a block per set: in a large L2
+  // most sets hold one line or none, and their lookups then share host cache lines with
+  // their neighbours' (8 sets per 64 B) instead of costing one each.
   // Last use is a 32-bit clock; when it would overflow, every age is halved (renormalise),
   // which keeps the order of the recently used lines.
+  uint32_t* way(size_t set, uint32_t w) {
+    return w == 0 ? &first_[set * 2] : &rest_[(set * (geometry_.ways - 1) + (w - 1)) * 2];
+  }
+  const uint32_t* way(size_t set, uint32_t w) const { return const_cast<CacheTags*>(this)->way(set, w); }
   uint32_t clock_ = 0;
-  size_t set_words_ = 0;
-  std::vector<uint32_t> sets_data_;
+  std::vector<uint32_t> first_;  // sets x (tag, meta) of way 0
+  std::vector<uint32_t> rest_;   // sets x (ways - 1) x (tag, meta)
   void renormalise();
 };
 
