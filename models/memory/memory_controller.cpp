@@ -49,13 +49,14 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
   // Each channel serves its share of the bytes as one booking.
   std::fill(channel_share_.begin(), channel_share_.end(), 0);
   bool outside = false;
+  interconnect::HashedTargets channel_of_run(static_cast<unsigned>(channels_.size()));  // channel_of, run by run
   for_each_span(tx, [&](uint64_t a, uint64_t n) {
     outside = outside || a < params_.base;
     for (uint64_t at = a, end = a + n; !outside && at < end;) {
       const uint64_t granule = (at - params_.base) / params_.interleave_bytes;
       const uint64_t granule_end = params_.base + (granule + 1) * params_.interleave_bytes;
       const uint64_t piece = std::min(end, granule_end) - at;
-      channel_share_[channel_of(at)] += piece;
+      channel_share_[channel_of_run(granule / params_.controllers)] += piece;
       at += piece;
     }
   });
