@@ -1,6 +1,8 @@
 #include "models/memory/cache_tags.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "tlm/log.h"
 
@@ -33,10 +35,19 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
 }
 
 void CacheTags::renormalise() {
-  for (std::vector<uint32_t>* words : {&first_, &rest_}) {
-    for (size_t at = 1; at < words->size(); at += 2) (*words)[at] = (((*words)[at] >> 2) << 1) | ((*words)[at] & 1);
+  // LRU compares ages only within a set, so each set's ages are replaced by their ranks
+  // (1 = oldest): the order is kept exactly, and the clock restarts above every rank.
+  std::vector<std::pair<uint32_t, uint32_t>> order;  // (age, way)
+  for (size_t set = 0; set < sets_; ++set) {
+    order.clear();
+    for (uint32_t w = 0; w < geometry_.ways && way(set, w)[0] != 0; ++w) order.emplace_back(way(set, w)[1] >> 1, w);
+    std::sort(order.begin(), order.end());
+    for (uint32_t rank = 0; rank < order.size(); ++rank) {
+      uint32_t* entry = way(set, order[rank].second);
+      entry[1] = ((rank + 1) << 1) | (entry[1] & 1);
+    }
   }
-  clock_ >>= 1;
+  clock_ = geometry_.ways;
 }
 
 CacheTags::Access CacheTags::access(uint64_t address, bool write) {
@@ -45,7 +56,7 @@ CacheTags::Access CacheTags::access(uint64_t address, bool write) {
   const uint32_t tag = static_cast<uint32_t>(line) + 1;
   const uint32_t ways = geometry_.ways;
   const size_t set = set_of(line);
-  if (clock_ == 0x7fffffffu) renormalise();
+  if (clock_ >= clock_limit_) renormalise();
   ++clock_;
   const uint32_t dirty = write ? 1 : 0;
   uint32_t w = 0;

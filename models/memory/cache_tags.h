@@ -37,6 +37,9 @@ class CacheTags {
   // Asks the host to bring the tag set of `address` into its cache (a hint; no effect on the model).
   void prefetch(uint64_t address) const { __builtin_prefetch(&first_[size_t(set_of(address >> line_shift_)) * 2]); }
   void invalidate_all();
+  // Ages are renumbered when the age clock reaches this (default: 2^31 - 1 lookups); tests
+  // lower it to reach that path.
+  void set_clock_limit(uint32_t limit) { clock_limit_ = limit; }
 
  private:
   uint32_t set_of(uint64_t line) const {
@@ -64,13 +67,14 @@ class CacheTags {
   // lives in first_, set after set, and ways 1.. in rest_, a block per set: in a large L2
   // most sets hold one line or none, and their lookups then share host cache lines with
   // their neighbours' (8 sets per 64 B) instead of costing one each.
-  // Last use is a 32-bit clock; when it would overflow, every age is halved (renormalise),
-  // which keeps the order of the recently used lines.
+  // Last use is a 32-bit clock; before it overflows, each set's ages become their ranks
+  // (renormalise), which keeps every set's order exactly.
   uint32_t* way(size_t set, uint32_t w) {
     return w == 0 ? &first_[set * 2] : &rest_[(set * (geometry_.ways - 1) + (w - 1)) * 2];
   }
   const uint32_t* way(size_t set, uint32_t w) const { return const_cast<CacheTags*>(this)->way(set, w); }
   uint32_t clock_ = 0;
+  uint32_t clock_limit_ = 0x7fffffffu;
   std::vector<uint32_t> first_;  // sets x (tag, meta) of way 0
   std::vector<uint32_t> rest_;   // sets x (ways - 1) x (tag, meta)
   void renormalise();

@@ -1,0 +1,50 @@
+#include "models/interconnect/address_hash.h"
+
+#include <gtest/gtest.h>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using npuvp::interconnect::hashed_target;
+using npuvp::interconnect::HashedTargets;
+
+// The run-by-run hasher the interconnect and the memory controllers use must give the same
+// target as the plain hash, whatever order the indices come in.
+TEST(AddressHashTest, HashedTargetsMatchesTheHashForEveryIndex) {
+  for (unsigned targets : {1u, 2u, 3u, 4u, 6u, 8u, 16u, 24u, 32u}) {
+    HashedTargets hash(targets);
+    // Runs of consecutive indices, jumps forward and back, and large indices.
+    std::vector<uint64_t> indices;
+    for (uint64_t i = 0; i < 300; ++i) indices.push_back(i);
+    for (uint64_t i = 0; i < 300; ++i) indices.push_back((i * 7919) % 100000);
+    for (uint64_t i = 0; i < 100; ++i) indices.push_back((uint64_t(1) << 40) + i * 33);
+    indices.push_back(0);
+    for (uint64_t index : indices) {
+      ASSERT_EQ(hash(index), hashed_target(index, targets)) << "targets " << targets << " index " << index;
+      ASSERT_LT(hash(index), targets);
+    }
+  }
+}
+
+// For a power-of-two count, every aligned run of `targets` granules reaches each target once
+// (a cache slice numbers its lines densely because of this).
+TEST(AddressHashTest, EveryAlignedRunReachesEveryTargetOnce) {
+  for (unsigned targets : {2u, 4u, 8u, 16u}) {
+    for (uint64_t run : {uint64_t(0), uint64_t(1), uint64_t(77), uint64_t(1) << 30}) {
+      std::vector<int> seen(targets, 0);
+      for (uint64_t i = 0; i < targets; ++i) ++seen[hashed_target(run * targets + i, targets)];
+      for (unsigned t = 0; t < targets; ++t) EXPECT_EQ(seen[t], 1) << targets << " targets, run " << run;
+    }
+  }
+}
+
+// Rows of a matrix are power-of-two strides apart; plain modulo would send them all to one
+// target, the hash spreads them.
+TEST(AddressHashTest, PowerOfTwoStridesAreSpread) {
+  std::vector<int> seen(8, 0);
+  for (uint64_t row = 0; row < 64; ++row) ++seen[hashed_target(row * 16, 8)];
+  for (int count : seen) EXPECT_GT(count, 0);
+}
+
+}  // namespace
