@@ -7,55 +7,16 @@
 #include <functional>
 #include <vector>
 #include <tlm_utils/simple_initiator_socket.h>
+#include "tests/support/tlm_initiator.h"
 #include "tlm/log.h"
 #include "tlm/stats.h"
 
 namespace {
 
 using npuvp::Memory;
+using npuvp::testing::Initiator;
 using sc_core::SC_NS;
 using sc_core::sc_time;
-
-// Runs `script` in an SC_THREAD; the script talks to the target through `socket`.
-struct Initiator : sc_core::sc_module {
-  SC_HAS_PROCESS(Initiator);
-  tlm_utils::simple_initiator_socket<Initiator> socket;
-  std::function<void(Initiator&)> script;
-
-  explicit Initiator(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
-    SC_THREAD(run);
-  }
-  void run() {
-    if (script) script(*this);
-  }
-
-  // One b_transport; `delay` is in and out.
-  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t address, void* data,
-                                  unsigned length, sc_time& delay) {
-    tlm::tlm_generic_payload tx;
-    tx.set_command(cmd);
-    tx.set_address(address);
-    tx.set_data_ptr(static_cast<unsigned char*>(data));
-    tx.set_data_length(length);
-    tx.set_streaming_width(length);
-    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    socket->b_transport(tx, delay);
-    return tx.get_response_status();
-  }
-  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t address, void* data,
-                                  unsigned length) {
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    return access(cmd, address, data, length, delay);
-  }
-  unsigned debug(tlm::tlm_command cmd, uint64_t address, void* data, unsigned length) {
-    tlm::tlm_generic_payload tx;
-    tx.set_command(cmd);
-    tx.set_address(address);
-    tx.set_data_ptr(static_cast<unsigned char*>(data));
-    tx.set_data_length(length);
-    return socket->transport_dbg(tx);
-  }
-};
 
 Memory::Params params(uint64_t size) {
   Memory::Params p;

@@ -1,0 +1,122 @@
+#include "models/interconnect/chi_interconnect.h"
+
+#include <gtest/gtest.h>
+#include "tests/support/tlm_initiator.h"
+#include "tlm/memory.h"
+#include "tlm/stats.h"
+
+namespace {
+
+using npuvp::interconnect::ChiInterconnect;
+using npuvp::testing::Initiator;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+// A ring of 8 stops at 1 GHz, 2-cycle hops, 32 B links: a requester at stop 0, home nodes
+// at stops 1 ("near") and 4 ("far"), the memory controller at stop 6. The homes and the
+// memory are plain memories that take no time, so what is measured is the network.
+struct Ring {
+  struct FreshStats {
+    FreshStats() { npuvp::Stats::global().clear(); }
+  } fresh_stats;  // first: the blocks below register their counters as they are built
+  Initiator init{"init"};
+  ChiInterconnect noc;
+  npuvp::Memory near, far, dram;
+
+  static ChiInterconnect::Params params() {
+    ChiInterconnect::Params p;
+    p.clock_mhz = 1000;
+    p.hop_cycles = 2;
+    p.link_bytes_per_cycle = 32;
+    p.gm_size = 1 << 20;
+    p.home_interleave_bytes = 128;
+    return p;
+  }
+  static npuvp::Memory::Params mem() {
+    npuvp::Memory::Params p;
+    p.size = 1 << 20;
+    p.latency = sc_core::SC_ZERO_TIME;
+    return p;
+  }
+  Ring() : noc("ring", params()), near("near", mem()), far("far", mem()), dram("dram", mem()) {
+    noc.add_requester("init", 0);
+    noc.add_home("near", 1);
+    noc.add_home("far", 4);
+    noc.add_subordinate("dram", 6);
+    noc.finalize(8);
+    init.socket.bind(noc.target_socket);
+    noc.initiator_socket.bind(near.socket);
+    noc.initiator_socket.bind(far.socket);
+    noc.initiator_socket.bind(dram.socket);
+  }
+  // The first 128 B granule that home `home` serves.
+  uint64_t granule_of(unsigned home) const {
+    for (uint64_t a = 0;; a += 128) {
+      if (noc.home_of(a) == home) return a;
+    }
+  }
+};
+
+TEST(ChiInterconnectTest, AFarHomeNodeTakesLongerThanANearOne) {
+  Ring r;
+  sc_time near_delay, far_delay;
+  r.init.script = [&](Initiator& self) {
+    uint8_t buf[128];
+    near_delay = far_delay = sc_core::SC_ZERO_TIME;
+    self.access(tlm::TLM_READ_COMMAND, r.granule_of(0), buf, 128, near_delay);
+    sc_core::wait(sc_time(1, sc_core::SC_US));  // the links are idle again
+    self.access(tlm::TLM_READ_COMMAND, r.granule_of(1), buf, 128, far_delay);
+  };
+  sc_core::sc_start();
+  // 1 hop each way and 128 B on a 32 B link (4 cycles), against 4 hops each way.
+  EXPECT_EQ(far_delay - near_delay, sc_time(2 * 3 * 2, SC_NS));
+  EXPECT_EQ(near_delay, sc_time(2 * 2 + 4, SC_NS));
+}
+
+TEST(ChiInterconnectTest, RequestAndDataTrafficAreCountedApart) {
+  Ring r;
+  r.init.script = [&](Initiator& self) {
+    uint8_t buf[128];
+    self.access(tlm::TLM_READ_COMMAND, r.granule_of(1), buf, 128);  // 4 hops each way, clockwise on the tie
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(npuvp::Stats::global().value("ring.request_bytes"), 16u * 4);
+  EXPECT_EQ(npuvp::Stats::global().value("ring.data_bytes"), 128u * 4);
+  EXPECT_EQ(npuvp::Stats::global().value("ring.link.7-0.data.bytes"), 128u);  // 4 -> 5 -> 6 -> 7 -> 0
+  EXPECT_EQ(npuvp::Stats::global().value("ring.link.7-0.request.bytes"), 0u);
+  EXPECT_EQ(npuvp::Stats::global().value("ring.link.0-1.request.bytes"), 16u);
+}
+
+TEST(ChiInterconnectTest, TransfersSharingALinkQueue) {
+  Ring r;
+  sc_time first, second;
+  r.init.script = [&](Initiator& self) {
+    first = second = sc_core::SC_ZERO_TIME;
+    // Two 2 KiB span lists from the far home, sent at the same time: the data of the
+    // second waits behind the first's on every shared link (64 cycles each).
+    std::vector<npuvp::AddressSpan> spans;
+    for (uint64_t a = 0; spans.size() < 16; a += 128) {
+      if (r.noc.home_of(a) == 1) spans.push_back({a, 128});
+    }
+    self.spans(tlm::TLM_READ_COMMAND, spans, first);
+    self.spans(tlm::TLM_READ_COMMAND, spans, second);
+  };
+  sc_core::sc_start();
+  EXPECT_GE(second - first, sc_time(64, SC_NS));
+}
+
+TEST(ChiInterconnectTest, AnAddressOutsideGmIsAnAddressError) {
+  Ring r;
+  tlm::tlm_response_status plain = tlm::TLM_OK_RESPONSE, list = tlm::TLM_OK_RESPONSE;
+  r.init.script = [&](Initiator& self) {
+    uint8_t buf[16];
+    plain = self.access(tlm::TLM_READ_COMMAND, 2 << 20, buf, 16);
+    sc_time d = sc_core::SC_ZERO_TIME;
+    list = self.spans(tlm::TLM_READ_COMMAND, {{0, 128}, {(1 << 20) - 64, 128}}, d);  // runs off the end
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(plain, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(list, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+}  // namespace
