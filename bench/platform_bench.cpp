@@ -50,23 +50,13 @@ json matmul_child(const std::string& mode, uint32_t n, unsigned cores) {
       npuvp::kernels::matmul_a2<half>(reinterpret_cast<GM_ADDR>(a), reinterpret_cast<GM_ADDR>(b),
                                       reinterpret_cast<GM_ADDR>(c), {n, n, n});
     });
-    return json{{"wall", r.wall_seconds}, {"cycles", r.cycles}, {"instructions", npuvp::bench::pipe_instructions()}};
+    return npuvp::bench::launch_figures(r);
   });
 }
 
 void run(benchmark::State& state, const std::string& mode, uint32_t n, unsigned cores) {
-  json r;
-  for (auto _ : state) {
-    r = matmul_child(mode, n, cores);
-    if (r.contains("error")) {
-      state.SkipWithError(r["error"].get<std::string>().c_str());
-      return;
-    }
-    state.SetIterationTime(r["wall"].get<double>());
-  }
-  state.counters["sim_cycles"] = r["cycles"].get<double>();
-  state.counters["instr_per_s"] = r["instructions"].get<double>() / r["wall"].get<double>();
-  state.counters["GFLOPS"] = 2.0 * double(n) * n * n / r["wall"].get<double>() / 1e9;
+  const json r = npuvp::bench::run_children(state, [&] { return matmul_child(mode, n, cores); });
+  if (!r.empty()) state.counters["GFLOPS"] = 2.0 * double(n) * n * n / r["wall"].get<double>() / 1e9;
 }
 
 void BM_Matmul1024_1core(benchmark::State& state) {

@@ -56,9 +56,8 @@ void BM_SimulatedAdd(benchmark::State& state) {
 // The same kernel in perf mode (time only), in a forked child: a mode is fixed at elaboration.
 void BM_SimulatedAdd_perf(benchmark::State& state) {
   const int32_t block_length = static_cast<int32_t>(state.range(0)) / kCores;
-  nlohmann::json r;
-  for (auto _ : state) {
-    r = npuvp::testing::run_in_child([&] {
+  npuvp::bench::run_children(state, [&] {
+    return npuvp::testing::run_in_child([&] {
       npuvp::Device::configure("minimal", {"sim.mode=perf"});
       npuvp::Device& dev = npuvp::Device::instance();
       const size_t n = size_t(block_length) * kCores;
@@ -75,17 +74,9 @@ void BM_SimulatedAdd_perf(benchmark::State& state) {
       for (int warm = 0; warm < 20; ++warm) dev.launch("add", kCores, kernel);
       npuvp::Stats::global().reset();
       const auto& run = dev.launch("add", kCores, kernel);
-      return nlohmann::json{
-          {"wall", run.wall_seconds}, {"cycles", run.cycles}, {"instructions", npuvp::bench::pipe_instructions()}};
+      return npuvp::bench::launch_figures(run);
     });
-    if (r.contains("error")) {
-      state.SkipWithError(r["error"].get<std::string>().c_str());
-      return;
-    }
-    state.SetIterationTime(r["wall"].get<double>());
-  }
-  state.counters["sim_cycles"] = r["cycles"].get<double>();
-  state.counters["instr_per_s"] = r["instructions"].get<double>() / r["wall"].get<double>();
+  });
 }
 
 void BM_NativeAdd(benchmark::State& state) {
@@ -101,7 +92,12 @@ void BM_NativeAdd(benchmark::State& state) {
 }
 
 // The forked ones first: a child cannot configure a device its parent has already built.
-BENCHMARK(BM_SimulatedAdd_perf)->Arg(1 << 17)->Arg(1 << 21)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SimulatedAdd_perf)
+    ->Arg(1 << 17)
+    ->Arg(1 << 21)
+    ->UseManualTime()
+    ->Iterations(5)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimulatedAdd)->Arg(1 << 17)->Arg(1 << 21)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NativeAdd)->Arg(1 << 17)->Arg(1 << 21)->Unit(benchmark::kMillisecond);
 }  // namespace

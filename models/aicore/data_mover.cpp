@@ -245,7 +245,9 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
   if (gm_write) {
     uint8_t* local = buffers_(m.src.space)->data();
     spans_.clear();
-    for (uint32_t i = 0; i < m.block_count; ++i) add_span(dst_at(i), src_block, moves_data() ? local + src_at(i) : nullptr);
+    for (uint32_t i = 0; i < m.block_count; ++i) {
+      add_span(dst_at(i), src_block, moves_data() ? local + src_at(i) : nullptr);
+    }
     memory = gm_(tlm::TLM_WRITE_COMMAND, spans_);
   }
   const sc_core::sc_time stall = finish(work, memory);
@@ -290,7 +292,9 @@ layout::Range DataMover::gm_read_range(const Instruction& instr) const {
 }
 
 uint64_t DataMover::gm_read_bytes(const Instruction& instr) const {
-  if (auto* op = std::get_if<Nd2Nz>(&instr)) return uint64_t(op->nd_num) * op->n_value * op->d_value * dtype_size(op->dtype);
+  if (auto* op = std::get_if<Nd2Nz>(&instr)) {
+    return uint64_t(op->nd_num) * op->n_value * op->d_value * dtype_size(op->dtype);
+  }
   if (auto* op = std::get_if<LoadData2D>(&instr)) return uint64_t(op->repeat) * 512;
   const DataMove& m = std::get<DataMove>(instr);
   return uint64_t(m.block_len) * m.unit * m.block_count;
@@ -314,7 +318,9 @@ void DataMover::gather(const Instruction& instr, uint8_t* staging) {
     }
   } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
     read_base_ = layout::load2d_src_range(*op).begin;
-    for (uint64_t r = 0; r < op->repeat; ++r) add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
+    for (uint64_t r = 0; r < op->repeat; ++r) {
+      add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
+    }
   } else {  // DataMove: its blocks, packed in staging
     const DataMove& m = std::get<DataMove>(instr);
     const uint64_t block = uint64_t(m.block_len) * m.unit;
@@ -354,8 +360,8 @@ void DataMover::run_reads(const Instruction* const* instrs, size_t n, const sc_c
   for (size_t i = 0; i < n; ++i) {
     staging_offsets_[i] = staging_bytes;
     if (!moves_data()) continue;
-    staging_bytes += std::holds_alternative<DataMove>(*instrs[i]) ? gm_read_bytes(*instrs[i])
-                                                                  : gm_read_range(*instrs[i]).end - gm_read_range(*instrs[i]).begin;
+    const layout::Range range = gm_read_range(*instrs[i]);
+    staging_bytes += std::holds_alternative<DataMove>(*instrs[i]) ? gm_read_bytes(*instrs[i]) : range.end - range.begin;
   }
   if (staging_.size() < staging_bytes) staging_.resize(staging_bytes);
   spans_.clear();

@@ -63,7 +63,9 @@ void PipeUnit::record(const Instruction& instr, const ExecResult& result, const 
   ++instructions;
   ++class_counter(instr);
   Tracer& tracer = Tracer::global();
-  if (tracer.enabled()) tracer.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
+  if (tracer.enabled()) {
+    tracer.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
+  }
 }
 
 void PipeUnit::run() {

@@ -1,5 +1,6 @@
-// A TLM initiator for unit tests of memory-system blocks: `script` runs in its SC_THREAD and
-// reaches the target through `socket`.
+// Scaffolding for unit tests of memory-system blocks: a TLM initiator whose `script` runs in
+// its SC_THREAD and reaches the target through `socket`, and the pieces every test bench of
+// blocks needs.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -8,6 +9,8 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include "tlm/extensions.h"
+#include "tlm/memory.h"
+#include "tlm/stats.h"
 
 namespace npuvp::testing {
 
@@ -54,5 +57,19 @@ struct Initiator : sc_core::sc_module {
     return socket->transport_dbg(tx);
   }
 };
+
+// A test bench's first member: it clears the statistics before the blocks after it register
+// their counters (clearing later would leave them holding dead counters).
+struct FreshStats {
+  FreshStats() { Stats::global().clear(); }
+};
+
+// A backing memory that takes no time, so a bench measures only the block under test.
+inline Memory::Params untimed_memory(uint64_t size) {
+  Memory::Params p;
+  p.size = size;
+  p.latency = sc_core::SC_ZERO_TIME;
+  return p;
+}
 
 }  // namespace npuvp::testing

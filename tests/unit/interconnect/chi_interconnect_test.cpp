@@ -16,9 +16,7 @@ using sc_core::sc_time;
 // at stops 1 ("near") and 4 ("far"), the memory controller at stop 6. The homes and the
 // memory are plain memories that take no time, so what is measured is the network.
 struct Ring {
-  struct FreshStats {
-    FreshStats() { npuvp::Stats::global().clear(); }
-  } fresh_stats;  // first: the blocks below register their counters as they are built
+  npuvp::testing::FreshStats fresh_stats;  // first
   Initiator init{"init"};
   ChiInterconnect noc;
   npuvp::Memory near, far, dram;
@@ -32,13 +30,11 @@ struct Ring {
     p.home_interleave_bytes = 128;
     return p;
   }
-  static npuvp::Memory::Params mem() {
-    npuvp::Memory::Params p;
-    p.size = 1 << 20;
-    p.latency = sc_core::SC_ZERO_TIME;
-    return p;
-  }
-  Ring() : noc("ring", params()), near("near", mem()), far("far", mem()), dram("dram", mem()) {
+  Ring()
+      : noc("ring", params()),
+        near("near", npuvp::testing::untimed_memory(1 << 20)),
+        far("far", npuvp::testing::untimed_memory(1 << 20)),
+        dram("dram", npuvp::testing::untimed_memory(1 << 20)) {
     noc.add_requester("init", 0);
     noc.add_home("near", 1);
     noc.add_home("far", 4);

@@ -19,10 +19,7 @@ using sc_core::sc_time;
 // initiator -> one L2 slice (2 sets x 2 ways of 128 B lines, 1 GHz, 24-cycle hits) ->
 // a memory controller (1 channel, 100 ns) -> 1 MiB of memory.
 struct Chain {
-  // First: the blocks below register their counters as they are built.
-  struct FreshStats {
-    FreshStats() { npuvp::Stats::global().clear(); }
-  } fresh_stats;
+  npuvp::testing::FreshStats fresh_stats;  // first
   Initiator init{"init"};
   L2Slice l2;
   MemoryController mc;
@@ -40,13 +37,7 @@ struct Chain {
     p.channels = 1;
     return p;
   }
-  static npuvp::Memory::Params mem_params() {
-    npuvp::Memory::Params p;
-    p.size = 1 << 20;
-    p.latency = sc_core::SC_ZERO_TIME;
-    return p;
-  }
-  Chain() : l2("l2", l2_params()), mc("mc", mc_params()), mem("mem", mem_params()) {
+  Chain() : l2("l2", l2_params()), mc("mc", mc_params()), mem("mem", npuvp::testing::untimed_memory(1 << 20)) {
     init.socket.bind(l2.upstream);
     l2.downstream.bind(mc.upstream);
     mc.downstream.bind(mem.socket);
@@ -68,7 +59,8 @@ TEST(L2SliceTest, AMissGoesToMemoryAndTheSecondReadHits) {
   EXPECT_EQ(c.l2.hits(), 1u);
   EXPECT_EQ(c.counter("l2.fills"), 1u);
   EXPECT_EQ(c.counter("mc.bytes_read"), 128u);  // the whole line was filled
-  EXPECT_EQ(hit, sc_time(24, sc_core::SC_NS) + sc_time(0.5, sc_core::SC_NS));  // hit latency + 64 B on a 128 B/cycle port
+  // The hit latency, then 64 B through a 128 B/cycle port.
+  EXPECT_EQ(hit, sc_time(24, sc_core::SC_NS) + sc_time(0.5, sc_core::SC_NS));
   EXPECT_GT(miss, hit + sc_time(100, sc_core::SC_NS));  // + the memory's latency
 }
 

@@ -15,10 +15,7 @@ using sc_core::sc_time;
 // initiator -> controller (`channels` channels of 1 GB/s, i.e. 1 B/ns; 100 ns; 256 B
 // interleave) -> 1 MiB of memory that takes no time itself.
 struct Bench {
-  // First: the blocks below register their counters as they are built.
-  struct FreshStats {
-    FreshStats() { npuvp::Stats::global().clear(); }
-  } fresh_stats;
+  npuvp::testing::FreshStats fresh_stats;  // first
   Initiator init{"init"};
   MemoryController mc;
   npuvp::Memory mem;
@@ -31,13 +28,7 @@ struct Bench {
     p.base = 0x10000;
     return p;
   }
-  static npuvp::Memory::Params mem_params() {
-    npuvp::Memory::Params p;
-    p.size = 1 << 20;
-    p.latency = sc_core::SC_ZERO_TIME;
-    return p;
-  }
-  explicit Bench(unsigned channels) : mc("mc", params(channels)), mem("mem", mem_params()) {
+  explicit Bench(unsigned channels) : mc("mc", params(channels)), mem("mem", npuvp::testing::untimed_memory(1 << 20)) {
     init.socket.bind(mc.upstream);
     mc.downstream.bind(mem.socket);
   }
