@@ -18,6 +18,9 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
       memory_stall_cycles(Stats::global().counter(stats_prefix + ".stall.memory_cycles", "cycles",
                                                   "cycles instructions waited on the memory system beyond their own work")),
       bytes(Stats::global().counter(stats_prefix + ".bytes", "bytes", "bytes moved")),
+      burst_instructions(Stats::global().counter(stats_prefix + ".burst_instructions", "instructions",
+                                                 "instructions whose memory requests went out with others' "
+                                                 "(core.mte.burst_bytes)")),
       kind_(kind),
       depth_(depth),
       executor_(executor),
@@ -87,6 +90,7 @@ void PipeUnit::run() {
       burst_ends_.resize(n);
       for (size_t i = 0; i < n; ++i) burst_[i] = &queue_[i].instr;
       executor_.execute_burst(kind_, burst_.data(), n, burst_results_.data(), burst_ends_.data());
+      burst_instructions += n;
       sc_core::sc_time from = start;
       for (size_t i = 0; i < n; ++i) {
         record(*burst_[i], burst_results_[i], from, burst_ends_[i]);

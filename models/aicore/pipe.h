@@ -61,6 +61,7 @@ class PipeUnit : public sc_core::sc_module {
   Counter& flag_wait_cycles;
   Counter& memory_stall_cycles;
   Counter& bytes;
+  Counter& burst_instructions;  // instructions that ran together with others (bursts)
 
  private:
   void run();
