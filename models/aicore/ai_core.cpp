@@ -441,7 +441,9 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
 size_t AiCore::burst_length(Pipe, const std::deque<QueuedInstruction>& queue) {
   if (!timed() || params_.mte.burst_bytes == 0) return 1;
   // A member must be a GM read wholly inside GM (a bad address is reported by running the
-  // instruction alone) and already issued when the burst reaches it.
+  // instruction alone) issued before the burst starts. Only simulated times decide, so the
+  // same burst forms whatever order SystemC runs the scalar unit and the pipe in: anything
+  // the scalar unit pushes later is stamped at or after now.
   auto joins = [&](const Instruction& instr) {
     if (!mover_.is_gm_read(instr)) return false;
     const layout::Range r = mover_.gm_read_range(instr);
@@ -449,15 +451,14 @@ size_t AiCore::burst_length(Pipe, const std::deque<QueuedInstruction>& queue) {
   };
   if (!joins(queue.front().instr)) return 1;
   uint64_t bytes = mover_.gm_read_bytes(queue.front().instr);
-  sc_core::sc_time reached = sc_core::sc_time_stamp() + mover_.gm_read_work(queue.front().instr, cycle_);
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
   size_t n = 1;
   for (; n < queue.size(); ++n) {
     const QueuedInstruction& next = queue[n];
-    if (next.issue_time > reached || !joins(next.instr)) break;
+    if (next.issue_time >= start || !joins(next.instr)) break;
     const uint64_t more = mover_.gm_read_bytes(next.instr);
     if (bytes + more > params_.mte.burst_bytes) break;
     bytes += more;
-    reached += mover_.gm_read_work(next.instr, cycle_);
   }
   return n;
 }
