@@ -114,7 +114,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       cube_path_(this->name(), basename(), id, cube_, params.cube_path),
       mover_(
           params.product, params.mte, [this](MemSpace s) { return buffer(s); },
-          [this](tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans) {
+          [this](tlm::tlm_command cmd, DataMover::GmSpans& spans) {
             return gm_access(cmd, spans, issuing_);
           }),
       scalar_instructions_(Stats::global().counter(std::string(basename()) + ".S.instructions",
@@ -476,25 +476,19 @@ void AiCore::execute_burst(Pipe p, const Instruction* const* instrs, size_t n, E
   }
 }
 
-sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans, Pipe p) {
+sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spans, Pipe p) {
   const bool read = cmd == tlm::TLM_READ_COMMAND;
+  const std::vector<AddressSpan>& list = spans.list.spans;
   // Every span is GM when the range that holds them all is (one window check).
-  uint64_t total = 0, low = UINT64_MAX, high = 0;
-  bool wraps = false;
-  for (const DataMover::GmSpan& s : spans) {
-    total += s.length;
-    low = std::min(low, s.address);
-    high = std::max(high, s.address + s.length);
-    wraps = wraps || s.address + s.length < s.address;
-  }
-  const bool in_window = spans.empty() || (!wraps && gm_host_pointer(low, high - low) != nullptr);
+  const bool in_window = list.empty() || (!spans.wraps && gm_host_pointer(spans.low, spans.high - spans.low));
   if (!in_window) {
     // Some span is not GM: one transaction per span, so the memory system reports the bad one.
     sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-    for (const DataMover::GmSpan& s : spans) {
-      for (uint64_t off = 0; off < s.length; off += kGmBatchBytes) {
-        const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmBatchBytes, s.length - off));
-        memory = std::max(memory, gm_transaction(cmd, s.address + off, s.data ? s.data + off : nullptr, n, p));
+    for (size_t i = 0; i < list.size(); ++i) {
+      for (uint64_t off = 0; off < list[i].length; off += kGmBatchBytes) {
+        const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmBatchBytes, list[i].length - off));
+        uint8_t* data = spans.data[i] ? spans.data[i] + off : nullptr;
+        memory = std::max(memory, gm_transaction(cmd, list[i].address + off, data, n, p));
       }
     }
     return memory;
@@ -502,52 +496,58 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, const std::vector<DataM
   // The bytes move through the host view of GM (the backing store itself: the L2 holds no
   // data), when the instruction starts.
   if (moves_data()) {
-    for (const DataMover::GmSpan& s : spans) {
-      uint8_t* gm = gm_host_pointer(s.address, s.length);
+    for (size_t i = 0; i < list.size(); ++i) {
+      uint8_t* gm = gm_host_pointer(list[i].address, list[i].length);
       if (read) {
-        std::memcpy(s.data, gm, s.length);
+        std::memcpy(spans.data[i], gm, list[i].length);
       } else {
-        std::memcpy(gm, s.data, s.length);
+        std::memcpy(gm, spans.data[i], list[i].length);
       }
     }
   }
-  (read ? gm_read_bytes_ : gm_write_bytes_) += total;
-  if (!timed()) return sc_core::SC_ZERO_TIME;
+  (read ? gm_read_bytes_ : gm_write_bytes_) += spans.bytes;
+  if (!timed() || list.empty()) return sc_core::SC_ZERO_TIME;
   // The time: timing-only span-list transactions of at most kGmBatchBytes each, all sent at
-  // the start (the memory system serves each span; tlm/extensions.h).
+  // the start (the memory system serves each span; tlm/extensions.h). The usual instruction
+  // fits in one, and its own span list goes as it is.
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
   InitiatorExtension ext(id_, static_cast<int>(p), /*data=*/false);
   tlm::tlm_generic_payload& tx = timing_tx_;  // reused: a payload allocates its extension slots
   tx.set_extension(&ext);
-  uint64_t batch_bytes = 0;
-  auto send = [&] {
-    if (batch_bytes == 0) return;
-    prepare(tx, cmd, batch_.spans.front().address, nullptr, batch_bytes);
-    tx.set_extension(&batch_);
+  auto send = [&](SpanListExtension& batch, uint64_t bytes) {
+    prepare(tx, cmd, batch.spans.front().address, nullptr, bytes);
+    tx.set_extension(&batch);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     gm_socket->b_transport(tx, delay);
-    tx.clear_extension(&batch_);
+    tx.clear_extension(&batch);
     if (tx.is_response_error()) {
       tx.clear_extension(&ext);
       fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)),
-           fmt::format("GM {} at 0x{:x} failed: {}", read ? "read" : "write", batch_.spans.front().address,
+           fmt::format("GM {} at 0x{:x} failed: {}", read ? "read" : "write", batch.spans.front().address,
                        tx.get_response_string()));
     }
     memory = std::max(memory, delay);
-    batch_.spans.clear();
-    batch_bytes = 0;
   };
-  batch_.spans.clear();
-  for (const DataMover::GmSpan& s : spans) {
-    for (uint64_t off = 0; off < s.length;) {
-      const uint64_t n = std::min(s.length - off, kGmBatchBytes - batch_bytes);
-      batch_.add(s.address + off, n);
-      batch_bytes += n;
-      off += n;
-      if (batch_bytes == kGmBatchBytes) send();
+  if (spans.bytes <= kGmBatchBytes) {
+    send(spans.list, spans.bytes);
+  } else {
+    uint64_t batch_bytes = 0;
+    batch_.spans.clear();
+    for (const AddressSpan& s : list) {
+      for (uint64_t off = 0; off < s.length;) {
+        const uint64_t n = std::min(s.length - off, kGmBatchBytes - batch_bytes);
+        batch_.add(s.address + off, n);
+        batch_bytes += n;
+        off += n;
+        if (batch_bytes == kGmBatchBytes) {
+          send(batch_, batch_bytes);
+          batch_.spans.clear();
+          batch_bytes = 0;
+        }
+      }
     }
+    if (batch_bytes > 0) send(batch_, batch_bytes);
   }
-  send();
   tx.clear_extension(&ext);
   return memory;
 }

@@ -172,7 +172,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   std::string check_kind(const Instruction& instr) const;  // pipes and buffers this kind lacks
   // An instruction's GM spans: bytes through the host view of GM, time through the memory
   // system; spans outside GM go one by one through gm_transaction, which reports them.
-  sc_core::sc_time gm_access(tlm::tlm_command cmd, const std::vector<DataMover::GmSpan>& spans, Pipe pipe);
+  sc_core::sc_time gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spans, Pipe pipe);
   sc_core::sc_time gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length, Pipe pipe);
   // Most bytes one timing transaction covers (bursts stay moderate; lengths are 32-bit).
   static constexpr uint64_t kGmBatchBytes = 64 * 1024;

@@ -4,6 +4,7 @@
 // destinations are written when it completes (so a consumer that skips its flag sees stale
 // data); GM destinations are posted when it starts. GM is reached only through `gm`.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "models/aicore/layout.h"
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/product.h"
+#include "tlm/extensions.h"
 #include "tlm/sim_mode.h"
 
 namespace npuvp::aicore {
@@ -38,16 +40,38 @@ class DataMover {
     uint64_t burst_bytes = 64 * 1024;
     SimMode mode = SimMode::Timed;  // functional: no waits; perf: no bytes moved
   };
-  // One span of an instruction's GM access; `data` is where its bytes come from or go to
-  // (nullptr in perf mode).
-  struct GmSpan {
-    uint64_t address = 0;
-    uint64_t length = 0;
-    uint8_t* data = nullptr;
+  // An instruction's GM accesses: its spans as the memory system takes them (a span list,
+  // tlm/extensions.h, sent on as it is), where each span's bytes come from or go to
+  // (nullptr in perf mode), and the range that holds them all.
+  struct GmSpans {
+    SpanListExtension list;
+    std::vector<uint8_t*> data;  // by span
+    uint64_t bytes = 0, low = UINT64_MAX, high = 0;
+    bool wraps = false;  // some span runs past the end of the address space
+
+    void clear() {
+      list.spans.clear();
+      data.clear();
+      bytes = high = 0;
+      low = UINT64_MAX;
+      wraps = false;
+    }
+    // Field by field: a braced temporary is built on the stack and copied with wide loads
+    // that stall on store forwarding, once per row of every data move.
+    void add(uint64_t address, uint64_t length, uint8_t* where) {
+      AddressSpan& s = list.spans.emplace_back();
+      s.address = address;
+      s.length = length;
+      data.push_back(where);
+      bytes += length;
+      low = std::min(low, address);
+      high = std::max(high, address + length);
+      wraps = wraps || address + length < address;
+    }
   };
   // An instruction's GM accesses, all starting when it starts; returns the memory time they
   // take, measured from the start of the instruction. Raises on a transport error.
-  using GmAccess = std::function<sc_core::sc_time(tlm::tlm_command, const std::vector<GmSpan>& spans)>;
+  using GmAccess = std::function<sc_core::sc_time(tlm::tlm_command, GmSpans& spans)>;
   // A local buffer by memory space, or nullptr if the core has none.
   using BufferLookup = std::function<LocalBuffer*(MemSpace)>;
 
@@ -102,15 +126,8 @@ class DataMover {
   BufferLookup buffers_;
   GmAccess gm_;
   std::vector<uint8_t> staging_, staging_out_;
-  std::vector<GmSpan> spans_;  // the GM spans of the instruction under way
-  // Appends a span field by field: a braced temporary is built on the stack and copied with
-  // wide loads that stall on store forwarding, once per row of every data move.
-  void add_span(uint64_t address, uint64_t length, uint8_t* data) {
-    GmSpan& s = spans_.emplace_back();
-    s.address = address;
-    s.length = length;
-    s.data = data;
-  }
+  GmSpans spans_;  // the GM spans of the instruction under way
+  void add_span(uint64_t address, uint64_t length, uint8_t* data) { spans_.add(address, length, data); }
   uint8_t* read_staging_ = nullptr;  // where gather() puts the bytes (nullptr: perf mode)
   uint64_t read_base_ = 0;           // the GM address of read_staging_'s first byte
   std::vector<size_t> staging_offsets_;

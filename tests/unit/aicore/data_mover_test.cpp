@@ -8,7 +8,7 @@ using namespace npuvp::aicore;
 struct MoverFixture : ::testing::Test {
   LocalBuffer ub{MemSpace::UB, 4096, 32};
   DataMover mover{Product::Ascend910, DataMover::Params{}, [this](MemSpace s) { return s == MemSpace::UB ? &ub : nullptr; },
-                  [](tlm::tlm_command, const std::vector<DataMover::GmSpan>&) { return sc_core::SC_ZERO_TIME; }};
+                  [](tlm::tlm_command, DataMover::GmSpans&) { return sc_core::SC_ZERO_TIME; }};
   DataMove gm_to_ub() {
     DataMove m;
     m.pipe = Pipe::MTE2;
