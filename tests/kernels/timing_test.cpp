@@ -3,11 +3,13 @@
 // its own child process (tests/support/child_process.h).
 #include <gtest/gtest.h>
 #include <cstring>
+#include "kernel_operator.h"
 #include "platforms/coupled_soc.h"
 #include "sw/kernels/elementwise.h"
 #include "sw/kernels/matmul.h"
 #include "tests/support/child_process.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/raw_tensors.h"
 #include "tikicpulib.h"
 #include "tlm/stats.h"
 
@@ -99,6 +101,35 @@ TEST(Timing, BackToBackGmReadsPayTheMemoryLatencyOnce) {
       << "burst " << burst["cycles"] << " alone " << alone["cycles"];
   EXPECT_LT(burst["stats"]["core0"]["MTE2"]["stall"]["memory_cycles"].get<double>(),
             0.5 * alone["stats"]["core0"]["MTE2"]["stall"]["memory_cycles"].get<double>());
+}
+
+// Which GM reads go to memory together: the ones queued behind the first that were issued
+// before it started; a barrier in the pipe's queue ends a burst.
+TEST(Timing, ABurstTakesTheReadsQueuedBehindItAndStopsAtABarrier) {
+  auto run = [](bool barriers) {
+    return npuvp::testing::in_child_process([barriers] {
+      auto& dev = npuvp::testing::make_device();
+      auto* g = static_cast<float*>(AscendC::GmAlloc(16384 * sizeof(float)));
+      const auto& r = dev.launch("reads", 1, [&] {
+        AscendC::GlobalTensor<float> G;
+        G.SetGlobalBuffer(g, 16384);
+        for (uint32_t i = 0; i < 4; ++i) {
+          AscendC::DataCopy(npuvp::testing::ub_at<float>(i * 4096, 1024), G[i * 1024], 1024);
+          if (barriers) AscendC::PipeBarrier<PIPE_MTE2>();
+        }
+      });
+      return json{{"cycles", r.cycles},
+                  {"burst", Stats::global().value("core0.MTE2.burst_instructions")},
+                  {"reads", Stats::global().value("core0.MTE2.instr.DataCopy")}};
+    });
+  };
+  const json plain = run(false), fenced = run(true);
+  EXPECT_EQ(plain["reads"], 4);
+  // The first read starts as soon as it is issued, alone; the other three queue behind it
+  // and go together when it is done.
+  EXPECT_EQ(plain["burst"], 3);
+  EXPECT_EQ(fenced["burst"], 0);
+  EXPECT_LT(plain["cycles"].get<double>(), fenced["cycles"].get<double>());
 }
 
 TEST(Timing, PerfModeGivesTheSameCyclesAsTimed) {
