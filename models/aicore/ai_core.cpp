@@ -432,10 +432,10 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
     spend(params_.sync_cycles);
     return {};
   }
-  const DataMover::Result r = mover_.run(instr, cycle_);  // every kind of data move
+  const ExecResult r = mover_.run(instr, cycle_);  // every kind of data move
   const auto [src, dst] = move_spaces(instr);
   path_counter(src, dst) += r.bytes;
-  return {r.bytes, r.memory_stall};
+  return r;
 }
 
 size_t AiCore::burst_length(Pipe, const std::deque<QueuedInstruction>& queue) {
@@ -467,12 +467,10 @@ void AiCore::execute_burst(Pipe p, const Instruction* const* instrs, size_t n, E
                            sc_core::sc_time* ends) {
   issuing_ = p;
   issuing_instr_ = instrs[0];
-  burst_results_.resize(n);
-  mover_.run_reads(instrs, n, cycle_, burst_results_.data(), ends);
+  mover_.run_reads(instrs, n, cycle_, results, ends);
   for (size_t i = 0; i < n; ++i) {
     const auto [src, dst] = move_spaces(*instrs[i]);
-    path_counter(src, dst) += burst_results_[i].bytes;
-    results[i] = {burst_results_[i].bytes, burst_results_[i].memory_stall};
+    path_counter(src, dst) += results[i].bytes;
   }
 }
 

@@ -180,7 +180,6 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   static constexpr unsigned kIssuesPerPause = 1024;  // functional mode: see issue()
   unsigned issued_since_pause_ = 0;
   tlm::tlm_generic_payload timing_tx_;  // carries batch_
-  std::vector<DataMover::Result> burst_results_;
 
   static AiCore* current_;
   sc_core::sc_process_handle scalar_process_;

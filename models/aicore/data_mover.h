@@ -15,6 +15,7 @@
 #include "models/aicore/isa.h"
 #include "models/aicore/layout.h"
 #include "models/aicore/local_buffer.h"
+#include "models/aicore/pipe.h"
 #include "models/aicore/product.h"
 #include "tlm/extensions.h"
 #include "tlm/sim_mode.h"
@@ -84,10 +85,7 @@ class DataMover {
 
   // Runs the move in the calling pipe thread: waits its duration, moves the bytes.
   // Returns the bytes moved and the time memory added beyond the mover's own work.
-  struct Result {
-    uint64_t bytes = 0;
-    sc_core::sc_time memory_stall = sc_core::SC_ZERO_TIME;
-  };
+  using Result = ExecResult;  // what the pipe records of the move
   Result run(const Instruction& instr, const sc_core::sc_time& cycle);
 
   // GM reads into local buffers (DataCopy from GM, Nd2Nz from GM, LoadData from GM): a
