@@ -26,7 +26,6 @@ Memory::Memory(sc_core::sc_module_name name, const Params& params)
   if (!storage_.data()) {
     raise(this->name(), "cannot map {} bytes of backing store: {}", params_.size, std::strerror(errno));
   }
-  data_ = storage_.data();
 
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
@@ -62,7 +61,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) 
   if (tx.is_read() || tx.is_write()) {
     if (!check(tx)) return;
     const uint64_t length = tx.get_data_length();
-    uint8_t* mem = data_ + tx.get_address();
+    uint8_t* mem = storage_.data() + tx.get_address();
     const bool data = moves_data(tx);  // timing-only transactions account but copy nothing
     if (tx.is_read()) {
       if (data) std::memcpy(tx.get_data_ptr(), mem, length);
@@ -84,7 +83,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) 
 
 bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
   if (!params_.dmi || tx.get_address() >= params_.size) return false;
-  dmi.set_dmi_ptr(data_);
+  dmi.set_dmi_ptr(storage_.data());
   dmi.set_start_address(0);
   dmi.set_end_address(params_.size - 1);
   dmi.allow_read_write();
@@ -98,9 +97,9 @@ unsigned Memory::transport_dbg(tlm::tlm_generic_payload& tx) {
   if (address >= params_.size || tx.get_data_ptr() == nullptr) return 0;
   const uint64_t length = std::min<uint64_t>(tx.get_data_length(), params_.size - address);
   if (tx.is_read()) {
-    std::memcpy(tx.get_data_ptr(), data_ + address, length);
+    std::memcpy(tx.get_data_ptr(), storage_.data() + address, length);
   } else if (tx.is_write()) {
-    std::memcpy(data_ + address, tx.get_data_ptr(), length);
+    std::memcpy(storage_.data() + address, tx.get_data_ptr(), length);
   } else {
     return 0;
   }

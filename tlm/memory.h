@@ -28,7 +28,7 @@ class Memory : public sc_core::sc_module {
   ~Memory() override;
 
   uint64_t size() const { return params_.size; }
-  uint8_t* data() { return data_; }  // host view of the whole memory
+  uint8_t* data() { return storage_.data(); }  // host view of the whole memory
   const Params& params() const { return params_; }
   BandwidthResource& port() { return port_; }
 
@@ -41,7 +41,6 @@ class Memory : public sc_core::sc_module {
 
   Params params_;
   HostMapping storage_;
-  uint8_t* data_ = nullptr;
   BandwidthResource port_;
   Counter& bytes_read_;
   Counter& bytes_written_;

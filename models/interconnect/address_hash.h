@@ -9,13 +9,17 @@
 
 namespace npuvp::interconnect {
 
+// The XOR of `value`'s chunks of `bits` bits (the low `bits` of the result are what counts).
+inline uint64_t fold_chunks(uint64_t value, unsigned bits) {
+  uint64_t folded = 0;
+  for (uint64_t rest = value; rest != 0; rest >>= bits) folded ^= rest;
+  return folded;
+}
+
 inline unsigned hashed_target(uint64_t index, unsigned targets) {
   if (targets <= 1) return 0;
   if ((targets & (targets - 1)) != 0) return static_cast<unsigned>(index % targets);
-  const unsigned bits = static_cast<unsigned>(__builtin_ctz(targets));
-  uint64_t folded = 0;
-  for (uint64_t rest = index; rest != 0; rest >>= bits) folded ^= rest;
-  return static_cast<unsigned>(folded & (targets - 1));
+  return static_cast<unsigned>(fold_chunks(index, static_cast<unsigned>(__builtin_ctz(targets))) & (targets - 1));
 }
 
 // hashed_target over runs of consecutive indices (the granules of a transaction's spans):
@@ -31,8 +35,7 @@ class HashedTargets {
     const uint64_t high = index >> bits_;
     if (high != high_) {
       high_ = high;
-      fold_ = 0;
-      for (uint64_t rest = high; rest != 0; rest >>= bits_) fold_ ^= rest;
+      fold_ = fold_chunks(high, bits_);
     }
     return static_cast<unsigned>((index ^ fold_) & (targets_ - 1));
   }
