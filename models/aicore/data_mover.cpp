@@ -331,15 +331,23 @@ void DataMover::gather(const Instruction& instr, uint8_t* staging) {
   read_staging_ = nullptr;
 }
 
+uint64_t DataMover::staging_bytes(const Instruction& instr) const {
+  if (std::holds_alternative<DataMove>(instr)) return gm_read_bytes(instr);  // its blocks, packed
+  const layout::Range range = gm_read_range(instr);
+  return range.end - range.begin;
+}
+
 void DataMover::deliver(const Instruction& instr, const uint8_t* staging) {
-  const layout::Range src = gm_read_range(instr);
-  const layout::ConstView in{staging, src.begin, src.end - src.begin};
+  auto staged = [&] {  // staging laid out as the GM range
+    const layout::Range src = gm_read_range(instr);
+    return layout::ConstView{staging, src.begin, src.end - src.begin};
+  };
   if (auto* op = std::get_if<Nd2Nz>(&instr)) {
     LocalBuffer* out = buffers_(op->dst.space);
-    layout::nd2nz(*op, in, {out->data(), 0, out->size()});
+    layout::nd2nz(*op, staged(), {out->data(), 0, out->size()});
   } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
     LocalBuffer* out = buffers_(op->dst.space);
-    layout::load2d(*op, in, {out->data(), 0, out->size()});
+    layout::load2d(*op, staged(), {out->data(), 0, out->size()});
   } else {  // GM -> local copies never convert (check_copy)
     const DataMove& m = std::get<DataMove>(instr);
     const uint64_t block = uint64_t(m.block_len) * m.unit;
@@ -356,14 +364,12 @@ void DataMover::run_reads(const Instruction* const* instrs, size_t n, const sc_c
   // DataMove's blocks packed). Only one pipe of a core reads GM, so staging_ is not shared
   // while the burst waits.
   staging_offsets_.resize(n);
-  size_t staging_bytes = 0;
+  size_t staged = 0;
   for (size_t i = 0; i < n; ++i) {
-    staging_offsets_[i] = staging_bytes;
-    if (!moves_data()) continue;
-    const layout::Range range = gm_read_range(*instrs[i]);
-    staging_bytes += std::holds_alternative<DataMove>(*instrs[i]) ? gm_read_bytes(*instrs[i]) : range.end - range.begin;
+    staging_offsets_[i] = staged;
+    if (moves_data()) staged += staging_bytes(*instrs[i]);
   }
-  if (staging_.size() < staging_bytes) staging_.resize(staging_bytes);
+  if (staging_.size() < staged) staging_.resize(staged);
   spans_.clear();
   for (size_t i = 0; i < n; ++i) gather(*instrs[i], moves_data() ? staging_.data() + staging_offsets_[i] : nullptr);
   const sc_core::sc_time memory = gm_(tlm::TLM_READ_COMMAND, spans_);

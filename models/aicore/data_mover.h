@@ -111,6 +111,7 @@ class DataMover {
   // their bytes landing in `staging` laid out as gm_read_range; then its local write.
   void gather(const Instruction& instr, uint8_t* staging);
   void deliver(const Instruction& instr, const uint8_t* staging);
+  uint64_t staging_bytes(const Instruction& instr) const;  // the room a GM read takes in staging_
   void add_read(uint64_t address, uint64_t length) {
     add_span(address, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr);
   }
