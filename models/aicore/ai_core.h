@@ -176,10 +176,10 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   sc_core::sc_time gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length, Pipe pipe);
   // Most bytes one timing transaction covers (bursts stay moderate; lengths are 32-bit).
   static constexpr uint64_t kGmBatchBytes = 64 * 1024;
-  SpanListExtension batch_;  // the spans of the timing transaction being built
+  SpanListExtension batch_;  // an instruction's spans cut to kGmBatchBytes, when they are more
   static constexpr unsigned kIssuesPerPause = 1024;  // functional mode: see issue()
   unsigned issued_since_pause_ = 0;
-  tlm::tlm_generic_payload timing_tx_;  // carries batch_
+  tlm::tlm_generic_payload timing_tx_;  // the timing transactions gm_access sends (reused)
 
   static AiCore* current_;
   sc_core::sc_process_handle scalar_process_;
