@@ -3,6 +3,7 @@
 // accounts the time (AI Core data moves, the host bridge's DMA).
 #pragma once
 #include <cstdint>
+#include <cstddef>
 
 namespace npuvp {
 
@@ -17,6 +18,11 @@ struct HostWindow {
   // The host bytes of [address, address + length), or nullptr if they are not all inside.
   uint8_t* pointer(uint64_t address, uint64_t length) const {
     return contains(address, length) ? host + (address - base) : nullptr;
+  }
+  // The device address of host byte `p`, or `outside` if the window does not hold it.
+  uint64_t device_address(const void* p, uint64_t outside) const {
+    const auto at = reinterpret_cast<uintptr_t>(p), start = reinterpret_cast<uintptr_t>(host);
+    return host != nullptr && at >= start && at - start < size ? base + (at - start) : outside;
   }
 };
 

@@ -161,11 +161,8 @@ void AiCore::set_gm_window(uint8_t* host_base, uint64_t device_base, uint64_t si
 }
 
 uint64_t AiCore::gm_address(const void* host_pointer) const {
-  auto p = reinterpret_cast<uintptr_t>(host_pointer);
-  auto base = reinterpret_cast<uintptr_t>(gm_window_.host);
-  if (gm_window_.host && p >= base && p - base < gm_window_.size) return gm_window_.base + (p - base);
   // Not GM memory: keep the raw value, so the memory system reports an unmapped address.
-  return p;
+  return gm_window_.device_address(host_pointer, reinterpret_cast<uintptr_t>(host_pointer));
 }
 
 uint8_t* AiCore::gm_host_pointer(uint64_t device_address, uint64_t length) const {
