@@ -126,16 +126,15 @@ class BandwidthResource {
   uint64_t lay_clear(uint64_t slot, double offset, double left) {
     const uint64_t last = slot + static_cast<uint64_t>((offset + left) / slot_bytes_) + 1;
     if (last >= base_ + slots_.size()) grow(last);
-    if (offset == 0) {  // whole slots first: each is simply full
-      const float full = float(slot_bytes_);
-      for (; left > slot_bytes_; ++slot, left -= slot_bytes_) {
-        Slot& s = slots_[slot & mask_];
-        s.used = full;
-        s.skip = 1;
-      }
-    }
+    const float full = float(slot_bytes_);
     for (;; ++slot, offset = 0) {
       Slot& s = slots_[slot & mask_];
+      if (offset == 0 && left > slot_bytes_) {  // a whole slot: simply full (the steps below give the same)
+        s.used = full;
+        s.skip = 1;
+        left -= slot_bytes_;
+        continue;
+      }
       const double room = slot_bytes_ - offset;
       const double take = std::min(room, left);
       if (take > kFullSlack) s.used = float(take);
