@@ -47,20 +47,17 @@ TEST(MemoryControllerTest, ATransferTakesItsBytesOnAChannelPlusTheLatency) {
 }
 
 TEST(MemoryControllerTest, InterleavedChannelsServeAStreamTogether) {
-  sc_time four;
-  {
-    Bench b(4);
-    b.init.script = [&](Initiator& self) {
-      sc_time d = sc_core::SC_ZERO_TIME;
-      // 4 KiB: 16 granules of 256 B spread over the 4 channels, 1 KiB each.
-      self.spans(tlm::TLM_READ_COMMAND, {{0x10000, 4096}}, d);
-      four = d;
-    };
-    sc_core::sc_start();
-    EXPECT_EQ(four, sc_time(1024 + 100, SC_NS));
-    for (unsigned c = 0; c < 4; ++c) {
-      EXPECT_EQ(npuvp::Stats::global().value("mc.channel" + std::to_string(c) + ".bytes"), 1024u) << c;
-    }
+  Bench b(4);
+  sc_time delay;
+  b.init.script = [&](Initiator& self) {
+    delay = sc_core::SC_ZERO_TIME;
+    // 4 KiB: 16 granules of 256 B spread over the 4 channels, 1 KiB each.
+    self.spans(tlm::TLM_READ_COMMAND, {{0x10000, 4096}}, delay);
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(delay, sc_time(1024 + 100, SC_NS));
+  for (unsigned c = 0; c < 4; ++c) {
+    EXPECT_EQ(npuvp::Stats::global().value("mc.channel" + std::to_string(c) + ".bytes"), 1024u) << c;
   }
 }
 
