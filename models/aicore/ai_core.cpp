@@ -302,54 +302,42 @@ void AiCore::issue(Instruction instr) {
     scalar_sync();
     const sc_core::sc_time before = sc_core::sc_time_stamp();
     // Described only if a deadlock report asks (formatting on every full queue is costly).
-    scalar_state_ = "waiting for room in its pipe's queue to issue";
-    scalar_state_instr_ = &instr;
-    while (target->full()) scalar_wait(target->not_full_event());
-    scalar_state_instr_ = nullptr;
-    scalar_state_ = "running the kernel body";
+    scalar_blocked("waiting for room in its pipe's queue to issue", instr, [&] {
+      while (target->full()) scalar_wait(target->not_full_event());
+    });
     scalar_queue_stall_cycles_ += static_cast<uint64_t>((sc_core::sc_time_stamp() - before) / cycle_);
   }
   target->push(std::move(instr), sc_core::sc_time_stamp() + scalar_offset_);
 }
 
+void AiCore::fail_if_illegal(const Instruction& instr) {
+  std::string why = check_kind(instr);
+  if (why.empty()) why = check(instr);
+  if (!why.empty()) fail(describe(instr), why);
+}
+
 void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
-  std::string why = check_kind(SetFlag{Pipe::S, dst, id});
-  if (why.empty()) why = flags_.check(id);
-  if (!why.empty()) fail(describe(SetFlag{Pipe::S, dst, id}), why);
+  fail_if_illegal(SetFlag{Pipe::S, dst, id});
   charge_scalar(params_.sync_cycles);
   scalar_sync();
   flags_.set(Pipe::S, dst, id);
 }
 
 void AiCore::scalar_wait_flag(Pipe src, uint32_t id) {
-  std::string why = check_kind(WaitFlag{src, Pipe::S, id});
-  if (why.empty()) why = flags_.check(id);
-  if (!why.empty()) fail(describe(WaitFlag{src, Pipe::S, id}), why);
+  const Instruction waiting = WaitFlag{src, Pipe::S, id};
+  fail_if_illegal(waiting);
   charge_scalar(params_.sync_cycles);
   scalar_sync();
-  const Instruction waiting = WaitFlag{src, Pipe::S, id};
-  scalar_state_ = "blocked in";
-  scalar_state_instr_ = &waiting;
-  flags_.wait(src, Pipe::S, id);
-  current_ = this;
-  scalar_state_instr_ = nullptr;
-  scalar_state_ = "running the kernel body";
+  scalar_blocked("blocked in", waiting, [&] { flags_.wait(src, Pipe::S, id); });
 }
 
 void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
-  const CrossCoreWaitFlag instr{Pipe::S, mode, id};
-  std::string why = check(instr);
-  if (!why.empty()) fail(describe(instr), why);
+  const Instruction waiting = CrossCoreWaitFlag{Pipe::S, mode, id};
+  fail_if_illegal(waiting);
   ++scalar_instructions_;
   charge_scalar(params_.sync_cycles);
   scalar_sync();
-  const Instruction waiting = instr;
-  scalar_state_ = "blocked in";
-  scalar_state_instr_ = &waiting;
-  cross_core_->wait(id_, id);
-  current_ = this;
-  scalar_state_instr_ = nullptr;
-  scalar_state_ = "running the kernel body";
+  scalar_blocked("blocked in", waiting, [&] { cross_core_->wait(id_, id); });
 }
 
 void AiCore::barrier_all() {

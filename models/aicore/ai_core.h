@@ -168,6 +168,19 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
  private:
   void scalar_thread();
   void scalar_wait(const sc_core::sc_event& event);
+  // Runs `wait` with the scalar unit's state showing what it is blocked on (deadlock reports
+  // describe `instr` only when they are made).
+  template <class Wait>
+  void scalar_blocked(const char* state, const Instruction& instr, Wait&& wait) {
+    scalar_state_ = state;
+    scalar_state_instr_ = &instr;
+    wait();
+    current_ = this;  // another core's scalar thread may have run meanwhile
+    scalar_state_instr_ = nullptr;
+    scalar_state_ = "running the kernel body";
+  }
+  // Raises the error of an instruction the scalar unit runs itself, if it is illegal here.
+  void fail_if_illegal(const Instruction& instr);
   std::string check(const Instruction& instr) const;
   std::string check_kind(const Instruction& instr) const;  // pipes and buffers this kind lacks
   // An instruction's GM spans: bytes through the host view of GM, time through the memory
