@@ -31,10 +31,11 @@ class PipeExecutor {
   // Runs `instr` on `pipe` in that pipe's thread; may wait.
   virtual ExecResult execute(Pipe pipe, const Instruction& instr) = 0;
   // How many instructions from the front of `queue` (>= 1) run together as one burst when
-  // the first starts now; execute_burst runs them. One by default.
-  virtual size_t burst_length(Pipe, const std::deque<QueuedInstruction>&) { return 1; }
+  // the first starts now; execute_burst runs them.
+  virtual size_t burst_length(Pipe pipe, const std::deque<QueuedInstruction>& queue) = 0;
   // Runs instrs[0, n); results[i] and ends[i] (when it finished) per instruction.
-  virtual void execute_burst(Pipe, const Instruction* const*, size_t, ExecResult*, sc_core::sc_time*) {}
+  virtual void execute_burst(Pipe pipe, const Instruction* const* instrs, size_t n, ExecResult* results,
+                             sc_core::sc_time* ends) = 0;
   virtual void pipe_became_idle() = 0;
 };
 
