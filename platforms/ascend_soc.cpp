@@ -240,6 +240,7 @@ AscendSoc::LaunchTraffic AscendSoc::traffic_so_far() const {
     t.l2_hits += slice->hits();
     t.l2_lookups += slice->hits() + slice->misses();
   }
+  t.link_busy = noc_->link_busy_times();
   return t;
 }
 
@@ -284,7 +285,8 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   noc_->publish_utilisation(sc_core::sc_time_stamp());
   const LaunchTraffic after = traffic_so_far();
   last_launch_ = {after.dram_bytes - before.dram_bytes, after.l2_hits - before.l2_hits,
-                  after.l2_lookups - before.l2_lookups};
+                  after.l2_lookups - before.l2_lookups, after.link_busy};
+  for (size_t i = 0; i < before.link_busy.size(); ++i) last_launch_.link_busy[i] -= before.link_busy[i];
   return sc_core::sc_time_stamp() - start;
 }
 

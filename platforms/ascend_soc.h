@@ -90,6 +90,7 @@ class AscendSoc : public sc_core::sc_module {
   struct LaunchTraffic {
     uint64_t dram_bytes = 0;
     uint64_t l2_hits = 0, l2_lookups = 0;
+    std::vector<sc_core::sc_time> link_busy;  // by link channel (ChiInterconnect::link_busy_times)
   };
   const LaunchTraffic& last_launch_traffic() const { return last_launch_; }
 

@@ -347,6 +347,17 @@ unsigned ChiInterconnect::transport_dbg(int from, tlm::tlm_generic_payload& tx) 
   return initiator_socket[target]->transport_dbg(tx);
 }
 
+std::string ChiInterconnect::link_channel_name(unsigned index) const {
+  return fmt::format("{} {}", topology_->link_name(index / 2), index % 2 == kRequest ? "request" : "data");
+}
+
+std::vector<sc_core::sc_time> ChiInterconnect::link_busy_times() const {
+  std::vector<sc_core::sc_time> busy;
+  busy.reserve(links_.size());
+  for (const LinkChannel& lc : links_) busy.push_back(lc.resource.busy_time());
+  return busy;
+}
+
 double ChiInterconnect::max_link_utilisation(const sc_core::sc_time& elapsed, std::string* which) const {
   double best = 0;
   if (elapsed == sc_core::SC_ZERO_TIME) return 0;
@@ -354,7 +365,7 @@ double ChiInterconnect::max_link_utilisation(const sc_core::sc_time& elapsed, st
     const double u = links_[i].resource.busy_time() / elapsed;
     if (u > best) {
       best = u;
-      if (which) *which = fmt::format("{} {}", topology_->link_name(i / 2), i % 2 == kRequest ? "request" : "data");
+      if (which) *which = link_channel_name(i);
     }
   }
   return best;

@@ -60,6 +60,10 @@ class ChiInterconnect : public sc_core::sc_module {
   const Params& params() const { return params_; }
   // Link utilisation over `elapsed` (busy time / elapsed), the most loaded link and channel.
   double max_link_utilisation(const sc_core::sc_time& elapsed, std::string* which = nullptr) const;
+  // Busy time so far of every link channel (link id * 2 + channel), and a channel's name
+  // ("3-4 data"): a launch's own utilisation is the difference over the launch.
+  std::vector<sc_core::sc_time> link_busy_times() const;
+  std::string link_channel_name(unsigned index) const;
   // Publishes per-link utilisation (parts per million of `elapsed`) into the stats.
   void publish_utilisation(const sc_core::sc_time& elapsed);
   unsigned requester_stop(unsigned port) const { return requesters_.at(port).stop; }

@@ -64,7 +64,7 @@ TEST(CoupledSocTest, FunctionalRunsReportProgress) {
   EXPECT_EQ(dev.last_run().sim_time, sc_core::SC_ZERO_TIME);
 }
 
-// The run summary's DRAM and L2 figures are the kernel's own: host copies before a launch
+// The run summary's DRAM, L2 and ring figures are the kernel's own: host copies before a launch
 // travel the same L2 and DRAM and must not count against the kernel's time.
 TEST(CoupledSocTest, LaunchFiguresLeaveOutHostCopies) {
   auto& dev = npuvp::testing::make_device({"platform.cores=1"});
@@ -74,13 +74,26 @@ TEST(CoupledSocTest, LaunchFiguresLeaveOutHostCopies) {
   uint64_t dram_total = 0;
   for (unsigned i = 0; i < dev.soc().num_memory_controllers(); ++i) dram_total += dev.soc().memory_controller(i).bytes();
   ASSERT_GE(dram_total, host.size());
-  const auto& report = dev.launch("nothing", 1, [] {});
+  // A kernel that takes time but touches no GM: flags between two pipes.
+  const auto& report = dev.launch("flags_only", 1, [] {
+    auto& core = *npuvp::aicore::AiCore::current();
+    for (int i = 0; i < 100; ++i) {
+      core.issue(npuvp::aicore::SetFlag{npuvp::aicore::Pipe::MTE2, npuvp::aicore::Pipe::V, 0});
+      core.issue(npuvp::aicore::WaitFlag{npuvp::aicore::Pipe::MTE2, npuvp::aicore::Pipe::V, 0});
+    }
+  });
+  ASSERT_GT(report.sim_time, sc_core::SC_ZERO_TIME);
   const auto& traffic = dev.soc().last_launch_traffic();
   EXPECT_EQ(traffic.dram_bytes, 0u);
   EXPECT_EQ(traffic.l2_lookups, 0u);
   const auto figures = npuvp::platform::run_figures(dev.soc(), report.sim_time);
   EXPECT_EQ(figures.dram_bytes_per_second, 0.0);
   EXPECT_EQ(figures.l2_hit_rate, 0.0);
+  // The copy crossed the ring; the launch did not (its busiest link read over 100 % when
+  // the copy's link time was set against the launch's time).
+  EXPECT_GT(dev.soc().interconnect().max_link_utilisation(sc_core::sc_time_stamp()), 0.0);
+  EXPECT_EQ(figures.max_link_utilisation, 0.0);
+  EXPECT_EQ(figures.busiest_link, "");
 }
 
 TEST(CoupledSocTest, OutOfRangeParameterIsAnError) {
