@@ -423,7 +423,7 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   return r;
 }
 
-size_t AiCore::burst_length(Pipe, const std::deque<QueuedInstruction>& queue) {
+size_t AiCore::burst_length(Pipe, const InstructionQueue& queue) {
   if (!timed() || params_.mte.burst_bytes == 0) return 1;
   // A member must be a GM read wholly inside GM (a bad address is reported by running the
   // instruction alone) issued before the burst starts. Only simulated times decide, so the

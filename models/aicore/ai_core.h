@@ -160,7 +160,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   // PipeExecutor
   ExecResult execute(Pipe pipe, const Instruction& instr) override;
   // GM reads queued back to back (DataMover::run_reads), in timed and perf modes.
-  size_t burst_length(Pipe pipe, const std::deque<QueuedInstruction>& queue) override;
+  size_t burst_length(Pipe pipe, const InstructionQueue& queue) override;
   void execute_burst(Pipe pipe, const Instruction* const* instrs, size_t n, ExecResult* results,
                      sc_core::sc_time* ends) override;
   void pipe_became_idle() override { pipe_idle_.notify(sc_core::SC_ZERO_TIME); }

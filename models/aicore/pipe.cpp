@@ -1,5 +1,6 @@
 #include "models/aicore/pipe.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tlm/tracer.h"
@@ -24,6 +25,7 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
       kind_(kind),
       depth_(depth),
       executor_(executor),
+      queue_(std::max(depth, 1u)),
       trace_track_(trace_track),
       cycle_(cycle),
       stats_prefix_(stats_prefix) {
@@ -32,7 +34,7 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
 }
 
 void PipeUnit::push(Instruction instr, const sc_core::sc_time& issue_time) {
-  queue_.push_back(Entry{std::move(instr), issue_time});
+  queue_.push_back(std::move(instr), issue_time);
   // Only an empty queue can have the pipe waiting for it (a notification costs a delta cycle).
   if (queue_.size() == 1) not_empty_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -83,8 +85,8 @@ void PipeUnit::run() {
       const ExecResult result = executor_.execute(kind_, e.instr);
       record(e.instr, result, start, sc_core::sc_time_stamp());
     } else {
-      // The members stay at the front of the queue (a deque keeps them in place while the
-      // scalar unit appends) until the burst is done.
+      // The members stay at the front of the queue (in place while the scalar unit appends)
+      // until the burst is done.
       burst_.resize(n);
       burst_results_.resize(n);
       burst_ends_.resize(n);
@@ -99,7 +101,7 @@ void PipeUnit::run() {
     }
     running_ = false;
     const bool was_full = full();
-    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+    queue_.pop_front(n);
     if (was_full) not_full_.notify(sc_core::SC_ZERO_TIME);  // only a full queue has the scalar unit waiting
     if (queue_.empty()) executor_.pipe_became_idle();
   }
