@@ -3,6 +3,7 @@
 // in parallel in simulated time, ordered only by the event-sync flags. GM is reached through
 // `gm_socket` (the BIU); local buffers are on-core byte arrays.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -145,13 +146,14 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   void scalar_sync();
   // Charges scalar cycles for work that issues no instruction (address math, GetValue).
   void charge_scalar(uint64_t cycles);
+  void charge_scalar(const sc_core::sc_time& time);
   LocalBuffer* buffer(MemSpace space);
   // Raises an error naming this core and the instruction.
   // From the scalar thread it first brings time up to the scalar unit's local time.
   [[noreturn]] void fail(const std::string& instruction, const std::string& why);
 
   // ---- Introspection ----
-  bool has_pipe(Pipe pipe) const { return pipes_.count(pipe) != 0; }
+  bool has_pipe(Pipe pipe) const { return this->pipe(pipe) != nullptr; }
   Product product() const { return params_.product; }
   PipeUnit* pipe(Pipe pipe) const;
   std::string state() const;  // scalar and pipe states, for deadlock reports
@@ -200,15 +202,18 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   int id_;
   Params params_;
   sc_core::sc_time cycle_;
+  // scalar_issue_cycles and sync_cycles as times (charged per instruction).
+  sc_core::sc_time issue_cost_, sync_cost_;
   StackGuard stack_guard_;
-  std::map<MemSpace, std::unique_ptr<LocalBuffer>> buffers_;
+  // Indexed by MemSpace and Pipe (lookups are per instruction); null where the core has none.
+  std::array<std::unique_ptr<LocalBuffer>, static_cast<size_t>(MemSpace::FB) + 1> buffers_;
   LocalBuffer* ub_ = nullptr;
   EventSync flags_;
   VectorUnit vector_;
   CubeUnit cube_;
   CubePath cube_path_;  // runs Mmads on cube_, the RTL cube, or both
   DataMover mover_;
-  std::map<Pipe, std::unique_ptr<PipeUnit>> pipes_;
+  std::array<std::unique_ptr<PipeUnit>, static_cast<size_t>(Pipe::ALL) + 1> pipes_;
   // The instruction whose GM accesses are under way (they happen before its pipe waits).
   Pipe issuing_ = Pipe::S;
   const Instruction* issuing_instr_ = nullptr;
