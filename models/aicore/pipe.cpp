@@ -28,7 +28,8 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
       queue_(std::max(depth, 1u)),
       trace_track_(trace_track),
       cycle_(cycle),
-      stats_prefix_(stats_prefix) {
+      stats_prefix_(stats_prefix),
+      tracer_(Tracer::global()) {
   SC_HAS_PROCESS(PipeUnit);
   SC_THREAD(run);
 }
@@ -54,12 +55,22 @@ Counter& PipeUnit::class_counter(const Instruction& instr) {
   return *c;
 }
 
+namespace {
+// llround(t / cycle), by integer division when t is a whole number of cycles (the usual case;
+// exactly what the floating-point division gives then, for times below 2^53 ticks).
+uint64_t cycles_in(const sc_core::sc_time& t, const sc_core::sc_time& cycle) {
+  const uint64_t ticks = t.value(), per_cycle = cycle.value();
+  if (ticks < (uint64_t(1) << 53) && ticks % per_cycle == 0) return ticks / per_cycle;
+  return static_cast<uint64_t>(std::llround(t / cycle));
+}
+}  // namespace
+
 void PipeUnit::record(const Instruction& instr, const ExecResult& result, const sc_core::sc_time& start,
                       const sc_core::sc_time& end) {
   bytes += result.bytes;
-  memory_stall_cycles += static_cast<uint64_t>(std::llround(result.memory_stall / cycle_));
+  memory_stall_cycles += cycles_in(result.memory_stall, cycle_);
   const sc_core::sc_time took = end - start;
-  const uint64_t cycles = static_cast<uint64_t>(std::llround(took / cycle_));
+  const uint64_t cycles = cycles_in(took, cycle_);
   if (std::holds_alternative<WaitFlag>(instr)) {
     flag_wait_cycles += cycles;
   } else {
@@ -67,9 +78,8 @@ void PipeUnit::record(const Instruction& instr, const ExecResult& result, const 
   }
   ++instructions;
   ++class_counter(instr);
-  Tracer& tracer = Tracer::global();
-  if (tracer.enabled()) {
-    tracer.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
+  if (tracer_.enabled()) {
+    tracer_.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
   }
 }
 
@@ -77,9 +87,12 @@ void PipeUnit::run() {
   for (;;) {
     while (queue_.empty()) wait(not_empty_);
     Entry& e = queue_.front();
-    if (e.issue_time > sc_core::sc_time_stamp()) wait(e.issue_time - sc_core::sc_time_stamp());
+    sc_core::sc_time start = sc_core::sc_time_stamp();
+    if (e.issue_time > start) {
+      wait(e.issue_time - start);
+      start = e.issue_time;
+    }
     running_ = true;
-    const sc_core::sc_time start = sc_core::sc_time_stamp();
     const size_t n = queue_.size() > 1 ? executor_.burst_length(kind_, queue_) : 1;
     if (n == 1) {
       const ExecResult result = executor_.execute(kind_, e.instr);

@@ -10,6 +10,10 @@
 #include "models/aicore/isa.h"
 #include "tlm/stats.h"
 
+namespace npuvp {
+class Tracer;
+}
+
 namespace npuvp::aicore {
 
 // What executing one instruction did, for the pipe's statistics.
@@ -107,6 +111,7 @@ class PipeUnit : public sc_core::sc_module {
   int trace_track_;
   sc_core::sc_time cycle_;
   std::string stats_prefix_;
+  Tracer& tracer_;
   std::map<uint32_t, Counter*> by_class_;
   uint32_t last_class_ = 0;
   Counter* last_counter_ = nullptr;
