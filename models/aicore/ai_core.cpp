@@ -203,6 +203,11 @@ void AiCore::scalar_wait(const sc_core::sc_event& event) {
   current_ = this;  // another core's scalar thread may have run meanwhile
 }
 
+void AiCore::scalar_wait(ConditionEvent& event) {
+  event.wait();
+  current_ = this;
+}
+
 void AiCore::scalar_sync() {
   if (scalar_offset_ > sc_core::SC_ZERO_TIME) {
     wait(scalar_offset_);

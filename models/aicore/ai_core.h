@@ -170,6 +170,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
  private:
   void scalar_thread();
   void scalar_wait(const sc_core::sc_event& event);
+  void scalar_wait(ConditionEvent& event);
   // Runs `wait` with the scalar unit's state showing what it is blocked on (deadlock reports
   // describe `instr` only when they are made).
   template <class Wait>

@@ -115,7 +115,7 @@ void PipeUnit::run() {
     running_ = false;
     const bool was_full = full();
     queue_.pop_front(n);
-    if (was_full) not_full_.notify(sc_core::SC_ZERO_TIME);  // only a full queue has the scalar unit waiting
+    if (was_full) not_full_.notify_delta();  // only a full queue has the scalar unit waiting
     if (queue_.empty()) executor_.pipe_became_idle();
   }
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 #include <systemc>
+#include "models/aicore/condition_event.h"
 #include "models/aicore/isa.h"
 #include "tlm/stats.h"
 
@@ -82,7 +83,8 @@ class PipeUnit : public sc_core::sc_module {
   bool idle() const { return queue_.empty() && !running_; }
   size_t queued() const { return queue_.size(); }
   void push(Instruction instr, const sc_core::sc_time& issue_time);
-  const sc_core::sc_event& not_full_event() const { return not_full_; }
+  // The scalar unit waits on it while the queue is full.
+  ConditionEvent& not_full_event() { return not_full_; }
 
   // What the pipe is doing now, for deadlock reports ("idle", "running WaitFlag<...>").
   std::string state() const;
@@ -107,7 +109,8 @@ class PipeUnit : public sc_core::sc_module {
   PipeExecutor& executor_;
   InstructionQueue queue_;
   bool running_ = false;
-  sc_core::sc_event not_empty_, not_full_;
+  sc_core::sc_event not_empty_;
+  ConditionEvent not_full_;
   int trace_track_;
   sc_core::sc_time cycle_;
   std::string stats_prefix_;
