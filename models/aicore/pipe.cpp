@@ -34,7 +34,7 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
   SC_THREAD(run);
 }
 
-void PipeUnit::push(Instruction instr, const sc_core::sc_time& issue_time) {
+void PipeUnit::push(Instruction&& instr, const sc_core::sc_time& issue_time) {
   queue_.push_back(std::move(instr), issue_time);
   // Only an empty queue can have the pipe waiting for it (a notification costs a delta cycle).
   if (queue_.size() == 1) not_empty_.notify(sc_core::SC_ZERO_TIME);
@@ -47,12 +47,13 @@ std::string PipeUnit::state() const {
 
 Counter& PipeUnit::class_counter(const Instruction& instr) {
   const uint32_t cls = instr_class(instr);
-  if (cls == last_class_ && last_counter_) return *last_counter_;  // runs of one class are common
-  Counter*& c = by_class_[cls];
-  if (!c) c = &Stats::global().counter(stats_prefix_ + ".instr." + instr_name(instr), "instructions");
-  last_class_ = cls;
-  last_counter_ = c;
-  return *c;
+  // A pipe runs a handful of classes: a linear scan is cheaper than any map.
+  for (const auto& [known, counter] : by_class_) {
+    if (known == cls) return *counter;
+  }
+  Counter& c = Stats::global().counter(stats_prefix_ + ".instr." + instr_name(instr), "instructions");
+  by_class_.emplace_back(cls, &c);
+  return c;
 }
 
 namespace {

@@ -3,8 +3,8 @@
 // core's business (PipeExecutor).
 #pragma once
 #include <cstdint>
-#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 #include <systemc>
 #include "models/aicore/condition_event.h"
@@ -82,7 +82,7 @@ class PipeUnit : public sc_core::sc_module {
   bool full() const { return queue_.size() >= depth_; }
   bool idle() const { return queue_.empty() && !running_; }
   size_t queued() const { return queue_.size(); }
-  void push(Instruction instr, const sc_core::sc_time& issue_time);
+  void push(Instruction&& instr, const sc_core::sc_time& issue_time);
   // The scalar unit waits on it while the queue is full.
   ConditionEvent& not_full_event() { return not_full_; }
 
@@ -115,9 +115,7 @@ class PipeUnit : public sc_core::sc_module {
   sc_core::sc_time cycle_;
   std::string stats_prefix_;
   Tracer& tracer_;
-  std::map<uint32_t, Counter*> by_class_;
-  uint32_t last_class_ = 0;
-  Counter* last_counter_ = nullptr;
+  std::vector<std::pair<uint32_t, Counter*>> by_class_;  // instr_class -> its counter
   // A burst's members and their outcomes (reused).
   std::vector<const Instruction*> burst_;
   std::vector<ExecResult> burst_results_;
