@@ -6,6 +6,7 @@
 #include "tlm/config.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::aicore {
@@ -311,14 +312,14 @@ void AiCore::issue(Instruction instr) {
   if (!why.empty()) fail(describe(instr), why);
   if (target->full()) {
     scalar_sync();
-    const sc_core::sc_time before = sc_core::sc_time_stamp();
+    const sc_core::sc_time before = sim_time();
     // Described only if a deadlock report asks (formatting on every full queue is costly).
     scalar_blocked("waiting for room in its pipe's queue to issue", instr, [&] {
       while (target->full()) scalar_wait(target->not_full_event());
     });
-    scalar_queue_stall_cycles_ += static_cast<uint64_t>((sc_core::sc_time_stamp() - before) / cycle_);
+    scalar_queue_stall_cycles_ += static_cast<uint64_t>((sim_time() - before) / cycle_);
   }
-  target->push(std::move(instr), sc_core::sc_time_stamp() + scalar_offset_);
+  target->push(std::move(instr), sim_time() + scalar_offset_);
 }
 
 void AiCore::fail_if_illegal(const Instruction& instr) {
@@ -450,7 +451,7 @@ size_t AiCore::burst_length(Pipe, const InstructionQueue& queue) {
   };
   if (!joins(queue.front().instr)) return 1;
   uint64_t bytes = mover_.gm_read_bytes(queue.front().instr);
-  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = sim_time();
   size_t n = 1;
   for (; n < queue.size(); ++n) {
     const QueuedInstruction& next = queue[n];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::aicore {
@@ -88,7 +89,7 @@ void PipeUnit::run() {
   for (;;) {
     while (queue_.empty()) wait(not_empty_);
     Entry& e = queue_.front();
-    sc_core::sc_time start = sc_core::sc_time_stamp();
+    sc_core::sc_time start = sim_time();
     if (e.issue_time > start) {
       wait(e.issue_time - start);
       start = e.issue_time;
@@ -97,7 +98,7 @@ void PipeUnit::run() {
     const size_t n = queue_.size() > 1 ? executor_.burst_length(kind_, queue_) : 1;
     if (n == 1) {
       const ExecResult result = executor_.execute(kind_, e.instr);
-      record(e.instr, result, start, sc_core::sc_time_stamp());
+      record(e.instr, result, start, sim_time());
     } else {
       // The members stay at the front of the queue (in place while the scalar unit appends)
       // until the burst is done.
