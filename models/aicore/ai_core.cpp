@@ -365,7 +365,7 @@ void AiCore::barrier_all() {
 }
 
 Counter& AiCore::path_counter(MemSpace src, MemSpace dst) {
-  Counter*& c = path_bytes_[{src, dst}];
+  Counter*& c = path_bytes_[static_cast<size_t>(src)][static_cast<size_t>(dst)];
   if (!c) {
     c = &Stats::global().counter(
         fmt::format("{}.path.{}->{}.bytes", basename(), mem_space_name(src), mem_space_name(dst)), "bytes");

@@ -6,7 +6,6 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -206,8 +205,9 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   // scalar_issue_cycles and sync_cycles as times (charged per instruction).
   sc_core::sc_time issue_cost_, sync_cost_;
   StackGuard stack_guard_;
+  static constexpr size_t kMemSpaces = static_cast<size_t>(MemSpace::FB) + 1;
   // Indexed by MemSpace and Pipe (lookups are per instruction); null where the core has none.
-  std::array<std::unique_ptr<LocalBuffer>, static_cast<size_t>(MemSpace::FB) + 1> buffers_;
+  std::array<std::unique_ptr<LocalBuffer>, kMemSpaces> buffers_;
   LocalBuffer* ub_ = nullptr;
   EventSync flags_;
   VectorUnit vector_;
@@ -238,7 +238,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   Counter& gm_read_bytes_;
   Counter& gm_write_bytes_;
   Counter& cube_macs_;
-  std::map<std::pair<MemSpace, MemSpace>, Counter*> path_bytes_;
+  std::array<std::array<Counter*, kMemSpaces>, kMemSpaces> path_bytes_{};  // [src][dst], made on first use
   Counter& path_counter(MemSpace src, MemSpace dst);  // "core0.path.GM->L1.bytes"
   bool timed() const { return params_.mode != SimMode::Functional; }
   bool moves_data() const { return params_.mode != SimMode::Perf; }
