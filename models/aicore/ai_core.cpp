@@ -6,6 +6,7 @@
 #include "tlm/config.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::aicore {
@@ -107,6 +108,8 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       id_(id),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
+      issue_cost_(cycle_ * double(params.scalar_issue_cycles)),
+      sync_cost_(cycle_ * double(params.sync_cycles)),
       stack_guard_(this->name(), params.scalar_stack_size),
       flags_(params.event_ids),
       vector_(params.vector),
@@ -135,7 +138,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
   for (auto [space, size] : sizes) {
     if (size == 0 || !kind_has_buffer(params.kind, space)) continue;
     const unsigned align = space == MemSpace::UB ? params.ub_alignment : buffer_alignment(space);
-    buffers_[space] = std::make_unique<LocalBuffer>(space, size, align);
+    buffers_[static_cast<size_t>(space)] = std::make_unique<LocalBuffer>(space, size, align);
   }
   ub_ = buffer(MemSpace::UB);
   std::vector<Pipe> pipes = {Pipe::MTE2, Pipe::MTE1, Pipe::M, Pipe::V, Pipe::MTE3};
@@ -144,7 +147,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
     if (!kind_has_pipe(params.kind, p)) continue;
     const std::string pname = pipe_name(p);
     int track = Tracer::global().track(basename(), pname);
-    pipes_[p] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth, *this,
+    pipes_[static_cast<size_t>(p)] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth, *this,
                                            std::string(basename()) + "." + pname, track, cycle_);
   }
   if (params.scalar_stack_size < StackGuard::kMinimumSize) {
@@ -170,13 +173,13 @@ uint8_t* AiCore::gm_host_pointer(uint64_t device_address, uint64_t length) const
 }
 
 LocalBuffer* AiCore::buffer(MemSpace space) {
-  auto it = buffers_.find(space);
-  return it == buffers_.end() ? nullptr : it->second.get();
+  const auto i = static_cast<size_t>(space);
+  return i < buffers_.size() ? buffers_[i].get() : nullptr;
 }
 
 PipeUnit* AiCore::pipe(Pipe p) const {
-  auto it = pipes_.find(p);
-  return it == pipes_.end() ? nullptr : it->second.get();
+  const auto i = static_cast<size_t>(p);
+  return i < pipes_.size() ? pipes_[i].get() : nullptr;
 }
 
 void AiCore::fail(const std::string& instruction, const std::string& why) {
@@ -201,6 +204,11 @@ void AiCore::scalar_wait(const sc_core::sc_event& event) {
   current_ = this;  // another core's scalar thread may have run meanwhile
 }
 
+void AiCore::scalar_wait(ConditionEvent& event) {
+  event.wait();
+  current_ = this;
+}
+
 void AiCore::scalar_sync() {
   if (scalar_offset_ > sc_core::SC_ZERO_TIME) {
     wait(scalar_offset_);
@@ -210,8 +218,12 @@ void AiCore::scalar_sync() {
 }
 
 void AiCore::charge_scalar(uint64_t cycles) {
+  if (timed()) charge_scalar(cycle_ * double(cycles));
+}
+
+void AiCore::charge_scalar(const sc_core::sc_time& time) {
   if (!timed()) return;
-  scalar_offset_ += cycle_ * double(cycles);
+  scalar_offset_ += time;
   if (scalar_offset_ >= params_.quantum) scalar_sync();
 }
 
@@ -271,8 +283,8 @@ std::string AiCore::check(const Instruction& instr) const {
   if (std::holds_alternative<Barrier>(instr)) return {};
   if (auto* m = std::get_if<Mmad>(&instr)) {
     auto size = [this](MemSpace s) {
-      auto it = buffers_.find(s);
-      return it == buffers_.end() ? uint64_t(0) : it->second->size();
+      const LocalBuffer* b = buffers_[static_cast<size_t>(s)].get();
+      return b ? b->size() : uint64_t(0);
     };
     std::string why = cube_.check(*m, size(MemSpace::L0A), size(MemSpace::L0B), size(MemSpace::L0C), size(MemSpace::BT));
     return why.empty() ? cube_path_.check(*m) : why;
@@ -289,7 +301,7 @@ void AiCore::issue(Instruction instr) {
     fail(describe(instr), fmt::format("pipe {} does not exist on this {} core", pipe_name(p), product_name(params_.product)));
   }
   ++scalar_instructions_;
-  charge_scalar(params_.scalar_issue_cycles);
+  charge_scalar(issue_cost_);
   if (!timed() && ++issued_since_pause_ == kIssuesPerPause) {
     // No simulated time passes in functional mode, so sc_start's time slices never end: a
     // pause now and then lets the platform's run loop report progress (it resumes at once).
@@ -300,14 +312,14 @@ void AiCore::issue(Instruction instr) {
   if (!why.empty()) fail(describe(instr), why);
   if (target->full()) {
     scalar_sync();
-    const sc_core::sc_time before = sc_core::sc_time_stamp();
+    const sc_core::sc_time before = sim_time();
     // Described only if a deadlock report asks (formatting on every full queue is costly).
     scalar_blocked("waiting for room in its pipe's queue to issue", instr, [&] {
       while (target->full()) scalar_wait(target->not_full_event());
     });
-    scalar_queue_stall_cycles_ += static_cast<uint64_t>((sc_core::sc_time_stamp() - before) / cycle_);
+    scalar_queue_stall_cycles_ += static_cast<uint64_t>((sim_time() - before) / cycle_);
   }
-  target->push(std::move(instr), sc_core::sc_time_stamp() + scalar_offset_);
+  target->push(std::move(instr), sim_time() + scalar_offset_);
 }
 
 void AiCore::fail_if_illegal(const Instruction& instr) {
@@ -318,7 +330,7 @@ void AiCore::fail_if_illegal(const Instruction& instr) {
 
 void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
   fail_if_illegal(SetFlag{Pipe::S, dst, id});
-  charge_scalar(params_.sync_cycles);
+  charge_scalar(sync_cost_);
   scalar_sync();
   flags_.set(Pipe::S, dst, id);
 }
@@ -326,7 +338,7 @@ void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
 void AiCore::scalar_wait_flag(Pipe src, uint32_t id) {
   const Instruction waiting = WaitFlag{src, Pipe::S, id};
   fail_if_illegal(waiting);
-  charge_scalar(params_.sync_cycles);
+  charge_scalar(sync_cost_);
   scalar_sync();
   scalar_blocked("blocked in", waiting, [&] { flags_.wait(src, Pipe::S, id); });
 }
@@ -335,7 +347,7 @@ void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
   const Instruction waiting = CrossCoreWaitFlag{Pipe::S, mode, id};
   fail_if_illegal(waiting);
   ++scalar_instructions_;
-  charge_scalar(params_.sync_cycles);
+  charge_scalar(sync_cost_);
   scalar_sync();
   scalar_blocked("blocked in", waiting, [&] { cross_core_->wait(id_, id); });
 }
@@ -345,7 +357,7 @@ void AiCore::barrier_all() {
   scalar_state_ = "waiting in PipeBarrier<PIPE_ALL> for every pipe to drain";
   for (;;) {
     bool all_idle = true;
-    for (auto& [p, unit] : pipes_) all_idle = all_idle && unit->idle();
+    for (auto& unit : pipes_) all_idle = all_idle && (!unit || unit->idle());
     if (all_idle) break;
     scalar_wait(pipe_idle_);
   }
@@ -353,7 +365,7 @@ void AiCore::barrier_all() {
 }
 
 Counter& AiCore::path_counter(MemSpace src, MemSpace dst) {
-  Counter*& c = path_bytes_[{src, dst}];
+  Counter*& c = path_bytes_[static_cast<size_t>(src)][static_cast<size_t>(dst)];
   if (!c) {
     c = &Stats::global().counter(
         fmt::format("{}.path.{}->{}.bytes", basename(), mem_space_name(src), mem_space_name(dst)), "bytes");
@@ -367,6 +379,9 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   // In functional mode nothing takes time; in perf mode no data is computed.
   auto spend = [this](uint64_t cycles) {
     if (timed()) wait(cycle_ * double(cycles));
+  };
+  auto spend_sync = [this] {
+    if (timed()) wait(sync_cost_);
   };
   if (auto* op = std::get_if<VectorOp>(&instr)) {
     spend(vector_.cost(*op));
@@ -393,28 +408,28 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
     return {};
   }
   if (auto* f = std::get_if<SetFlag>(&instr)) {
-    spend(params_.sync_cycles);
+    spend_sync();
     flags_.set(f->src, f->dst, f->id);
     return {};
   }
   if (auto* f = std::get_if<WaitFlag>(&instr)) {
     flags_.wait(f->src, f->dst, f->id);
-    spend(params_.sync_cycles);
+    spend_sync();
     return {};
   }
   if (std::holds_alternative<Barrier>(instr)) {
-    spend(params_.sync_cycles);  // the pipe is in order already
+    spend_sync();  // the pipe is in order already
     return {};
   }
   if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {
-    spend(params_.sync_cycles);
+    spend_sync();
     std::string why = cross_core_->set(id_, f->mode, f->id);
     if (!why.empty()) fail(describe(instr), why);
     return {};
   }
   if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) {
     cross_core_->wait(id_, f->id);
-    spend(params_.sync_cycles);
+    spend_sync();
     return {};
   }
   const ExecResult r = mover_.run(instr, cycle_);  // every kind of data move
@@ -423,7 +438,7 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   return r;
 }
 
-size_t AiCore::burst_length(Pipe, const std::deque<QueuedInstruction>& queue) {
+size_t AiCore::burst_length(Pipe, const InstructionQueue& queue) {
   if (!timed() || params_.mte.burst_bytes == 0) return 1;
   // A member must be a GM read wholly inside GM (a bad address is reported by running the
   // instruction alone) issued before the burst starts. Only simulated times decide, so the
@@ -436,7 +451,7 @@ size_t AiCore::burst_length(Pipe, const std::deque<QueuedInstruction>& queue) {
   };
   if (!joins(queue.front().instr)) return 1;
   uint64_t bytes = mover_.gm_read_bytes(queue.front().instr);
-  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = sim_time();
   size_t n = 1;
   for (; n < queue.size(); ++n) {
     const QueuedInstruction& next = queue[n];
@@ -560,8 +575,9 @@ sc_core::sc_time AiCore::gm_transaction(tlm::tlm_command cmd, uint64_t address, 
 std::string AiCore::state() const {
   std::string s = fmt::format("{}: S {}", basename(), scalar_state_);
   if (scalar_state_instr_) s += " " + describe(*scalar_state_instr_);
-  for (auto& [p, unit] : pipes_) {
-    s += fmt::format("; {} {}", pipe_name(p), unit->state());
+  for (auto& unit : pipes_) {
+    if (!unit) continue;
+    s += fmt::format("; {} {}", pipe_name(unit->pipe_kind()), unit->state());
     if (unit->queued() > 1) s += fmt::format(" ({} more queued)", unit->queued() - 1);
   }
   return s;

@@ -3,9 +3,9 @@
 // in parallel in simulated time, ordered only by the event-sync flags. GM is reached through
 // `gm_socket` (the BIU); local buffers are on-core byte arrays.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -145,13 +145,14 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   void scalar_sync();
   // Charges scalar cycles for work that issues no instruction (address math, GetValue).
   void charge_scalar(uint64_t cycles);
+  void charge_scalar(const sc_core::sc_time& time);
   LocalBuffer* buffer(MemSpace space);
   // Raises an error naming this core and the instruction.
   // From the scalar thread it first brings time up to the scalar unit's local time.
   [[noreturn]] void fail(const std::string& instruction, const std::string& why);
 
   // ---- Introspection ----
-  bool has_pipe(Pipe pipe) const { return pipes_.count(pipe) != 0; }
+  bool has_pipe(Pipe pipe) const { return this->pipe(pipe) != nullptr; }
   Product product() const { return params_.product; }
   PipeUnit* pipe(Pipe pipe) const;
   std::string state() const;  // scalar and pipe states, for deadlock reports
@@ -160,7 +161,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   // PipeExecutor
   ExecResult execute(Pipe pipe, const Instruction& instr) override;
   // GM reads queued back to back (DataMover::run_reads), in timed and perf modes.
-  size_t burst_length(Pipe pipe, const std::deque<QueuedInstruction>& queue) override;
+  size_t burst_length(Pipe pipe, const InstructionQueue& queue) override;
   void execute_burst(Pipe pipe, const Instruction* const* instrs, size_t n, ExecResult* results,
                      sc_core::sc_time* ends) override;
   void pipe_became_idle() override { pipe_idle_.notify(sc_core::SC_ZERO_TIME); }
@@ -168,6 +169,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
  private:
   void scalar_thread();
   void scalar_wait(const sc_core::sc_event& event);
+  void scalar_wait(ConditionEvent& event);
   // Runs `wait` with the scalar unit's state showing what it is blocked on (deadlock reports
   // describe `instr` only when they are made).
   template <class Wait>
@@ -200,15 +202,19 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   int id_;
   Params params_;
   sc_core::sc_time cycle_;
+  // scalar_issue_cycles and sync_cycles as times (charged per instruction).
+  sc_core::sc_time issue_cost_, sync_cost_;
   StackGuard stack_guard_;
-  std::map<MemSpace, std::unique_ptr<LocalBuffer>> buffers_;
+  static constexpr size_t kMemSpaces = static_cast<size_t>(MemSpace::FB) + 1;
+  // Indexed by MemSpace and Pipe (lookups are per instruction); null where the core has none.
+  std::array<std::unique_ptr<LocalBuffer>, kMemSpaces> buffers_;
   LocalBuffer* ub_ = nullptr;
   EventSync flags_;
   VectorUnit vector_;
   CubeUnit cube_;
   CubePath cube_path_;  // runs Mmads on cube_, the RTL cube, or both
   DataMover mover_;
-  std::map<Pipe, std::unique_ptr<PipeUnit>> pipes_;
+  std::array<std::unique_ptr<PipeUnit>, static_cast<size_t>(Pipe::ALL) + 1> pipes_;
   // The instruction whose GM accesses are under way (they happen before its pipe waits).
   Pipe issuing_ = Pipe::S;
   const Instruction* issuing_instr_ = nullptr;
@@ -232,7 +238,7 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   Counter& gm_read_bytes_;
   Counter& gm_write_bytes_;
   Counter& cube_macs_;
-  std::map<std::pair<MemSpace, MemSpace>, Counter*> path_bytes_;
+  std::array<std::array<Counter*, kMemSpaces>, kMemSpaces> path_bytes_{};  // [src][dst], made on first use
   Counter& path_counter(MemSpace src, MemSpace dst);  // "core0.path.GM->L1.bytes"
   bool timed() const { return params_.mode != SimMode::Functional; }
   bool moves_data() const { return params_.mode != SimMode::Perf; }

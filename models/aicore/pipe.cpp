@@ -1,7 +1,9 @@
 #include "models/aicore/pipe.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::aicore {
@@ -24,15 +26,17 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
       kind_(kind),
       depth_(depth),
       executor_(executor),
+      queue_(std::max(depth, 1u)),
       trace_track_(trace_track),
       cycle_(cycle),
-      stats_prefix_(stats_prefix) {
+      stats_prefix_(stats_prefix),
+      tracer_(Tracer::global()) {
   SC_HAS_PROCESS(PipeUnit);
   SC_THREAD(run);
 }
 
-void PipeUnit::push(Instruction instr, const sc_core::sc_time& issue_time) {
-  queue_.push_back(Entry{std::move(instr), issue_time});
+void PipeUnit::push(Instruction&& instr, const sc_core::sc_time& issue_time) {
+  queue_.push_back(std::move(instr), issue_time);
   // Only an empty queue can have the pipe waiting for it (a notification costs a delta cycle).
   if (queue_.size() == 1) not_empty_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -44,20 +48,31 @@ std::string PipeUnit::state() const {
 
 Counter& PipeUnit::class_counter(const Instruction& instr) {
   const uint32_t cls = instr_class(instr);
-  if (cls == last_class_ && last_counter_) return *last_counter_;  // runs of one class are common
-  Counter*& c = by_class_[cls];
-  if (!c) c = &Stats::global().counter(stats_prefix_ + ".instr." + instr_name(instr), "instructions");
-  last_class_ = cls;
-  last_counter_ = c;
-  return *c;
+  // A pipe runs a handful of classes: a linear scan is cheaper than any map.
+  for (const auto& [known, counter] : by_class_) {
+    if (known == cls) return *counter;
+  }
+  Counter& c = Stats::global().counter(stats_prefix_ + ".instr." + instr_name(instr), "instructions");
+  by_class_.emplace_back(cls, &c);
+  return c;
 }
+
+namespace {
+// llround(t / cycle), by integer division when t is a whole number of cycles (the usual case;
+// exactly what the floating-point division gives then, for times below 2^53 ticks).
+uint64_t cycles_in(const sc_core::sc_time& t, const sc_core::sc_time& cycle) {
+  const uint64_t ticks = t.value(), per_cycle = cycle.value();
+  if (ticks < (uint64_t(1) << 53) && ticks % per_cycle == 0) return ticks / per_cycle;
+  return static_cast<uint64_t>(std::llround(t / cycle));
+}
+}  // namespace
 
 void PipeUnit::record(const Instruction& instr, const ExecResult& result, const sc_core::sc_time& start,
                       const sc_core::sc_time& end) {
   bytes += result.bytes;
-  memory_stall_cycles += static_cast<uint64_t>(std::llround(result.memory_stall / cycle_));
+  memory_stall_cycles += cycles_in(result.memory_stall, cycle_);
   const sc_core::sc_time took = end - start;
-  const uint64_t cycles = static_cast<uint64_t>(std::llround(took / cycle_));
+  const uint64_t cycles = cycles_in(took, cycle_);
   if (std::holds_alternative<WaitFlag>(instr)) {
     flag_wait_cycles += cycles;
   } else {
@@ -65,9 +80,8 @@ void PipeUnit::record(const Instruction& instr, const ExecResult& result, const 
   }
   ++instructions;
   ++class_counter(instr);
-  Tracer& tracer = Tracer::global();
-  if (tracer.enabled()) {
-    tracer.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
+  if (tracer_.enabled()) {
+    tracer_.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
   }
 }
 
@@ -75,16 +89,19 @@ void PipeUnit::run() {
   for (;;) {
     while (queue_.empty()) wait(not_empty_);
     Entry& e = queue_.front();
-    if (e.issue_time > sc_core::sc_time_stamp()) wait(e.issue_time - sc_core::sc_time_stamp());
+    sc_core::sc_time start = sim_time();
+    if (e.issue_time > start) {
+      wait(e.issue_time - start);
+      start = e.issue_time;
+    }
     running_ = true;
-    const sc_core::sc_time start = sc_core::sc_time_stamp();
     const size_t n = queue_.size() > 1 ? executor_.burst_length(kind_, queue_) : 1;
     if (n == 1) {
       const ExecResult result = executor_.execute(kind_, e.instr);
-      record(e.instr, result, start, sc_core::sc_time_stamp());
+      record(e.instr, result, start, sim_time());
     } else {
-      // The members stay at the front of the queue (a deque keeps them in place while the
-      // scalar unit appends) until the burst is done.
+      // The members stay at the front of the queue (in place while the scalar unit appends)
+      // until the burst is done.
       burst_.resize(n);
       burst_results_.resize(n);
       burst_ends_.resize(n);
@@ -99,8 +116,8 @@ void PipeUnit::run() {
     }
     running_ = false;
     const bool was_full = full();
-    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-    if (was_full) not_full_.notify(sc_core::SC_ZERO_TIME);  // only a full queue has the scalar unit waiting
+    queue_.pop_front(n);
+    if (was_full) not_full_.notify_delta();  // only a full queue has the scalar unit waiting
     if (queue_.empty()) executor_.pipe_became_idle();
   }
 }
