@@ -86,11 +86,6 @@ unsigned ChiInterconnect::home_of(uint64_t address) const {
                        static_cast<unsigned>(homes_index_.size()));
 }
 
-bool ChiInterconnect::in_gm(uint64_t address, uint64_t length) const {
-  return address >= params_.gm_base && address - params_.gm_base <= params_.gm_size &&
-         length <= params_.gm_size - (address - params_.gm_base);
-}
-
 const std::vector<unsigned>& ChiInterconnect::targets_of(int from) const {
   return requesters_[from].role == Role::Requester && !homes_index_.empty() ? homes_index_ : subs_index_;
 }
@@ -244,16 +239,24 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   const unsigned shift = static_cast<unsigned>(__builtin_ctzll(granule));
   const std::vector<unsigned>& index = targets_of(from);
   HashedTargets target_of(static_cast<unsigned>(index.size()));  // target_of_granule, run by run
+  const uint64_t gm_base = params_.gm_base;
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
     if (!in_gm(s.address, s.length)) {
       tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    for (uint64_t at = s.address, end = s.address + s.length; at < end;) {
-      const uint64_t g = pow2 ? (at - params_.gm_base) >> shift : (at - params_.gm_base) / granule;
-      const uint64_t n = std::min(end, params_.gm_base + (g + 1) * granule) - at;
-      by_target[index[target_of(g)]].add(at, n);
+    // Offsets from gm_base; a span (a row, a line) usually lies in one granule.
+    const uint64_t from_offset = s.address - gm_base, end_offset = from_offset + s.length;
+    uint64_t g = pow2 ? from_offset >> shift : from_offset / granule;
+    const uint64_t last = pow2 ? (end_offset - 1) >> shift : (end_offset - 1) / granule;
+    if (g == last) {
+      by_target[index[target_of(g)]].add(s.address, s.length);
+      continue;
+    }
+    for (uint64_t at = from_offset; at < end_offset; ++g) {
+      const uint64_t n = std::min(end_offset, (g + 1) * granule) - at;
+      by_target[index[target_of(g)]].add(gm_base + at, n);
       at += n;
     }
   }
