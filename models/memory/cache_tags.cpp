@@ -55,6 +55,7 @@ void CacheTags::beyond_tag_range(uint64_t address) const {
 }
 
 CacheTags::Access CacheTags::access_other_ways(size_t set, uint32_t tag, uint32_t dirty) {
+  ++deep_lookups_;
   const uint32_t ways = geometry_.ways;
   uint32_t* entry = &first_[set * 2];  // way 0 (not `tag`, access() checked)
   uint32_t w = 0;

@@ -91,12 +91,18 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   const AddressSpan* spans = list ? list->spans.data() : &whole;
   const size_t count = list ? list->spans.size() : 1;
   // The tag sets of a span list's rows lie far apart in host memory: fetching the next
-  // rows' sets while this one is looked up hides most of the host's cache misses.
-  for (size_t i = 0; i < std::min(kPrefetchSpans, count); ++i) tags_.prefetch(spans[i].address);
+  // rows' sets while this one is looked up hides most of the host's cache misses. That pays
+  // only while lookups read past way 0 (a working set that fills the sets), so it is on when
+  // a quarter of the previous transaction's lookups did.
+  const bool prefetch = prefetch_tags_;
+  const uint64_t deep_before = tags_.deep_lookups();
+  if (prefetch) {
+    for (size_t i = 0; i < std::min(kPrefetchSpans, count); ++i) tags_.prefetch(spans[i].address);
+  }
   const uint64_t line_mask = ~(line_bytes - 1);  // a power of two (CacheTags)
   uint64_t hits = 0, misses = 0;  // counted here, added once
   for (size_t i = 0; i < count; ++i) {
-    if (i + kPrefetchSpans < count) tags_.prefetch(spans[i + kPrefetchSpans].address);
+    if (prefetch && i + kPrefetchSpans < count) tags_.prefetch(spans[i + kPrefetchSpans].address);
     const uint64_t address = spans[i].address, end = address + spans[i].length;
     for (uint64_t line = address & line_mask; line < end; line += line_bytes) {
       const CacheTags::Access a = tags_.access(line, write);
@@ -112,6 +118,7 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
       fills_scratch_.add(line, line_bytes);
     }
   }
+  prefetch_tags_ = (tags_.deep_lookups() - deep_before) * 4 >= hits + misses;
   hits_ += hits;
   initiator_hits += hits;
   misses_ += misses;

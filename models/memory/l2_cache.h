@@ -63,6 +63,7 @@ class L2Slice : public sc_core::sc_module {
   Counter& fills_;
   std::vector<Counter*> per_initiator_;  // by (initiator + 1) * 2 + hit
   static constexpr size_t kPrefetchSpans = 32;  // how many rows ahead b_transport prefetches tags
+  bool prefetch_tags_ = true;                   // whether it does (host speed only)
   // The lines one lookup fills and writes back (reused: b_transport is not re-entered).
   SpanListExtension fills_scratch_, writebacks_scratch_;
   tlm::tlm_generic_payload fill_tx_, writeback_tx_;
