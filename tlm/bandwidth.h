@@ -104,9 +104,21 @@ class BandwidthResource {
  private:
   // The bytes booked in `slot` (>= base_); the window grows to hold it.
   float& slot_used(uint64_t slot) {
-    if (slot >= base_ + slots_.size()) grow(slot);
-    if (slot >= limit_) limit_ = slot + 1;
+    if (slot >= limit_) {
+      if (slot >= base_ + slots_.size()) grow(slot);
+      clear(limit_, slot + 1);
+      limit_ = slot + 1;
+    }
     return slots_[slot & mask_].used;
+  }
+  // Clears slots [from, to) (from >= limit_): the ring's places past limit_ still hold what
+  // slots forgotten long ago left there, and are cleared only when the window reaches them.
+  void clear(uint64_t from, uint64_t to) {
+    if (to <= from) return;
+    const size_t at = from & mask_, count = to - from;
+    const size_t first = std::min(count, slots_.size() - at);
+    std::fill_n(slots_.begin() + at, first, Slot{});
+    std::fill_n(slots_.begin(), count - first, Slot{});
   }
   // The first slot at or after `slot` that has room: full slots point ahead (skip > 0),
   // and the pointers are shortened on the way, so a long run of full slots (a congested
@@ -122,11 +134,14 @@ class BandwidthResource {
     return open;
   }
   // The rest of a booking from `slot` on, where no slot is booked yet: the same steps as
-  // reserve_ticks' loop (so the same result), without the lookups. Returns the booking's end.
+  // reserve_ticks' loop (so the same result), without the lookups; every slot it reaches is
+  // written whole (the ring's places past limit_ are not clear). Returns the booking's end.
   uint64_t lay_clear(uint64_t slot, double offset, double left) {
     const uint64_t last = slot + static_cast<uint64_t>((offset + left) / slot_bytes_) + 1;
     if (last >= base_ + slots_.size()) grow(last);
+    clear(limit_, slot);
     const float full = float(slot_bytes_);
+    uint64_t run = slot + (offset == 0 ? 0 : 1);  // the first whole slot
     for (;; ++slot, offset = 0) {
       Slot& s = slots_[slot & mask_];
       if (offset == 0 && left > slot_bytes_) {  // a whole slot: simply full (the steps below give the same)
@@ -137,9 +152,11 @@ class BandwidthResource {
       }
       const double room = slot_bytes_ - offset;
       const double take = std::min(room, left);
-      if (take > kFullSlack) s.used = float(take);
-      if (s.used >= slot_bytes_ - kFullSlack) s.skip = 1;
+      s.used = take > kFullSlack ? float(take) : 0.0f;
+      s.skip = s.used >= slot_bytes_ - kFullSlack ? 1 : 0;
       if (room >= left) {
+        // The whole slots point past their run, so a later booking crosses it in one step.
+        for (; run + 1 < slot; ++run) slots_[run & mask_].skip = static_cast<uint32_t>(slot - run);
         limit_ = std::max(limit_, slot + 1);
         return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
       }
@@ -147,7 +164,8 @@ class BandwidthResource {
     }
   }
   // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
-  // clear. Growing re-lays the kept slots [base_, limit_) into a larger ring.
+  // clear (their places in the ring are cleared when the window reaches them). Growing
+  // re-lays the kept slots [base_, limit_) into a larger ring.
   void grow(uint64_t slot) {
     size_t size = std::max<size_t>(64, slots_.size());
     while (slot >= base_ + size) size *= 2;
@@ -156,19 +174,11 @@ class BandwidthResource {
     slots_.swap(slots);
     mask_ = size - 1;
   }
-  // Slots that ended before `now` can no longer be booked (nobody books in the past): they
-  // are cleared for reuse as the window moves on.
+  // Slots that ended before `now` can no longer be booked (nobody books in the past): the
+  // window moves on, and their places in the ring are reused (cleared when reached).
   void forget_before(uint64_t now) {
     const uint64_t slot_now = now >> slot_shift_;
     if (slot_now <= base_) return;
-    // The forgotten slots are one or two runs of the ring: cleared as plain fills.
-    const uint64_t end = std::min(slot_now, limit_);
-    if (end > base_) {
-      const size_t from = base_ & mask_, count = end - base_;
-      const size_t first = std::min(count, slots_.size() - from);
-      std::fill_n(slots_.begin() + from, first, Slot{});
-      std::fill_n(slots_.begin(), count - first, Slot{});
-    }
     base_ = slot_now;
     limit_ = std::max(limit_, base_);
   }
