@@ -239,10 +239,10 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   const unsigned shift = static_cast<unsigned>(__builtin_ctzll(granule));
   const std::vector<unsigned>& index = targets_of(from);
   HashedTargets target_of(static_cast<unsigned>(index.size()));  // target_of_granule, run by run
-  const uint64_t gm_base = params_.gm_base;
+  const uint64_t gm_base = params_.gm_base, gm_size = params_.gm_size;  // in registers, not reloaded per span
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
-    if (!in_gm(s.address, s.length)) {
+    if (!within(s.address, s.length, gm_base, gm_size)) {
       tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }

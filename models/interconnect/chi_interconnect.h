@@ -88,9 +88,10 @@ class ChiInterconnect : public sc_core::sc_module {
   // The initiator-socket index of the target that serves `address` for requester `from`,
   // or -1 if the address is not GM.
   int target_for(int from, uint64_t address) const;
-  bool in_gm(uint64_t address, uint64_t length) const {  // inline: checked for every span
-    return address >= params_.gm_base && address - params_.gm_base <= params_.gm_size &&
-           length <= params_.gm_size - (address - params_.gm_base);
+  bool in_gm(uint64_t address, uint64_t length) const { return within(address, length, params_.gm_base, params_.gm_size); }
+  // [address, address + length) lies in [base, base + size) (inline: checked for every span).
+  static bool within(uint64_t address, uint64_t length, uint64_t base, uint64_t size) {
+    return address >= base && address - base <= size && length <= size - (address - base);
   }
   // The targets `from` reaches (home nodes, or subordinates when it is one or there are none).
   const std::vector<unsigned>& targets_of(int from) const;
