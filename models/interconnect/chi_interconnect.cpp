@@ -148,6 +148,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
       continue;
     }
     uint64_t head = f.start, tail = f.start;
+    const uint64_t own = links_[kData].resource.occupancy_ticks(f.bytes);  // every link is as wide
     for (unsigned link : *f.route) {
       LinkShare& share = link_share_[link];
       LinkChannel& lc = links_[link * 2 + kData];
@@ -158,7 +159,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
         *lc.bytes += share.bytes;
       }
       const uint64_t pass = std::max(head, share.end > share.occupancy ? share.end - share.occupancy : 0);
-      tail = std::max(share.end, pass + lc.resource.occupancy_ticks(f.bytes));
+      tail = std::max(share.end, pass + own);
       head = pass + hop;
     }
     f.arrival = tail + hop;
