@@ -29,19 +29,15 @@ L2Slice::L2Slice(sc_core::sc_module_name name, const Params& params)
   upstream.register_transport_dbg(this, &L2Slice::transport_dbg);
 }
 
-Counter& L2Slice::initiator_counter(int initiator, bool hit) {
+Counter& L2Slice::new_initiator_counter(int initiator, bool hit, size_t at) {
   initiator = std::max(initiator, -1);
-  const size_t at = size_t(initiator + 1) * 2 + (hit ? 1 : 0);  // -1 ("other") first
   if (at >= per_initiator_.size()) per_initiator_.resize(at + 1, nullptr);
-  Counter*& c = per_initiator_[at];
-  if (!c) {
-    // Summed over slices: "l2.by_initiator.core3.hits".
-    const std::string who = initiator < 0                                        ? std::string("other")
-                            : size_t(initiator) < params_.initiator_names.size() ? params_.initiator_names[initiator]
-                                                                                 : fmt::format("core{}", initiator);
-    c = &Stats::global().counter(fmt::format("l2.by_initiator.{}.{}", who, hit ? "hits" : "misses"), "lines");
-  }
-  return *c;
+  // Summed over slices: "l2.by_initiator.core3.hits".
+  const std::string who = initiator < 0                                        ? std::string("other")
+                          : size_t(initiator) < params_.initiator_names.size() ? params_.initiator_names[initiator]
+                                                                               : fmt::format("core{}", initiator);
+  per_initiator_[at] = &Stats::global().counter(fmt::format("l2.by_initiator.{}.{}", who, hit ? "hits" : "misses"), "lines");
+  return *per_initiator_[at];
 }
 
 sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, SpanListExtension& lines, sc_core::sc_time start,
