@@ -102,6 +102,12 @@ class BandwidthResource {
   }
 
  private:
+  // A slot's booked bytes, and 0 while it has room, else how far ahead to look for room;
+  // together, so a booking touches one host cache line per slot.
+  struct Slot {
+    float used = 0.0f;
+    uint32_t skip = 0;
+  };
   // The bytes booked in `slot` (>= base_); the window grows to hold it.
   float& slot_used(uint64_t slot) {
     if (slot >= limit_) {
@@ -140,28 +146,32 @@ class BandwidthResource {
     const uint64_t last = slot + static_cast<uint64_t>((offset + left) / slot_bytes_) + 1;
     if (last >= base_ + slots_.size()) grow(last);
     clear(limit_, slot);
-    const float full = float(slot_bytes_);
-    uint64_t run = slot + (offset == 0 ? 0 : 1);  // the first whole slot
-    for (;; ++slot, offset = 0) {
-      Slot& s = slots_[slot & mask_];
-      if (offset == 0 && left > slot_bytes_) {  // a whole slot: simply full (the steps below give the same)
-        s.used = full;
-        s.skip = 1;
-        left -= slot_bytes_;
-        continue;
-      }
+    if (offset != 0) {  // a first slot entered part way
       const double room = slot_bytes_ - offset;
-      const double take = std::min(room, left);
-      s.used = take > kFullSlack ? float(take) : 0.0f;
-      s.skip = s.used >= slot_bytes_ - kFullSlack ? 1 : 0;
-      if (room >= left) {
-        // The whole slots point past their run, so a later booking crosses it in one step.
-        for (; run + 1 < slot; ++run) slots_[run & mask_].skip = static_cast<uint32_t>(slot - run);
-        limit_ = std::max(limit_, slot + 1);
-        return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
-      }
-      if (take > kFullSlack) left -= take;
+      if (room >= left) return lay_last(slot, offset, left);
+      lay_part(slots_[slot & mask_], room);
+      if (room > kFullSlack) left -= room;
+      ++slot;
     }
+    // Whole slots, simply full (the loop's steps give the same), each pointing to the last
+    // slot so that a later booking crosses the run in one step. Their number comes from the
+    // same subtractions the loop makes, so `left` ends exactly as there.
+    uint64_t whole = 0;
+    for (; left > slot_bytes_; ++whole) left -= slot_bytes_;
+    const float full = float(slot_bytes_);
+    for (uint64_t i = 0; i < whole; ++i) slots_[(slot + i) & mask_] = Slot{full, static_cast<uint32_t>(whole - i)};
+    return lay_last(slot + whole, 0, left);
+  }
+  // lay_clear's last slot, where the booking's `left` bytes fit from `offset` on.
+  uint64_t lay_last(uint64_t slot, double offset, double left) {
+    lay_part(slots_[slot & mask_], left);
+    limit_ = std::max(limit_, slot + 1);
+    return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
+  }
+  // A clear slot given `take` bytes (as reserve_ticks' loop books them).
+  void lay_part(Slot& s, double take) const {
+    s.used = take > kFullSlack ? float(take) : 0.0f;
+    s.skip = s.used >= slot_bytes_ - kFullSlack ? 1 : 0;
   }
   // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
   // clear (their places in the ring are cleared when the window reaches them). Growing
@@ -193,12 +203,6 @@ class BandwidthResource {
   uint64_t slot_ticks_ = 1;
   unsigned slot_shift_ = 0;
   double slot_bytes_ = 0;
-  // A slot's booked bytes, and 0 while it has room, else how far ahead to look for room;
-  // together, so a booking touches one host cache line per slot.
-  struct Slot {
-    float used = 0.0f;
-    uint32_t skip = 0;
-  };
   std::vector<Slot> slots_;  // at slot & mask_
   uint64_t mask_ = 0;
   uint64_t base_ = 0;   // the oldest slot kept
