@@ -138,7 +138,8 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     order_[at] = i;
   }
   // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
-  // link when the link's booking ends (or its own bytes have passed, if it came late).
+  // link when the link's booking ends (or its own bytes have passed, if it came late), and
+  // only the last link's tail counts.
   // Raw SystemC time units: this loop is the hottest of the memory system.
   const uint64_t now = sc_core::sc_time_stamp().value();
   for (unsigned i : order_) {
@@ -147,22 +148,24 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
       f.arrival = f.start;
       continue;
     }
-    uint64_t head = f.start, tail = f.start;
-    const uint64_t own = links_[kData].resource.occupancy_ticks(f.bytes);  // every link is as wide
+    uint64_t head = f.start, pass = f.start;
+    const LinkShare* share = nullptr;
     for (unsigned link : *f.route) {
-      LinkShare& share = link_share_[link];
-      LinkChannel& lc = links_[link * 2 + kData];
-      if (!share.booked) {
-        share.end = lc.resource.reserve_ticks(now, head, share.bytes);
-        share.occupancy = lc.resource.occupancy_ticks(share.bytes);
-        share.booked = true;
-        *lc.bytes += share.bytes;
+      LinkShare& s = link_share_[link];
+      if (!s.booked) {
+        LinkChannel& lc = links_[link * 2 + kData];
+        s.end = lc.resource.reserve_ticks(now, head, s.bytes);
+        const uint64_t occupancy = lc.resource.occupancy_ticks(s.bytes);
+        s.pass_from = s.end > occupancy ? s.end - occupancy : 0;
+        s.booked = true;
+        *lc.bytes += s.bytes;
       }
-      const uint64_t pass = std::max(head, share.end > share.occupancy ? share.end - share.occupancy : 0);
-      tail = std::max(share.end, pass + own);
+      pass = std::max(head, s.pass_from);
       head = pass + hop;
+      share = &s;
     }
-    f.arrival = tail + hop;
+    const uint64_t own = links_[kData].resource.occupancy_ticks(f.bytes);  // every link is as wide
+    f.arrival = std::max(share->end, pass + own) + hop;
   }
   for (unsigned link : touched_links_) link_share_[link] = LinkShare{};
   touched_links_.clear();

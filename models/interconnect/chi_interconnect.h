@@ -147,7 +147,8 @@ class ChiInterconnect : public sc_core::sc_module {
   unsigned depth_ = 0;
   // traverse()'s per-link sums (it does not nest).
   struct LinkShare {
-    uint64_t bytes = 0, end = 0, occupancy = 0;
+    uint64_t bytes = 0, end = 0;
+    uint64_t pass_from = 0;  // the earliest a flow's head passes: the booking's end less its occupancy
     bool booked = false;
   };
   std::vector<LinkShare> link_share_;
