@@ -102,11 +102,29 @@ class BandwidthResource {
   }
 
  private:
+  // A slot's booked bytes, and 0 while it has room, else how far ahead to look for room;
+  // together, so a booking touches one host cache line per slot.
+  struct Slot {
+    float used = 0.0f;
+    uint32_t skip = 0;
+  };
   // The bytes booked in `slot` (>= base_); the window grows to hold it.
   float& slot_used(uint64_t slot) {
-    if (slot >= base_ + slots_.size()) grow(slot);
-    if (slot >= limit_) limit_ = slot + 1;
+    if (slot >= limit_) {
+      if (slot >= base_ + slots_.size()) grow(slot);
+      clear(limit_, slot + 1);
+      limit_ = slot + 1;
+    }
     return slots_[slot & mask_].used;
+  }
+  // Clears slots [from, to) (from >= limit_): the ring's places past limit_ still hold what
+  // slots forgotten long ago left there, and are cleared only when the window reaches them.
+  void clear(uint64_t from, uint64_t to) {
+    if (to <= from) return;
+    const size_t at = from & mask_, count = to - from;
+    const size_t first = std::min(count, slots_.size() - at);
+    std::fill_n(slots_.begin() + at, first, Slot{});
+    std::fill_n(slots_.begin(), count - first, Slot{});
   }
   // The first slot at or after `slot` that has room: full slots point ahead (skip > 0),
   // and the pointers are shortened on the way, so a long run of full slots (a congested
@@ -122,32 +140,42 @@ class BandwidthResource {
     return open;
   }
   // The rest of a booking from `slot` on, where no slot is booked yet: the same steps as
-  // reserve_ticks' loop (so the same result), without the lookups. Returns the booking's end.
+  // reserve_ticks' loop (so the same result), without the lookups; every slot it reaches is
+  // written whole (the ring's places past limit_ are not clear). Returns the booking's end.
   uint64_t lay_clear(uint64_t slot, double offset, double left) {
     const uint64_t last = slot + static_cast<uint64_t>((offset + left) / slot_bytes_) + 1;
     if (last >= base_ + slots_.size()) grow(last);
-    const float full = float(slot_bytes_);
-    for (;; ++slot, offset = 0) {
-      Slot& s = slots_[slot & mask_];
-      if (offset == 0 && left > slot_bytes_) {  // a whole slot: simply full (the steps below give the same)
-        s.used = full;
-        s.skip = 1;
-        left -= slot_bytes_;
-        continue;
-      }
+    clear(limit_, slot);
+    if (offset != 0) {  // a first slot entered part way
       const double room = slot_bytes_ - offset;
-      const double take = std::min(room, left);
-      if (take > kFullSlack) s.used = float(take);
-      if (s.used >= slot_bytes_ - kFullSlack) s.skip = 1;
-      if (room >= left) {
-        limit_ = std::max(limit_, slot + 1);
-        return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
-      }
-      if (take > kFullSlack) left -= take;
+      if (room >= left) return lay_last(slot, offset, left);
+      lay_part(slots_[slot & mask_], room);
+      if (room > kFullSlack) left -= room;
+      ++slot;
     }
+    // Whole slots, simply full (the loop's steps give the same), each pointing to the last
+    // slot so that a later booking crosses the run in one step. Their number comes from the
+    // same subtractions the loop makes, so `left` ends exactly as there.
+    uint64_t whole = 0;
+    for (; left > slot_bytes_; ++whole) left -= slot_bytes_;
+    const float full = float(slot_bytes_);
+    for (uint64_t i = 0; i < whole; ++i) slots_[(slot + i) & mask_] = Slot{full, static_cast<uint32_t>(whole - i)};
+    return lay_last(slot + whole, 0, left);
+  }
+  // lay_clear's last slot, where the booking's `left` bytes fit from `offset` on.
+  uint64_t lay_last(uint64_t slot, double offset, double left) {
+    lay_part(slots_[slot & mask_], left);
+    limit_ = std::max(limit_, slot + 1);
+    return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
+  }
+  // A clear slot given `take` bytes (as reserve_ticks' loop books them).
+  void lay_part(Slot& s, double take) const {
+    s.used = take > kFullSlack ? float(take) : 0.0f;
+    s.skip = s.used >= slot_bytes_ - kFullSlack ? 1 : 0;
   }
   // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
-  // clear. Growing re-lays the kept slots [base_, limit_) into a larger ring.
+  // clear (their places in the ring are cleared when the window reaches them). Growing
+  // re-lays the kept slots [base_, limit_) into a larger ring.
   void grow(uint64_t slot) {
     size_t size = std::max<size_t>(64, slots_.size());
     while (slot >= base_ + size) size *= 2;
@@ -156,19 +184,11 @@ class BandwidthResource {
     slots_.swap(slots);
     mask_ = size - 1;
   }
-  // Slots that ended before `now` can no longer be booked (nobody books in the past): they
-  // are cleared for reuse as the window moves on.
+  // Slots that ended before `now` can no longer be booked (nobody books in the past): the
+  // window moves on, and their places in the ring are reused (cleared when reached).
   void forget_before(uint64_t now) {
     const uint64_t slot_now = now >> slot_shift_;
     if (slot_now <= base_) return;
-    // The forgotten slots are one or two runs of the ring: cleared as plain fills.
-    const uint64_t end = std::min(slot_now, limit_);
-    if (end > base_) {
-      const size_t from = base_ & mask_, count = end - base_;
-      const size_t first = std::min(count, slots_.size() - from);
-      std::fill_n(slots_.begin() + from, first, Slot{});
-      std::fill_n(slots_.begin(), count - first, Slot{});
-    }
     base_ = slot_now;
     limit_ = std::max(limit_, base_);
   }
@@ -183,12 +203,6 @@ class BandwidthResource {
   uint64_t slot_ticks_ = 1;
   unsigned slot_shift_ = 0;
   double slot_bytes_ = 0;
-  // A slot's booked bytes, and 0 while it has room, else how far ahead to look for room;
-  // together, so a booking touches one host cache line per slot.
-  struct Slot {
-    float used = 0.0f;
-    uint32_t skip = 0;
-  };
   std::vector<Slot> slots_;  // at slot & mask_
   uint64_t mask_ = 0;
   uint64_t base_ = 0;   // the oldest slot kept

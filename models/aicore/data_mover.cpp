@@ -192,9 +192,9 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
         add_span(a, length, moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr);
       };
       if (op->nz2nd) {
-        for (uint32_t i = 0; i < op->m_size; ++i) {
-          store(op->dst.addr + uint64_t(i) * op->dst_stride * dsize, op->n_size * dsize);
-        }
+        spans_.add_rows(op->dst.addr, uint64_t(op->dst_stride) * dsize, op->m_size, op->n_size * dsize,
+                        moves_data() ? staging_out_.data() + (op->dst.addr - dst.begin) : nullptr,
+                        uint64_t(op->dst_stride) * dsize);
       } else {
         // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
         // written only up to n_size (the rest of GM stays as it was).
@@ -245,9 +245,8 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
   if (gm_write) {
     uint8_t* local = buffers_(m.src.space)->data();
     spans_.clear();
-    for (uint32_t i = 0; i < m.block_count; ++i) {
-      add_span(dst_at(i), src_block, moves_data() ? local + src_at(i) : nullptr);
-    }
+    spans_.add_rows(dst_at(0), dst_at(1) - dst_at(0), m.block_count, src_block, moves_data() ? local + src_at(0) : nullptr,
+                    src_at(1) - src_at(0));
     memory = gm_(tlm::TLM_WRITE_COMMAND, spans_);
   }
   const sc_core::sc_time stall = finish(work, memory);
@@ -311,22 +310,16 @@ void DataMover::gather(const Instruction& instr, uint8_t* staging) {
     read_base_ = layout::nd2nz_src_range(*op).begin;
     const uint64_t size = dtype_size(op->dtype);
     for (uint64_t i = 0; i < op->nd_num; ++i) {
-      for (uint64_t r = 0; r < op->n_value; ++r) {
-        add_read(op->src.addr + (i * op->src_nd_matrix_stride + r * op->src_d_value) * size,
-                 uint64_t(op->d_value) * size);
-      }
+      add_read_rows(op->src.addr + i * op->src_nd_matrix_stride * size, uint64_t(op->src_d_value) * size, op->n_value,
+                    uint64_t(op->d_value) * size);
     }
   } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
     read_base_ = layout::load2d_src_range(*op).begin;
-    for (uint64_t r = 0; r < op->repeat; ++r) {
-      add_read(op->src.addr + (op->start_index + r * op->src_stride) * 512, 512);
-    }
+    add_read_rows(op->src.addr + uint64_t(op->start_index) * 512, uint64_t(op->src_stride) * 512, op->repeat, 512);
   } else {  // DataMove: its blocks, packed in staging
     const DataMove& m = std::get<DataMove>(instr);
     const uint64_t block = uint64_t(m.block_len) * m.unit;
-    for (uint32_t i = 0; i < m.block_count; ++i) {
-      add_span(m.src.addr + block_offset(m, i), block, staging ? staging + i * block : nullptr);
-    }
+    spans_.add_rows(m.src.addr, block_offset(m, 1), m.block_count, block, staging, block);
   }
   read_staging_ = nullptr;
 }

@@ -69,6 +69,33 @@ class DataMover {
       high = std::max(high, address + length);
       wraps = wraps || address + length < address;
     }
+    // `count` rows of `length` bytes, `stride` apart from `address` on, their bytes
+    // `where_stride` apart from `where` (nullptr: none). The same as add() row by row, with
+    // the range worked out once: rows at a fixed stride run from the first to the last.
+    void add_rows(uint64_t address, uint64_t stride, uint64_t count, uint64_t length, uint8_t* where,
+                  uint64_t where_stride) {
+      if (count == 0) return;
+      uint64_t last = 0, end = 0;
+      if (__builtin_mul_overflow(count - 1, stride, &last) || __builtin_add_overflow(address, last, &last) ||
+          __builtin_add_overflow(last, length, &end)) {  // past the end of the address space: row by row
+        for (uint64_t r = 0; r < count; ++r) add(address + r * stride, length, where ? where + r * where_stride : nullptr);
+        return;
+      }
+      auto make_room = [count](auto& v) {  // growing geometrically, as push_back would
+        if (v.capacity() < v.size() + count) v.reserve(std::max(v.size() + count, 2 * v.capacity()));
+      };
+      make_room(list.spans);
+      make_room(data);
+      for (uint64_t r = 0; r < count; ++r) {
+        AddressSpan& s = list.spans.emplace_back();
+        s.address = address + r * stride;
+        s.length = length;
+        data.push_back(where ? where + r * where_stride : nullptr);
+      }
+      bytes += count * length;
+      low = std::min(low, address);
+      high = std::max(high, end);
+    }
   };
   // An instruction's GM accesses, all starting when it starts; returns the memory time they
   // take, measured from the start of the instruction. Raises on a transport error.
@@ -114,6 +141,11 @@ class DataMover {
   uint64_t staging_bytes(const Instruction& instr) const;  // the room a GM read takes in staging_
   void add_read(uint64_t address, uint64_t length) {
     add_span(address, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr);
+  }
+  // add_read for `count` rows `stride` apart.
+  void add_read_rows(uint64_t address, uint64_t stride, uint64_t count, uint64_t length) {
+    spans_.add_rows(address, stride, count, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr,
+                    stride);
   }
   // Waits the instruction's duration = max(own work, memory); returns the memory's excess.
   sc_core::sc_time finish(const sc_core::sc_time& work, const sc_core::sc_time& memory);

@@ -86,11 +86,6 @@ unsigned ChiInterconnect::home_of(uint64_t address) const {
                        static_cast<unsigned>(homes_index_.size()));
 }
 
-bool ChiInterconnect::in_gm(uint64_t address, uint64_t length) const {
-  return address >= params_.gm_base && address - params_.gm_base <= params_.gm_size &&
-         length <= params_.gm_size - (address - params_.gm_base);
-}
-
 const std::vector<unsigned>& ChiInterconnect::targets_of(int from) const {
   return requesters_[from].role == Role::Requester && !homes_index_.empty() ? homes_index_ : subs_index_;
 }
@@ -143,7 +138,8 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     order_[at] = i;
   }
   // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
-  // link when the link's booking ends (or its own bytes have passed, if it came late).
+  // link when the link's booking ends (or its own bytes have passed, if it came late), and
+  // only the last link's tail counts.
   // Raw SystemC time units: this loop is the hottest of the memory system.
   const uint64_t now = sc_core::sc_time_stamp().value();
   for (unsigned i : order_) {
@@ -152,21 +148,24 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
       f.arrival = f.start;
       continue;
     }
-    uint64_t head = f.start, tail = f.start;
+    uint64_t head = f.start, pass = f.start;
+    const LinkShare* share = nullptr;
     for (unsigned link : *f.route) {
-      LinkShare& share = link_share_[link];
-      LinkChannel& lc = links_[link * 2 + kData];
-      if (!share.booked) {
-        share.end = lc.resource.reserve_ticks(now, head, share.bytes);
-        share.occupancy = lc.resource.occupancy_ticks(share.bytes);
-        share.booked = true;
-        *lc.bytes += share.bytes;
+      LinkShare& s = link_share_[link];
+      if (!s.booked) {
+        LinkChannel& lc = links_[link * 2 + kData];
+        s.end = lc.resource.reserve_ticks(now, head, s.bytes);
+        const uint64_t occupancy = lc.resource.occupancy_ticks(s.bytes);
+        s.pass_from = s.end > occupancy ? s.end - occupancy : 0;
+        s.booked = true;
+        *lc.bytes += s.bytes;
       }
-      const uint64_t pass = std::max(head, share.end > share.occupancy ? share.end - share.occupancy : 0);
-      tail = std::max(share.end, pass + lc.resource.occupancy_ticks(f.bytes));
+      pass = std::max(head, s.pass_from);
       head = pass + hop;
+      share = &s;
     }
-    f.arrival = tail + hop;
+    const uint64_t own = links_[kData].resource.occupancy_ticks(f.bytes);  // every link is as wide
+    f.arrival = std::max(share->end, pass + own) + hop;
   }
   for (unsigned link : touched_links_) link_share_[link] = LinkShare{};
   touched_links_.clear();
@@ -244,16 +243,24 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   const unsigned shift = static_cast<unsigned>(__builtin_ctzll(granule));
   const std::vector<unsigned>& index = targets_of(from);
   HashedTargets target_of(static_cast<unsigned>(index.size()));  // target_of_granule, run by run
+  const uint64_t gm_base = params_.gm_base, gm_size = params_.gm_size;  // in registers, not reloaded per span
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
-    if (!in_gm(s.address, s.length)) {
+    if (!within(s.address, s.length, gm_base, gm_size)) {
       tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    for (uint64_t at = s.address, end = s.address + s.length; at < end;) {
-      const uint64_t g = pow2 ? (at - params_.gm_base) >> shift : (at - params_.gm_base) / granule;
-      const uint64_t n = std::min(end, params_.gm_base + (g + 1) * granule) - at;
-      by_target[index[target_of(g)]].add(at, n);
+    // Offsets from gm_base; a span (a row, a line) usually lies in one granule.
+    const uint64_t from_offset = s.address - gm_base, end_offset = from_offset + s.length;
+    uint64_t g = pow2 ? from_offset >> shift : from_offset / granule;
+    const uint64_t last = pow2 ? (end_offset - 1) >> shift : (end_offset - 1) / granule;
+    if (g == last) {
+      by_target[index[target_of(g)]].add(s.address, s.length);
+      continue;
+    }
+    for (uint64_t at = from_offset; at < end_offset; ++g) {
+      const uint64_t n = std::min(end_offset, (g + 1) * granule) - at;
+      by_target[index[target_of(g)]].add(gm_base + at, n);
       at += n;
     }
   }

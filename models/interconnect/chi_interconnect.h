@@ -92,7 +92,11 @@ class ChiInterconnect : public sc_core::sc_module {
   // The initiator-socket index of the target that serves `address` for requester `from`,
   // or -1 if the address is not GM.
   int target_for(int from, uint64_t address) const;
-  bool in_gm(uint64_t address, uint64_t length) const;
+  bool in_gm(uint64_t address, uint64_t length) const { return within(address, length, params_.gm_base, params_.gm_size); }
+  // [address, address + length) lies in [base, base + size) (inline: checked for every span).
+  static bool within(uint64_t address, uint64_t length, uint64_t base, uint64_t size) {
+    return address >= base && address - base <= size && length <= size - (address - base);
+  }
   // The targets `from` reaches (home nodes, or subordinates when it is one or there are none).
   const std::vector<unsigned>& targets_of(int from) const;
   // The target that serves interleave granule `granule` (of piece_bytes(from)) for `from`.
@@ -147,7 +151,8 @@ class ChiInterconnect : public sc_core::sc_module {
   unsigned depth_ = 0;
   // traverse()'s per-link sums (it does not nest).
   struct LinkShare {
-    uint64_t bytes = 0, end = 0, occupancy = 0;
+    uint64_t bytes = 0, end = 0;
+    uint64_t pass_from = 0;  // the earliest a flow's head passes: the booking's end less its occupancy
     bool booked = false;
   };
   std::vector<LinkShare> link_share_;

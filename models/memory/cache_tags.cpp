@@ -50,23 +50,26 @@ void CacheTags::renormalise() {
   clock_ = geometry_.ways;
 }
 
-CacheTags::Access CacheTags::access(uint64_t address, bool write) {
-  const uint64_t line = address >> line_shift_;
-  if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
-  const uint32_t tag = static_cast<uint32_t>(line) + 1;
+void CacheTags::beyond_tag_range(uint64_t address) const {
+  raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
+}
+
+CacheTags::Access CacheTags::access_other_ways(size_t set, uint32_t tag, uint32_t dirty) {
+  ++deep_lookups_;
   const uint32_t ways = geometry_.ways;
-  const size_t set = set_of(line);
-  if (clock_ >= clock_limit_) renormalise();
-  ++clock_;
-  const uint32_t dirty = write ? 1 : 0;
+  uint32_t* entry = &first_[set * 2];  // way 0 (not `tag`, access() checked)
   uint32_t w = 0;
-  for (; w < ways; ++w) {
-    uint32_t* entry = way(set, w);  // (tag, meta)
-    if (entry[0] == tag) {
-      entry[1] = (clock_ << 1) | (entry[1] & 1) | dirty;
-      return Access{true, false, 0};
+  if (entry[0] != 0) {
+    // Ways 1.. of the set, (tag, meta) pairs one after another.
+    uint32_t* rest = ways > 1 ? &rest_[set * (ways - 1) * 2] : nullptr;
+    for (w = 1; w < ways; ++w) {
+      entry = rest + (w - 1) * 2;
+      if (entry[0] == tag) {
+        entry[1] = (clock_ << 1) | (entry[1] & 1) | dirty;
+        return Access{true, false, 0};
+      }
+      if (entry[0] == 0) break;  // the first invalid way: a miss, allocated here
     }
-    if (entry[0] == 0) break;  // the first invalid way: a miss, allocated here
   }
   Access a;
   if (w == ways) {  // every way valid: the least recently used one goes
@@ -79,8 +82,8 @@ CacheTags::Access CacheTags::access(uint64_t address, bool write) {
       a.evicted_dirty = true;
       a.victim_line = uint64_t(victim[0] - 1) << line_shift_;
     }
+    entry = way(set, w);
   }
-  uint32_t* entry = way(set, w);
   entry[0] = tag;
   entry[1] = (clock_ << 1) | dirty;
   return a;

@@ -31,11 +31,39 @@ class CacheTags {
   uint32_t sets() const { return sets_; }
   const Geometry& geometry() const { return geometry_; }
   // Looks up the line holding `address`; on a miss allocates it (LRU victim). `write` marks
-  // the line dirty.
-  Access access(uint64_t address, bool write);
+  // the line dirty. Inline up to a hit in way 0, the usual case in a large L2.
+  Access access(uint64_t address, bool write) {
+    const uint64_t line = address >> line_shift_;
+    if (line >= kInvalid) beyond_tag_range(address);
+    const uint32_t tag = static_cast<uint32_t>(line) + 1;
+    const size_t set = set_of(line);
+    if (clock_ >= clock_limit_) renormalise();
+    ++clock_;
+    const uint32_t dirty = write ? 1 : 0;
+    uint32_t* first = &first_[set * 2];  // (tag, meta) of way 0
+    if (first[0] == tag) {
+      first[1] = (clock_ << 1) | (first[1] & 1) | dirty;
+      return Access{true, false, 0};
+    }
+    return access_other_ways(set, tag, dirty);
+  }
   bool contains(uint64_t address) const;
-  // Asks the host to bring the tag set of `address` into its cache (a hint; no effect on the model).
-  void prefetch(uint64_t address) const { __builtin_prefetch(&first_[size_t(set_of(address >> line_shift_)) * 2]); }
+  // Asks the host to bring the ways of `address`'s set that a lookup would read into its
+  // cache (a hint; no effect on the model). Way 0 of every set is a small array that stays in
+  // the host's cache; the other ways are not, and a busy set's lookups (a large working set)
+  // otherwise wait on the host's memory. So they are fetched (their first two host lines)
+  // unless way 0 is empty or already holds the line.
+  void prefetch(uint64_t address) const {
+    const uint64_t line = address >> line_shift_;
+    const size_t set = set_of(line);
+    const uint32_t first_tag = first_[set * 2];
+    if (first_tag == 0 || first_tag == static_cast<uint32_t>(line) + 1 || rest_.empty()) return;
+    const uint32_t* rest = &rest_[set * (geometry_.ways - 1) * 2];
+    prefetch_host_line(rest);
+    prefetch_host_line(rest + 16);
+  }
+  // How many lookups read past way 0 so far (host-side: tells whether prefetch() pays).
+  uint64_t deep_lookups() const { return deep_lookups_; }
   void invalidate_all();
   // Ages are renumbered when the age clock reaches this (default: 2^31 - 1 lookups); tests
   // lower it to reach that path.
@@ -73,6 +101,17 @@ class CacheTags {
     return w == 0 ? &first_[set * 2] : &rest_[(set * (geometry_.ways - 1) + (w - 1)) * 2];
   }
   const uint32_t* way(size_t set, uint32_t w) const { return const_cast<CacheTags*>(this)->way(set, w); }
+  // access() past way 0: a hit in ways 1.., or a miss (allocated at the first invalid way or
+  // the LRU victim).
+  Access access_other_ways(size_t set, uint32_t tag, uint32_t dirty);
+  [[noreturn]] void beyond_tag_range(uint64_t address) const;
+  // __builtin_prefetch, kept: GCC 12 silently drops a prefetch whose address is computed
+  // under a branch (as set_of's is), so the address is first pinned in a register.
+  static void prefetch_host_line(const void* p) {
+    asm volatile("" : "+r"(p));
+    __builtin_prefetch(p);
+  }
+  uint64_t deep_lookups_ = 0;
   uint32_t clock_ = 0;
   uint32_t clock_limit_ = 0x7fffffffu;
   std::vector<uint32_t> first_;  // sets x (tag, meta) of way 0

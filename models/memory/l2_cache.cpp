@@ -29,19 +29,15 @@ L2Slice::L2Slice(sc_core::sc_module_name name, const Params& params)
   upstream.register_transport_dbg(this, &L2Slice::transport_dbg);
 }
 
-Counter& L2Slice::initiator_counter(int initiator, bool hit) {
+Counter& L2Slice::new_initiator_counter(int initiator, bool hit, size_t at) {
   initiator = std::max(initiator, -1);
-  const size_t at = size_t(initiator + 1) * 2 + (hit ? 1 : 0);  // -1 ("other") first
   if (at >= per_initiator_.size()) per_initiator_.resize(at + 1, nullptr);
-  Counter*& c = per_initiator_[at];
-  if (!c) {
-    // Summed over slices: "l2.by_initiator.core3.hits".
-    const std::string who = initiator < 0                                        ? std::string("other")
-                            : size_t(initiator) < params_.initiator_names.size() ? params_.initiator_names[initiator]
-                                                                                 : fmt::format("core{}", initiator);
-    c = &Stats::global().counter(fmt::format("l2.by_initiator.{}.{}", who, hit ? "hits" : "misses"), "lines");
-  }
-  return *c;
+  // Summed over slices: "l2.by_initiator.core3.hits".
+  const std::string who = initiator < 0                                        ? std::string("other")
+                          : size_t(initiator) < params_.initiator_names.size() ? params_.initiator_names[initiator]
+                                                                               : fmt::format("core{}", initiator);
+  per_initiator_[at] = &Stats::global().counter(fmt::format("l2.by_initiator.{}.{}", who, hit ? "hits" : "misses"), "lines");
+  return *per_initiator_[at];
 }
 
 sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, SpanListExtension& lines, sc_core::sc_time start,
@@ -84,20 +80,27 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   writebacks_scratch_.spans.clear();
   Counter& initiator_hits = initiator_counter(initiator, true);
   Counter& initiator_misses = initiator_counter(initiator, false);
-  // The tag sets of a span list's rows lie far apart in host memory: fetching the next
-  // rows' sets while this one is looked up hides most of the host's cache misses.
+  // The spans: the span list's, or the payload's one range.
   const SpanListExtension* list = nullptr;
   tx.get_extension(list);
-  size_t next = 0;
-  if (list) {
-    for (; next < std::min<size_t>(kPrefetchSpans, list->spans.size()); ++next) {
-      tags_.prefetch(list->spans[next].address);
-    }
+  const AddressSpan whole{tx.get_address(), tx.get_data_length()};
+  const AddressSpan* spans = list ? list->spans.data() : &whole;
+  const size_t count = list ? list->spans.size() : 1;
+  // The tag sets of a span list's rows lie far apart in host memory: fetching the next
+  // rows' sets while this one is looked up hides most of the host's cache misses. That pays
+  // only while lookups read past way 0 (a working set that fills the sets), so it is on when
+  // a quarter of the previous transaction's lookups did.
+  const bool prefetch = prefetch_tags_;
+  const uint64_t deep_before = tags_.deep_lookups();
+  if (prefetch) {
+    for (size_t i = 0; i < std::min(kPrefetchSpans, count); ++i) tags_.prefetch(spans[i].address);
   }
+  const uint64_t line_mask = ~(line_bytes - 1);  // a power of two (CacheTags)
   uint64_t hits = 0, misses = 0;  // counted here, added once
-  for_each_span(tx, [&](uint64_t address, uint64_t length) {
-    if (list && next < list->spans.size()) tags_.prefetch(list->spans[next++].address);
-    for (uint64_t line = address / line_bytes * line_bytes; line < address + length; line += line_bytes) {
+  for (size_t i = 0; i < count; ++i) {
+    if (prefetch && i + kPrefetchSpans < count) tags_.prefetch(spans[i + kPrefetchSpans].address);
+    const uint64_t address = spans[i].address, end = address + spans[i].length;
+    for (uint64_t line = address & line_mask; line < end; line += line_bytes) {
       const CacheTags::Access a = tags_.access(line, write);
       ++(a.hit ? hits : misses);
       if (a.hit) continue;
@@ -106,11 +109,12 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
         writebacks_scratch_.add(a.victim_line, line_bytes);
       }
       // A write that covers the whole line needs no fill.
-      if (write && address <= line && address + length >= line + line_bytes) continue;
+      if (write && address <= line && end >= line + line_bytes) continue;
       ++fills_;
       fills_scratch_.add(line, line_bytes);
     }
-  });
+  }
+  prefetch_tags_ = (tags_.deep_lookups() - deep_before) * 4 >= hits + misses;
   hits_ += hits;
   initiator_hits += hits;
   misses_ += misses;

@@ -4,6 +4,7 @@
 // miss counts per slice and per initiator. Functional data passes through: bytes are read
 // and written in the memory behind the slice (via DMI), so data is always correct.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 #include <string>
@@ -48,7 +49,13 @@ class L2Slice : public sc_core::sc_module {
   sc_core::sc_time transfer(tlm::tlm_command cmd, SpanListExtension& lines, sc_core::sc_time start, int initiator);
   // Moves the payload's bytes in the memory behind the slice.
   void move_data(tlm::tlm_generic_payload& tx);
-  Counter& initiator_counter(int initiator, bool hit);
+  // The per-initiator hit or miss counter (inline once it exists: looked up on every access).
+  Counter& initiator_counter(int initiator, bool hit) {
+    const size_t at = size_t(std::max(initiator, -1) + 1) * 2 + (hit ? 1 : 0);  // -1 ("other") first
+    if (at < per_initiator_.size() && per_initiator_[at]) return *per_initiator_[at];
+    return new_initiator_counter(initiator, hit, at);
+  }
+  Counter& new_initiator_counter(int initiator, bool hit, size_t at);
 
   Params params_;
   CacheTags tags_;
@@ -63,6 +70,7 @@ class L2Slice : public sc_core::sc_module {
   Counter& fills_;
   std::vector<Counter*> per_initiator_;  // by (initiator + 1) * 2 + hit
   static constexpr size_t kPrefetchSpans = 32;  // how many rows ahead b_transport prefetches tags
+  bool prefetch_tags_ = true;                   // whether it does (host speed only)
   // The lines one lookup fills and writes back (reused: b_transport is not re-entered).
   SpanListExtension fills_scratch_, writebacks_scratch_;
   tlm::tlm_generic_payload fill_tx_, writeback_tx_;
