@@ -1,6 +1,7 @@
 #include "models/memory/cache_tags.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -34,22 +35,6 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
   rest_.assign(size_t(sets_) * (g.ways - 1) * 2, 0);
 }
 
-void CacheTags::renormalise() {
-  // LRU compares ages only within a set, so each set's ages are replaced by their ranks
-  // (1 = oldest): the order is kept exactly, and the clock restarts above every rank.
-  std::vector<std::pair<uint32_t, uint32_t>> order;  // (age, way)
-  for (size_t set = 0; set < sets_; ++set) {
-    order.clear();
-    for (uint32_t w = 0; w < geometry_.ways && way(set, w)[0] != 0; ++w) order.emplace_back(way(set, w)[1] >> 1, w);
-    std::sort(order.begin(), order.end());
-    for (uint32_t rank = 0; rank < order.size(); ++rank) {
-      uint32_t* entry = way(set, order[rank].second);
-      entry[1] = ((rank + 1) << 1) | (entry[1] & 1);
-    }
-  }
-  clock_ = geometry_.ways;
-}
-
 void CacheTags::beyond_tag_range(uint64_t address) const {
   raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
 }
@@ -57,35 +42,40 @@ void CacheTags::beyond_tag_range(uint64_t address) const {
 CacheTags::Access CacheTags::access_other_ways(size_t set, uint32_t tag, uint32_t dirty) {
   ++deep_lookups_;
   const uint32_t ways = geometry_.ways;
-  uint32_t* entry = &first_[set * 2];  // way 0 (not `tag`, access() checked)
-  uint32_t w = 0;
-  if (entry[0] != 0) {
-    // Ways 1.. of the set, (tag, meta) pairs one after another.
-    uint32_t* rest = ways > 1 ? &rest_[set * (ways - 1) * 2] : nullptr;
-    for (w = 1; w < ways; ++w) {
-      entry = rest + (w - 1) * 2;
-      if (entry[0] == tag) {
-        entry[1] = (clock_ << 1) | (entry[1] & 1) | dirty;
-        return Access{true, false, 0};
-      }
-      if (entry[0] == 0) break;  // the first invalid way: a miss, allocated here
-    }
-  }
+  uint32_t* first = &first_[set * 2];  // way 0 (not `tag`: access() checked)
+  uint32_t* rest = ways > 1 ? &rest_[set * (ways - 1) * 2] : nullptr;  // ways 1.., pairs in a row
   Access a;
-  if (w == ways) {  // every way valid: the least recently used one goes
-    w = 0;
-    for (uint32_t v = 1; v < ways; ++v) {
-      if ((way(set, v)[1] >> 1) < (way(set, w)[1] >> 1)) w = v;
+  // Where the line is, or where it goes: its way on a hit, else the first invalid way, else
+  // the last way (the least recently used line, evicted).
+  uint32_t w = 0;
+  uint32_t entry[2] = {tag, dirty};
+  if (first[0] != 0) {
+    for (w = 1; w < ways; ++w) {
+      const uint32_t* e = rest + (w - 1) * 2;
+      if (e[0] == tag) {
+        a.hit = true;
+        entry[1] |= e[1];
+        break;
+      }
+      if (e[0] == 0) break;
     }
-    const uint32_t* victim = way(set, w);
-    if (victim[1] & 1) {
-      a.evicted_dirty = true;
-      a.victim_line = uint64_t(victim[0] - 1) << line_shift_;
+    if (w == ways) {
+      w = ways - 1;
+      const uint32_t* victim = w == 0 ? first : rest + (w - 1) * 2;
+      if (victim[1] != 0) {
+        a.evicted_dirty = true;
+        a.victim_line = uint64_t(victim[0] - 1) << line_shift_;
+      }
     }
-    entry = way(set, w);
   }
-  entry[0] = tag;
-  entry[1] = (clock_ << 1) | dirty;
+  // Ways 0 .. w-1 move down one place and the line takes way 0.
+  if (w > 0) {
+    if (w > 1) std::memmove(rest + 2, rest, size_t(w - 1) * 2 * sizeof(uint32_t));
+    rest[0] = first[0];
+    rest[1] = first[1];
+  }
+  first[0] = entry[0];
+  first[1] = entry[1];
   return a;
 }
 
@@ -104,7 +94,6 @@ bool CacheTags::contains(uint64_t address) const {
 void CacheTags::invalidate_all() {
   std::fill(first_.begin(), first_.end(), 0);
   std::fill(rest_.begin(), rest_.end(), 0);
-  clock_ = 0;
 }
 
 }  // namespace npuvp::memory

@@ -37,12 +37,10 @@ class CacheTags {
     if (line >= kInvalid) beyond_tag_range(address);
     const uint32_t tag = static_cast<uint32_t>(line) + 1;
     const size_t set = set_of(line);
-    if (clock_ >= clock_limit_) renormalise();
-    ++clock_;
     const uint32_t dirty = write ? 1 : 0;
-    uint32_t* first = &first_[set * 2];  // (tag, meta) of way 0
+    uint32_t* first = &first_[set * 2];  // (tag, dirty) of way 0, the most recently used
     if (first[0] == tag) {
-      first[1] = (clock_ << 1) | (first[1] & 1) | dirty;
+      first[1] |= dirty;
       return Access{true, false, 0};
     }
     return access_other_ways(set, tag, dirty);
@@ -65,9 +63,6 @@ class CacheTags {
   // How many lookups read past way 0 so far (host-side: tells whether prefetch() pays).
   uint64_t deep_lookups() const { return deep_lookups_; }
   void invalidate_all();
-  // Ages are renumbered when the age clock reaches this (default: 2^31 - 1 lookups); tests
-  // lower it to reach that path.
-  void set_clock_limit(uint32_t limit) { clock_limit_ = limit; }
 
  private:
   uint32_t set_of(uint64_t line) const {
@@ -89,20 +84,20 @@ class CacheTags {
   int run_shift_ = -1;
   int stride_shift_ = 0;
   uint64_t run_mask_ = 0;
-  // Each way holds two words: tag = line + 1 (0: invalid) and meta = last use << 1 | dirty.
-  // Lines are allocated into the first invalid way and never invalidated one by one, so the
-  // valid ways are a prefix and a lookup stops at the first invalid one. Way 0 of every set
-  // lives in first_, set after set, and ways 1.. in rest_, a block per set: in a large L2
-  // most sets hold one line or none, and their lookups then share host cache lines with
-  // their neighbours' (8 sets per 64 B) instead of costing one each.
-  // Last use is a 32-bit clock; before it overflows, each set's ages become their ranks
-  // (renormalise), which keeps every set's order exactly.
+  // Each way holds two words: tag = line + 1 (0: invalid) and dirty (0 or 1). A set's ways
+  // are kept in order of last use, most recent first (a recency stack): a line used moves
+  // to way 0, a new line enters there, and when every way is valid the last one, the least
+  // recently used, goes. That is LRU exactly, without ages, and a line used again soon
+  // (another core reading the same tile) is found in way 0. Lines are never invalidated one
+  // by one, so the valid ways are a prefix and a lookup stops at the first invalid one.
+  // Way 0 of every set lives in first_, set after set, and ways 1.. in rest_, a block per
+  // set: way 0 is what most lookups read, and first_ holds 8 sets' per 64 B host line.
   uint32_t* way(size_t set, uint32_t w) {
     return w == 0 ? &first_[set * 2] : &rest_[(set * (geometry_.ways - 1) + (w - 1)) * 2];
   }
   const uint32_t* way(size_t set, uint32_t w) const { return const_cast<CacheTags*>(this)->way(set, w); }
-  // access() past way 0: a hit in ways 1.., or a miss (allocated at the first invalid way or
-  // the LRU victim).
+  // access() past way 0: a hit in ways 1.., or a miss (into the first invalid way's place, or
+  // the last way's, the LRU victim); either way the line then moves to way 0.
   Access access_other_ways(size_t set, uint32_t tag, uint32_t dirty);
   [[noreturn]] void beyond_tag_range(uint64_t address) const;
   // __builtin_prefetch, kept: GCC 12 silently drops a prefetch whose address is computed
@@ -112,11 +107,8 @@ class CacheTags {
     __builtin_prefetch(p);
   }
   uint64_t deep_lookups_ = 0;
-  uint32_t clock_ = 0;
-  uint32_t clock_limit_ = 0x7fffffffu;
-  std::vector<uint32_t> first_;  // sets x (tag, meta) of way 0
-  std::vector<uint32_t> rest_;   // sets x (ways - 1) x (tag, meta)
-  void renormalise();
+  std::vector<uint32_t> first_;  // sets x (tag, dirty) of way 0
+  std::vector<uint32_t> rest_;   // sets x (ways - 1) x (tag, dirty)
 };
 
 }  // namespace npuvp::memory

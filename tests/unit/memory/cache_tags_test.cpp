@@ -72,20 +72,31 @@ TEST(CacheTagsTest, InvalidateAllEmptiesEverySet) {
   EXPECT_FALSE(tags.access(0, false).evicted_dirty);
 }
 
-// The age clock is 32 bits: when it reaches its limit the ages are renumbered. The order of
-// recent uses must survive, so the victims are the same whenever that happens.
-TEST(CacheTagsTest, RenumberingTheAgesKeepsTheLeastRecentlyUsedOrder) {
-  for (uint32_t limit : {5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u}) {
-    CacheTags tags(small(), "l2");
-    tags.set_clock_limit(limit);
-    for (uint64_t i = 0; i < 4; ++i) tags.access(i * kSetStride, false);
-    for (uint64_t i : {2, 0, 3, 1, 2, 0}) tags.access(i * kSetStride, false);  // line 3, then 1, are the oldest
-    tags.access(4 * kSetStride, false);
-    EXPECT_FALSE(tags.contains(3 * kSetStride)) << "limit " << limit;
-    tags.access(5 * kSetStride, false);
-    EXPECT_FALSE(tags.contains(1 * kSetStride)) << "limit " << limit;
-    for (uint64_t i : {0, 2, 4, 5}) EXPECT_TRUE(tags.contains(i * kSetStride)) << "limit " << limit << " line " << i;
-  }
+// Uses at every depth of the set (hits in ways 1..3 as well as way 0) decide the victims:
+// always the line used least recently.
+TEST(CacheTagsTest, TheOrderOfUsesDecidesTheVictims) {
+  CacheTags tags(small(), "l2");
+  for (uint64_t i = 0; i < 4; ++i) tags.access(i * kSetStride, false);
+  for (uint64_t i : {2, 0, 3, 1, 2, 0}) EXPECT_TRUE(tags.access(i * kSetStride, false).hit);  // 3, then 1, oldest
+  tags.access(4 * kSetStride, false);
+  EXPECT_FALSE(tags.contains(3 * kSetStride));
+  tags.access(5 * kSetStride, false);
+  EXPECT_FALSE(tags.contains(1 * kSetStride));
+  for (uint64_t i : {0, 2, 4, 5}) EXPECT_TRUE(tags.contains(i * kSetStride)) << "line " << i;
+}
+
+// A written line stays dirty while other lines' uses move it about in its set, and a read
+// hit does not clean it.
+TEST(CacheTagsTest, ALineKeepsItsDirtyMarkWhenItMoves) {
+  CacheTags tags(small(), "l2");
+  tags.access(0, true);
+  tags.access(1 * kSetStride, false);
+  tags.access(2 * kSetStride, false);
+  EXPECT_TRUE(tags.access(0, false).hit);  // read again: the most recent, still dirty
+  for (uint64_t i : {3, 4, 5}) EXPECT_FALSE(tags.access(i * kSetStride, false).evicted_dirty) << i;
+  const CacheTags::Access a = tags.access(6 * kSetStride, false);
+  EXPECT_TRUE(a.evicted_dirty);
+  EXPECT_EQ(a.victim_line, 0u);
 }
 
 // A slice of an interleaved cache numbers its own lines densely: lines of other slices do
