@@ -1,6 +1,5 @@
 #include "tlm/memory.h"
 
-#include <sys/mman.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -31,8 +30,6 @@ Memory::Memory(sc_core::sc_module_name name, const Params& params)
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
 }
-
-Memory::~Memory() = default;
 
 bool Memory::check(tlm::tlm_generic_payload& tx) {
   const uint64_t address = tx.get_address();

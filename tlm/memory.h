@@ -25,7 +25,6 @@ class Memory : public sc_core::sc_module {
   tlm_utils::simple_target_socket<Memory> socket;
 
   Memory(sc_core::sc_module_name name, const Params& params);
-  ~Memory() override;
 
   uint64_t size() const { return params_.size; }
   uint8_t* data() { return storage_.data(); }  // host view of the whole memory

@@ -188,13 +188,10 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
         layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, dst.end - dst.begin});
       }
       spans_.clear();
-      auto store = [&](uint64_t a, uint64_t length) {
-        add_span(a, length, moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr);
-      };
+      auto staged = [&](uint64_t a) { return moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr; };
       if (op->nz2nd) {
-        spans_.add_rows(op->dst.addr, uint64_t(op->dst_stride) * dsize, op->m_size, op->n_size * dsize,
-                        moves_data() ? staging_out_.data() + (op->dst.addr - dst.begin) : nullptr,
-                        uint64_t(op->dst_stride) * dsize);
+        const uint64_t stride = uint64_t(op->dst_stride) * dsize;
+        spans_.add_rows(op->dst.addr, stride, op->m_size, op->n_size * dsize, staged(op->dst.addr), stride);
       } else {
         // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
         // written only up to n_size (the rest of GM stays as it was).
@@ -203,10 +200,10 @@ DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_tim
           const uint64_t col = op->dst.addr + uint64_t(c) * op->dst_stride * 32;
           const uint32_t width = std::min<uint32_t>(16, op->n_size - c * 16);
           if (width == 16) {
-            store(col, uint64_t(op->m_size) * 16 * dsize);
+            spans_.add(col, uint64_t(op->m_size) * 16 * dsize, staged(col));
             continue;
           }
-          for (uint32_t i = 0; i < op->m_size; ++i) store(col + uint64_t(i) * 16 * dsize, width * dsize);
+          spans_.add_rows(col, 16 * dsize, op->m_size, width * dsize, staged(col), 16 * dsize);
         }
       }
       const sc_core::sc_time memory = gm_(tlm::TLM_WRITE_COMMAND, spans_);

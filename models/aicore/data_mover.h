@@ -139,10 +139,8 @@ class DataMover {
   void gather(const Instruction& instr, uint8_t* staging);
   void deliver(const Instruction& instr, const uint8_t* staging);
   uint64_t staging_bytes(const Instruction& instr) const;  // the room a GM read takes in staging_
-  void add_read(uint64_t address, uint64_t length) {
-    add_span(address, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr);
-  }
-  // add_read for `count` rows `stride` apart.
+  // `count` rows `stride` apart into spans_, their bytes landing in read_staging_ laid out
+  // as their GM range.
   void add_read_rows(uint64_t address, uint64_t stride, uint64_t count, uint64_t length) {
     spans_.add_rows(address, stride, count, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr,
                     stride);
@@ -158,7 +156,6 @@ class DataMover {
   GmAccess gm_;
   std::vector<uint8_t> staging_, staging_out_;
   GmSpans spans_;  // the GM spans of the instruction under way
-  void add_span(uint64_t address, uint64_t length, uint8_t* data) { spans_.add(address, length, data); }
   uint8_t* read_staging_ = nullptr;  // where gather() puts the bytes (nullptr: perf mode)
   uint64_t read_base_ = 0;           // the GM address of read_staging_'s first byte
   std::vector<size_t> staging_offsets_;

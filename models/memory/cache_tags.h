@@ -92,10 +92,9 @@ class CacheTags {
   // by one, so the valid ways are a prefix and a lookup stops at the first invalid one.
   // Way 0 of every set lives in first_, set after set, and ways 1.. in rest_, a block per
   // set: way 0 is what most lookups read, and first_ holds 8 sets' per 64 B host line.
-  uint32_t* way(size_t set, uint32_t w) {
+  const uint32_t* way(size_t set, uint32_t w) const {
     return w == 0 ? &first_[set * 2] : &rest_[(set * (geometry_.ways - 1) + (w - 1)) * 2];
   }
-  const uint32_t* way(size_t set, uint32_t w) const { return const_cast<CacheTags*>(this)->way(set, w); }
   // access() past way 0: a hit in ways 1.., or a miss (into the first invalid way's place, or
   // the last way's, the LRU victim); either way the line then moves to way 0.
   Access access_other_ways(size_t set, uint32_t tag, uint32_t dirty);

@@ -38,25 +38,20 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Params& p
   upstream.register_transport_dbg(this, &MemoryController::transport_dbg);
 }
 
-unsigned MemoryController::channel_of(uint64_t address) const {
-  // The controller was chosen from the granule index; the channel comes from the rest.
-  return interconnect::hashed_target((address - params_.base) / params_.interleave_bytes / params_.controllers,
-                                     params_.channels);
-}
-
 void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
   // Each channel serves its share of the bytes as one booking.
   std::fill(channel_share_.begin(), channel_share_.end(), 0);
   bool outside = false;
-  interconnect::HashedTargets channel_of_run(static_cast<unsigned>(channels_.size()));  // channel_of, run by run
+  // The controller was chosen from the granule index; the channel comes from the rest.
+  interconnect::HashedTargets channel_of(static_cast<unsigned>(channels_.size()));
   for_each_span(tx, [&](uint64_t a, uint64_t n) {
     outside = outside || a < params_.base;
     for (uint64_t at = a, end = a + n; !outside && at < end;) {
       const uint64_t granule = (at - params_.base) / params_.interleave_bytes;
       const uint64_t granule_end = params_.base + (granule + 1) * params_.interleave_bytes;
       const uint64_t piece = std::min(end, granule_end) - at;
-      channel_share_[channel_of_run(granule / params_.controllers)] += piece;
+      channel_share_[channel_of(granule / params_.controllers)] += piece;
       at += piece;
     }
   });

@@ -32,8 +32,6 @@ class MemoryController : public sc_core::sc_module {
 
   const Params& params() const { return params_; }
   double peak_bytes_per_second() const { return params_.channel_gbps * 1e9 * params_.channels; }
-  // The channel that serves `address` (a device address owned by this controller).
-  unsigned channel_of(uint64_t address) const;
   uint64_t bytes() const { return bytes_read_.value + bytes_written_.value; }
 
  private:

@@ -4,9 +4,7 @@
 #include <unistd.h>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <vector>
-#include <tlm_utils/simple_initiator_socket.h>
 #include "tests/support/tlm_initiator.h"
 #include "tlm/log.h"
 #include "tlm/stats.h"
