@@ -27,8 +27,8 @@ RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed) {
   f.dram_peak_bytes_per_second = soc.dram_peak_bytes_per_second();
   f.l2_hit_rate = lookups ? double(hits) / double(lookups) : 0.0;
   // The launch's own link traffic: host copies before it cross the ring too.
-  for (unsigned i = 0; i < traffic.link_busy.size() && f.seconds > 0; ++i) {
-    const double u = traffic.link_busy[i] / elapsed;
+  for (unsigned i = 0; i < traffic.link_busy.size(); ++i) {
+    const double u = f.seconds > 0 ? traffic.link_busy[i] / elapsed : 0.0;
     if (u > f.max_link_utilisation) {
       f.max_link_utilisation = u;
       f.busiest_link = soc.interconnect().link_channel_name(i);

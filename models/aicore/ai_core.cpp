@@ -217,9 +217,7 @@ void AiCore::scalar_sync() {
   }
 }
 
-void AiCore::charge_scalar(uint64_t cycles) {
-  if (timed()) charge_scalar(cycle_ * double(cycles));
-}
+void AiCore::charge_scalar(uint64_t cycles) { charge_scalar(cycle_ * double(cycles)); }
 
 void AiCore::charge_scalar(const sc_core::sc_time& time) {
   if (!timed()) return;
@@ -377,14 +375,11 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
   issuing_ = p;
   issuing_instr_ = &instr;
   // In functional mode nothing takes time; in perf mode no data is computed.
-  auto spend = [this](uint64_t cycles) {
-    if (timed()) wait(cycle_ * double(cycles));
-  };
-  auto spend_sync = [this] {
-    if (timed()) wait(sync_cost_);
+  auto spend = [this](const sc_core::sc_time& time) {
+    if (timed()) wait(time);
   };
   if (auto* op = std::get_if<VectorOp>(&instr)) {
-    spend(vector_.cost(*op));
+    spend(cycle_ * double(vector_.cost(*op)));
     if (!moves_data()) return {};
     try {
       vector_.execute(*op, ub_->data());
@@ -400,7 +395,7 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
                                buffer(MemSpace::L0C)->data(), bt ? bt->data() : nullptr};
     try {  // the model, the RTL or both (core.cube.impl)
       // perf mode computes nothing, so the model's cost times the Mmad (an RTL needs data).
-      spend(moves_data() ? cube_path_.start(*op, l0) : cube_.cost(*op));
+      spend(cycle_ * double(moves_data() ? cube_path_.start(*op, l0) : cube_.cost(*op)));
       if (moves_data()) cube_path_.finish(*op, l0);
     } catch (const CubeFault& fault) {  // the message already names the instruction
       raise(name(), "{}", fault.what());
@@ -408,28 +403,28 @@ ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
     return {};
   }
   if (auto* f = std::get_if<SetFlag>(&instr)) {
-    spend_sync();
+    spend(sync_cost_);
     flags_.set(f->src, f->dst, f->id);
     return {};
   }
   if (auto* f = std::get_if<WaitFlag>(&instr)) {
     flags_.wait(f->src, f->dst, f->id);
-    spend_sync();
+    spend(sync_cost_);
     return {};
   }
   if (std::holds_alternative<Barrier>(instr)) {
-    spend_sync();  // the pipe is in order already
+    spend(sync_cost_);  // the pipe is in order already
     return {};
   }
   if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {
-    spend_sync();
+    spend(sync_cost_);
     std::string why = cross_core_->set(id_, f->mode, f->id);
     if (!why.empty()) fail(describe(instr), why);
     return {};
   }
   if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) {
     cross_core_->wait(id_, f->id);
-    spend_sync();
+    spend(sync_cost_);
     return {};
   }
   const ExecResult r = mover_.run(instr, cycle_);  // every kind of data move
