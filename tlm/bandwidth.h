@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 #include <systemc>
+#include "tlm/sim_time.h"
 
 namespace npuvp {
 
@@ -49,7 +50,7 @@ class BandwidthResource {
 
   // Books `bytes` from `start` on; returns when the transfer has gone through.
   sc_core::sc_time reserve(const sc_core::sc_time& start, uint64_t bytes) {
-    return sc_core::sc_time::from_value(reserve_ticks(sc_core::sc_time_stamp().value(), start.value(), bytes));
+    return sc_core::sc_time::from_value(reserve_ticks(sim_time().value(), start.value(), bytes));
   }
   // The same in SystemC time units; `now` is the current simulated time (nobody books before
   // it, so earlier slots are forgotten).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 
 namespace npuvp {
 
@@ -70,7 +71,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) 
     ++transactions_;
     // The port serves one transfer at a time from the initiator's local time; the access
     // latency comes on top of the transfer.
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_time();
     const sc_core::sc_time end = port_.reserve(now + delay, length);
     delay = (end - now) + params_.latency;
   }

@@ -1,5 +1,5 @@
 // The current simulated time, read inline: sc_time_stamp() is a call into the SystemC
-// library, and the core model reads the time several times per instruction.
+// library, and the models read the time on every instruction and every memory transaction.
 #pragma once
 #include <systemc>
 

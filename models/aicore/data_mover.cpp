@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/numerics/fp16.h"
+#include "tlm/sim_time.h"
 
 namespace npuvp::aicore {
 
@@ -363,7 +364,7 @@ void DataMover::run_reads(const Instruction* const* instrs, size_t n, const sc_c
   spans_.clear();
   for (size_t i = 0; i < n; ++i) gather(*instrs[i], moves_data() ? staging_.data() + staging_offsets_[i] : nullptr);
   const sc_core::sc_time memory = gm_(tlm::TLM_READ_COMMAND, spans_);
-  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = sim_time();
   sc_core::sc_time work = sc_core::SC_ZERO_TIME;
   for (size_t i = 0; i < n; ++i) {
     results[i] = {gm_read_bytes(*instrs[i]), sc_core::SC_ZERO_TIME};
@@ -372,7 +373,7 @@ void DataMover::run_reads(const Instruction* const* instrs, size_t n, const sc_c
   }
   if (params_.mode != SimMode::Functional) {
     results[n - 1].memory_stall = finish(work, memory);
-    ends[n - 1] = sc_core::sc_time_stamp();
+    ends[n - 1] = sim_time();
   }
   if (!moves_data()) return;
   for (size_t i = 0; i < n; ++i) deliver(*instrs[i], staging_.data() + staging_offsets_[i]);

@@ -6,6 +6,7 @@
 
 #include "models/interconnect/address_hash.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 
 namespace npuvp::interconnect {
 
@@ -141,7 +142,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
   // link when the link's booking ends (or its own bytes have passed, if it came late), and
   // only the last link's tail counts.
   // Raw SystemC time units: this loop is the hottest of the memory system.
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = sim_time().value();
   for (unsigned i : order_) {
     Flow& f = flows[i];
     if (f.route->empty()) {
@@ -174,7 +175,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
 uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_t start, bool write) {
   if (scratch_.size() <= depth_) scratch_.resize(depth_ + 1);
   std::vector<Flow>& flows = scratch_[depth_].flows;
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = sim_time().value();
   const unsigned a = requesters_[from].stop;
   auto stream = [&](const Share& s) { return links_.empty() ? 0 : links_[kData].resource.occupancy_ticks(s.bytes); };
   auto minus = [](uint64_t t, uint64_t x) { return t > x ? t - x : 0; };
@@ -223,7 +224,7 @@ uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_
 }
 
 void ChiInterconnect::forward(int from, int target, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = sim_time().value();
   if (scratch_.size() <= depth_) scratch_.resize(depth_ + 1);
   std::vector<Share>& one = scratch_[depth_].shares;  // a plain transaction is never inside b_transport_spans
   one.assign(1, Share{target, &tx, tx.get_data_length()});
@@ -284,7 +285,7 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     scratch.shares.push_back(Share{static_cast<int>(t), &piece, bytes});
   }
   std::vector<Share>& shares = scratch.shares;  // nested levels use the next Scratch
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = sim_time().value();
   const uint64_t done = exchange(from, shares, now + delay.value(), tx.is_write());
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
   for (Share& s : shares) {

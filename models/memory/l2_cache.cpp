@@ -6,6 +6,7 @@
 
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 
 namespace npuvp::memory {
 
@@ -47,7 +48,7 @@ sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, SpanListExtension& line
   prepare(tx, cmd, lines.spans.front().address, nullptr, lines.bytes());
   tx.set_extension(&ext);
   if (lines.spans.size() > 1) tx.set_extension(&lines);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_time();
   sc_core::sc_time d = start - now;
   downstream->b_transport(tx, d);
   tx.clear_extension(&ext);
@@ -69,7 +70,7 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   const int initiator = ext ? ext->initiator : -1;
   const bool write = tx.is_write();
   const uint64_t line_bytes = params_.geometry.line_bytes;
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_time();
   const sc_core::sc_time start = now + delay;
   const sc_core::sc_time lookup = start + hit_time_;
   sc_core::sc_time ready = lookup;

@@ -6,6 +6,7 @@
 #include "models/interconnect/address_hash.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::memory {
@@ -59,7 +60,7 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = sim_time();
   sc_core::sc_time end = now + delay;
   for (unsigned c = 0; c < channels_.size(); ++c) {
     if (channel_share_[c] == 0) continue;
