@@ -34,7 +34,11 @@ class EventSync {
 
   unsigned event_ids_;
   std::vector<unsigned> counts_;
-  std::array<sc_core::sc_event, kNumPipes> flag_set_;  // per destination pipe
+  // Per destination pipe: only that pipe's own thread (or the scalar unit's, for S) waits
+  // on it, so a set notifies only while it waits (a notification nobody waits for still
+  // costs SystemC a delta cycle, and a set before the wait is seen by its count).
+  std::array<sc_core::sc_event, kNumPipes> flag_set_;
+  std::array<unsigned, kNumPipes> waiting_{};
 };
 
 }  // namespace npuvp::aicore
