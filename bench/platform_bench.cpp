@@ -74,6 +74,34 @@ void BM_Matmul1024_1core(benchmark::State& state) {
 }
 BENCHMARK(BM_Matmul1024_1core)->Arg(0)->Arg(1)->Arg(2)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
 
+// Timing's cost as one figure: each iteration runs a functional and a timed child back to
+// back (in alternating order, so neither always runs on a warmer host), and the ratio is of
+// the summed walls. Pairing keeps the machine's drift out of the ratio, which two separate
+// benchmarks minutes apart do not.
+void BM_Matmul1024_1core_TimedOverFunctional(benchmark::State& state) {
+  double functional = 0, timed = 0;
+  bool timed_first = false;
+  for (auto _ : state) {
+    json f, t;
+    if (timed_first) t = matmul_child("timed", 1024, 1);
+    f = matmul_child("functional", 1024, 1);
+    if (!timed_first) t = matmul_child("timed", 1024, 1);
+    for (const json* r : {&f, &t}) {
+      if (r->contains("error")) {
+        state.SkipWithError((*r)["error"].get<std::string>().c_str());
+        return;
+      }
+    }
+    functional += f["wall"].get<double>();
+    timed += t["wall"].get<double>();
+    state.SetIterationTime(t["wall"].get<double>());
+    timed_first = !timed_first;
+  }
+  state.counters["functional_ms"] = 1e3 * functional / double(state.iterations());
+  state.counters["timed_over_functional"] = timed / functional;
+}
+BENCHMARK(BM_Matmul1024_1core_TimedOverFunctional)->UseManualTime()->Iterations(6)->Unit(benchmark::kMillisecond);
+
 void BM_Matmul4096_32core_perf(benchmark::State& state) { run(state, "perf", 4096, 32); }
 BENCHMARK(BM_Matmul4096_32core_perf)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
