@@ -24,8 +24,8 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
           g.size, g.line_bytes, g.ways);
   }
   if (g.slices < 1 || g.interleave_lines < 1) raise(block, "slices and interleave lines must be at least 1");
-  sets_ = static_cast<uint32_t>(lines / g.ways);
-  while ((1u << line_shift_) < g.line_bytes) ++line_shift_;
+  sets_ = lines / g.ways;
+  while ((uint64_t(1) << line_shift_) < g.line_bytes) ++line_shift_;
   if (power_of_two(g.interleave_lines) && power_of_two(g.slices)) {
     run_shift_ = __builtin_ctzll(g.interleave_lines);
     stride_shift_ = run_shift_ + __builtin_ctzll(g.slices);

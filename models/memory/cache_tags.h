@@ -28,7 +28,7 @@ class CacheTags {
   // Raises (naming `block`) unless size, line and ways give a whole power-of-two set count.
   CacheTags(const Geometry& g, const char* block);
 
-  uint32_t sets() const { return sets_; }
+  uint32_t sets() const { return static_cast<uint32_t>(sets_); }
   const Geometry& geometry() const { return geometry_; }
   // Looks up the line holding `address`; on a miss allocates it (LRU victim). `write` marks
   // the line dirty. Inline up to a hit in way 0, the usual case in a large L2.
@@ -37,13 +37,23 @@ class CacheTags {
     if (line >= kInvalid) beyond_tag_range(address);
     const uint32_t tag = static_cast<uint32_t>(line) + 1;
     const size_t set = set_of(line);
-    const uint32_t dirty = write ? 1 : 0;
     uint32_t* first = &first_[set * 2];  // (tag, dirty) of way 0, the most recently used
     if (first[0] == tag) {
-      first[1] |= dirty;
+      if (write) first[1] = 1;  // a read hit stores nothing (see the members' types below)
       return Access{true, false, 0};
     }
-    return access_other_ways(set, tag, dirty);
+    return access_other_ways(set, tag, write ? 1 : 0);
+  }
+  // access()'s first step alone: true if `address`'s line is in way 0 of its set (a hit,
+  // and a write marks it dirty); otherwise nothing changes and access() does the rest. A
+  // lookup loop calls this inline and access() out of line, so the common case makes no call.
+  bool hit_in_way0(uint64_t address, bool write) {
+    const uint64_t line = address >> line_shift_;
+    if (line >= kInvalid) return false;  // access() reports it
+    uint32_t* first = &first_[set_of(line) * 2];
+    if (first[0] != static_cast<uint32_t>(line) + 1) return false;
+    if (write) first[1] = 1;
+    return true;
   }
   bool contains(uint64_t address) const;
   // Asks the host to bring the ways of `address`'s set that a lookup would read into its
@@ -77,12 +87,14 @@ class CacheTags {
   static constexpr uint64_t kInvalid = 0xffffffffull;
   std::string block_;  // for errors
   Geometry geometry_;
-  uint32_t sets_ = 0;
-  uint32_t line_shift_ = 0;
+  // The geometry lookups read is 64-bit: a store to a tag (uint32_t) may alias any 32-bit
+  // member, so the compiler would reload every one after each write-hit of a span's loop.
+  uint64_t sets_ = 0;
+  uint64_t line_shift_ = 0;
   // With power-of-two runs and slices, set_of uses shifts: run_shift_ = log2(run),
   // stride_shift_ = log2(run x slices); -1 when not.
-  int run_shift_ = -1;
-  int stride_shift_ = 0;
+  int64_t run_shift_ = -1;
+  int64_t stride_shift_ = 0;
   uint64_t run_mask_ = 0;
   // Each way holds two words: tag = line + 1 (0: invalid) and dirty (0 or 1). A set's ways
   // are kept in order of last use, most recent first (a recency stack): a line used moves

@@ -102,17 +102,8 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
     if (prefetch && i + kPrefetchSpans < count) tags_.prefetch(spans[i + kPrefetchSpans].address);
     const uint64_t address = spans[i].address, end = address + spans[i].length;
     for (uint64_t line = address & line_mask; line < end; line += line_bytes) {
-      const CacheTags::Access a = tags_.access(line, write);
-      ++(a.hit ? hits : misses);
-      if (a.hit) continue;
-      if (a.evicted_dirty) {
-        ++writebacks_;
-        writebacks_scratch_.add(a.victim_line, line_bytes);
-      }
-      // A write that covers the whole line needs no fill.
-      if (write && address <= line && end >= line + line_bytes) continue;
-      ++fills_;
-      fills_scratch_.add(line, line_bytes);
+      const bool hit = tags_.hit_in_way0(line, write) || lookup_beyond_way0(line, address, end, write);
+      ++(hit ? hits : misses);
     }
   }
   prefetch_tags_ = (tags_.deep_lookups() - deep_before) * 4 >= hits + misses;
@@ -132,6 +123,21 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   if (moves_data(tx)) move_data(tx);
   delay = done - now;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool L2Slice::lookup_beyond_way0(uint64_t line, uint64_t address, uint64_t end, bool write) {
+  const uint64_t line_bytes = params_.geometry.line_bytes;
+  const CacheTags::Access a = tags_.access(line, write);
+  if (a.hit) return true;
+  if (a.evicted_dirty) {
+    ++writebacks_;
+    writebacks_scratch_.add(a.victim_line, line_bytes);
+  }
+  // A write that covers the whole line needs no fill.
+  if (write && address <= line && end >= line + line_bytes) return false;
+  ++fills_;
+  fills_scratch_.add(line, line_bytes);
+  return false;
 }
 
 void L2Slice::move_data(tlm::tlm_generic_payload& tx) {

@@ -47,6 +47,10 @@ class L2Slice : public sc_core::sc_module {
   // A timing-only transfer of whole lines downstream, starting at `start`; returns when it
   // is done.
   sc_core::sc_time transfer(tlm::tlm_command cmd, SpanListExtension& lines, sc_core::sc_time start, int initiator);
+  // A lookup of the line at `line` (of a span [address, end)) past way 0: counts it and
+  // lists its fill and write-back. Returns whether it hit. Out of line, so that the loop over
+  // a transaction's lines keeps its way-0 hits free of calls.
+  bool lookup_beyond_way0(uint64_t line, uint64_t address, uint64_t end, bool write);
   // Moves the payload's bytes in the memory behind the slice.
   void move_data(tlm::tlm_generic_payload& tx);
   // The per-initiator hit or miss counter (inline once it exists: looked up on every access).
