@@ -55,6 +55,10 @@ class BandwidthResource {
   // The same in SystemC time units; `now` is the current simulated time (nobody books before
   // it, so earlier slots are forgotten).
   uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes) {
+    return reserve_ticks(now, start, bytes, ticks(bytes));
+  }
+  // The same, for a caller that has the booking's occupancy_ticks(bytes) at hand.
+  uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes, uint64_t occupancy) {
     if (ticks_per_byte_ == 0 || bytes == 0) return start;
     forget_before(now);
     uint64_t slot = start >> slot_shift_;
@@ -87,7 +91,7 @@ class BandwidthResource {
       }
       if (take > kFullSlack) left -= take;
     }
-    busy_total_ += ticks(bytes);
+    busy_total_ += occupancy;
     next_free_ = std::max(next_free_, end);
     return end;
   }
@@ -159,9 +163,19 @@ class BandwidthResource {
     // same subtractions the loop makes, so `left` ends exactly as there.
     uint64_t whole = 0;
     for (; left > slot_bytes_; ++whole) left -= slot_bytes_;
-    const float full = float(slot_bytes_);
-    for (uint64_t i = 0; i < whole; ++i) slots_[(slot + i) & mask_] = Slot{full, static_cast<uint32_t>(whole - i)};
+    lay_full(slot, whole);
     return lay_last(slot + whole, 0, left);
+  }
+  // lay_clear's `count` whole slots from `slot` on, written as the one or two stretches of
+  // the ring they occupy (no index wrapping per slot: a large booking lays dozens).
+  void lay_full(uint64_t slot, uint64_t count) {
+    const float full = float(slot_bytes_);
+    const size_t at = slot & mask_;
+    const size_t first = std::min<size_t>(count, slots_.size() - at);
+    Slot* stretch = slots_.data() + at;
+    for (size_t i = 0; i < first; ++i) stretch[i] = Slot{full, static_cast<uint32_t>(count - i)};
+    Slot* ring = slots_.data();  // the run goes on from the ring's start
+    for (size_t i = first; i < count; ++i) ring[i - first] = Slot{full, static_cast<uint32_t>(count - i)};
   }
   // lay_clear's last slot, where the booking's `left` bytes fit from `offset` on.
   uint64_t lay_last(uint64_t slot, double offset, double left) {
