@@ -36,9 +36,9 @@ class BandwidthResource {
     // between kSlotBytes / 2 and kSlotBytes.
     slot_shift_ = 0;
     while ((uint64_t(2) << slot_shift_) <= ticks(kSlotBytes)) ++slot_shift_;
-    slot_ticks_ = uint64_t(1) << slot_shift_;
     bytes_per_tick_ = ticks_per_byte_ > 0 ? 1.0 / ticks_per_byte_ : 0.0;
-    slot_bytes_ = double(slot_ticks_) * bytes_per_tick_;
+    slot_bytes_ = double(uint64_t(1) << slot_shift_) * bytes_per_tick_;
+    slots_per_byte_ = slot_bytes_ > 0 ? 1.0 / slot_bytes_ : 0.0;
     reset();
   }
   double bytes_per_second() const { return ps_per_byte_ > 0 ? 1e12 / ps_per_byte_ : 0.0; }
@@ -64,10 +64,10 @@ class BandwidthResource {
     uint64_t slot = start >> slot_shift_;
     if (slot < base_) {  // before the forgotten past: book from the oldest slot kept
       slot = base_;
-      start = base_ * slot_ticks_;
+      start = base_ << slot_shift_;
     }
     double left = double(bytes);
-    double offset = double(start - slot * slot_ticks_) * bytes_per_tick_;  // bytes' worth of time into the slot
+    double offset = double(start - (slot << slot_shift_)) * bytes_per_tick_;  // bytes' worth of time into the slot
     uint64_t end = start;
     for (;; ++slot, offset = 0) {
       if (slot >= limit_) {  // nothing booked from here on
@@ -86,7 +86,7 @@ class BandwidthResource {
       if (take > kFullSlack) used = float(double(used) + take);
       if (used >= slot_bytes_ - kFullSlack) slots_[slot & mask_].skip = 1;
       if (room >= left) {
-        end = slot * slot_ticks_ + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
+        end = (slot << slot_shift_) + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
         break;
       }
       if (take > kFullSlack) left -= take;
@@ -148,7 +148,9 @@ class BandwidthResource {
   // reserve_ticks' loop (so the same result), without the lookups; every slot it reaches is
   // written whole (the ring's places past limit_ are not clear). Returns the booking's end.
   uint64_t lay_clear(uint64_t slot, double offset, double left) {
-    const uint64_t last = slot + static_cast<uint64_t>((offset + left) / slot_bytes_) + 1;
+    // The last slot it can reach, for the ring's size only (so a margin of a slot for the
+    // rounding of the product, which is cheaper than dividing, changes no result).
+    const uint64_t last = slot + static_cast<uint64_t>((offset + left) * slots_per_byte_) + 2;
     if (last >= base_ + slots_.size()) grow(last);
     clear(limit_, slot);
     if (offset != 0) {  // a first slot entered part way
@@ -181,7 +183,7 @@ class BandwidthResource {
   uint64_t lay_last(uint64_t slot, double offset, double left) {
     lay_part(slots_[slot & mask_], left);
     limit_ = std::max(limit_, slot + 1);
-    return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
+    return (slot << slot_shift_) + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
   }
   // A clear slot given `take` bytes (as reserve_ticks' loop books them).
   void lay_part(Slot& s, double take) const {
@@ -212,12 +214,12 @@ class BandwidthResource {
     return static_cast<uint64_t>(ticks_per_byte_ * static_cast<double>(bytes) + 0.5);
   }
 
-  double ps_per_byte_ = 0;
+  // Those a booking reads first (the resource spans two host cache lines).
   double ticks_per_byte_ = 0;  // in SystemC time resolution units
   double bytes_per_tick_ = 0;
-  uint64_t slot_ticks_ = 1;
-  unsigned slot_shift_ = 0;
+  unsigned slot_shift_ = 0;  // a slot is 2^slot_shift_ time units
   double slot_bytes_ = 0;
+  double slots_per_byte_ = 0;  // 1 / slot_bytes_
   std::vector<Slot> slots_;  // at slot & mask_
   uint64_t mask_ = 0;
   uint64_t base_ = 0;   // the oldest slot kept
@@ -225,6 +227,7 @@ class BandwidthResource {
   static constexpr double kFullSlack = 1e-3;  // bytes of room that count as none
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;
+  double ps_per_byte_ = 0;
 };
 
 }  // namespace npuvp

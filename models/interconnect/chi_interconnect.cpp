@@ -83,18 +83,22 @@ void ChiInterconnect::finalize(unsigned stops) {
     }
   }
   request_bytes_by_route_.assign(topology_->routes(), 0);
-  Stats::global().add_flush(this, [this] { flush_request_bytes(); });
+  Stats::global().add_flush(this, [this] { flush_link_bytes(); });
 }
 
-void ChiInterconnect::flush_request_bytes() {
-  if (!request_bytes_pending_) return;
+void ChiInterconnect::flush_link_bytes() {
+  if (!link_bytes_pending_) return;
   for (unsigned id = 0; id < request_bytes_by_route_.size(); ++id) {
     uint64_t& bytes = request_bytes_by_route_[id];
     if (bytes == 0) continue;
     for (unsigned link : topology_->route(id)) *links_[link * 2 + kRequest].bytes += bytes;
     bytes = 0;
   }
-  request_bytes_pending_ = false;
+  for (LinkChannel& lc : links_) {
+    *lc.bytes += lc.unflushed_bytes;
+    lc.unflushed_bytes = 0;
+  }
+  link_bytes_pending_ = false;
 }
 
 unsigned ChiInterconnect::home_of(uint64_t address) const {
@@ -133,7 +137,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
       total += f.bytes * f.links.size();
       f.arrival = f.start + hop * f.links.size();
     }
-    request_bytes_pending_ = true;
+    link_bytes_pending_ = true;
     return;
   }
   // A link that several flows cross carries their sum as one booking (their bursts
@@ -162,6 +166,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     for (; at > 0 && order_[at - 1].start > start; --at) order_[at] = order_[at - 1];
     order_[at] = {start, i};
   }
+  link_bytes_pending_ = true;
   // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
   // link when the link's booking ends (or its own bytes have passed, if it came late), and
   // only the last link's tail counts.
@@ -183,7 +188,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
         s.end = lc.resource.reserve_ticks(now, head, s.bytes, occupancy);
         s.pass_from = s.end > occupancy ? s.end - occupancy : 0;
         s.booked = true;
-        *lc.bytes += s.bytes;
+        lc.unflushed_bytes += s.bytes;
       }
       pass = std::max(head, s.pass_from);
       head = pass + hop;

@@ -82,10 +82,13 @@ class ChiInterconnect : public sc_core::sc_module {
     Counter* latency_cycles = nullptr;  // requesters: summed round trips
     Counter* transactions = nullptr;
   };
-  struct LinkChannel {
+  // Two host cache lines each (a booking reads most of the resource).
+  struct alignas(64) LinkChannel {
     BandwidthResource resource;
+    uint64_t unflushed_bytes = 0;  // data bytes booked, not yet in `bytes` (flush_link_bytes)
     Counter* bytes = nullptr;
   };
+  static_assert(sizeof(LinkChannel) == 128, "a link channel no longer fits two host cache lines");
 
   void b_transport(int from, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   bool get_direct_mem_ptr(int from, tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
@@ -147,10 +150,12 @@ class ChiInterconnect : public sc_core::sc_module {
   std::vector<LinkChannel> links_;  // link id * 2 + channel
   // Request-channel bytes by route (route id), not yet added to the links' counters: a
   // request crosses a dozen links, and one addition per route instead of one per link
-  // matters on this path. Stats runs flush_request_bytes before any counter is read.
+  // matters on this path. The data channel's bytes wait in their LinkChannel (next to the
+  // resource just booked, where the counter is elsewhere in memory). Stats runs
+  // flush_link_bytes before any counter is read.
   std::vector<uint64_t> request_bytes_by_route_;
-  bool request_bytes_pending_ = false;
-  void flush_request_bytes();
+  bool link_bytes_pending_ = false;
+  void flush_link_bytes();
   // Working lists, one set per nesting level (a home node's fills come back through here
   // while its requester's transaction is under way); a deque keeps references on growth.
   struct Scratch {
