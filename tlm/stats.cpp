@@ -9,8 +9,10 @@
 namespace npuvp {
 
 Stats& Stats::global() {
-  static Stats stats;
-  return stats;
+  // Never destroyed, so that a block destroyed at exit after the function statics (the
+  // device, held in a namespace-scope unique_ptr) can still remove its flush.
+  static Stats* const stats = new Stats;
+  return *stats;
 }
 
 Counter& Stats::counter(const std::string& name, const std::string& unit,
