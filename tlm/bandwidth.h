@@ -36,9 +36,9 @@ class BandwidthResource {
     // between kSlotBytes / 2 and kSlotBytes.
     slot_shift_ = 0;
     while ((uint64_t(2) << slot_shift_) <= ticks(kSlotBytes)) ++slot_shift_;
-    slot_ticks_ = uint64_t(1) << slot_shift_;
     bytes_per_tick_ = ticks_per_byte_ > 0 ? 1.0 / ticks_per_byte_ : 0.0;
-    slot_bytes_ = double(slot_ticks_) * bytes_per_tick_;
+    slot_bytes_ = double(uint64_t(1) << slot_shift_) * bytes_per_tick_;
+    slots_per_byte_ = slot_bytes_ > 0 ? 1.0 / slot_bytes_ : 0.0;
     reset();
   }
   double bytes_per_second() const { return ps_per_byte_ > 0 ? 1e12 / ps_per_byte_ : 0.0; }
@@ -55,15 +55,19 @@ class BandwidthResource {
   // The same in SystemC time units; `now` is the current simulated time (nobody books before
   // it, so earlier slots are forgotten).
   uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes) {
+    return reserve_ticks(now, start, bytes, ticks(bytes));
+  }
+  // The same, for a caller that has the booking's occupancy_ticks(bytes) at hand.
+  uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes, uint64_t occupancy) {
     if (ticks_per_byte_ == 0 || bytes == 0) return start;
     forget_before(now);
     uint64_t slot = start >> slot_shift_;
     if (slot < base_) {  // before the forgotten past: book from the oldest slot kept
       slot = base_;
-      start = base_ * slot_ticks_;
+      start = base_ << slot_shift_;
     }
     double left = double(bytes);
-    double offset = double(start - slot * slot_ticks_) * bytes_per_tick_;  // bytes' worth of time into the slot
+    double offset = double(start - (slot << slot_shift_)) * bytes_per_tick_;  // bytes' worth of time into the slot
     uint64_t end = start;
     for (;; ++slot, offset = 0) {
       if (slot >= limit_) {  // nothing booked from here on
@@ -82,12 +86,12 @@ class BandwidthResource {
       if (take > kFullSlack) used = float(double(used) + take);
       if (used >= slot_bytes_ - kFullSlack) slots_[slot & mask_].skip = 1;
       if (room >= left) {
-        end = slot * slot_ticks_ + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
+        end = (slot << slot_shift_) + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
         break;
       }
       if (take > kFullSlack) left -= take;
     }
-    busy_total_ += ticks(bytes);
+    busy_total_ += occupancy;
     next_free_ = std::max(next_free_, end);
     return end;
   }
@@ -144,7 +148,9 @@ class BandwidthResource {
   // reserve_ticks' loop (so the same result), without the lookups; every slot it reaches is
   // written whole (the ring's places past limit_ are not clear). Returns the booking's end.
   uint64_t lay_clear(uint64_t slot, double offset, double left) {
-    const uint64_t last = slot + static_cast<uint64_t>((offset + left) / slot_bytes_) + 1;
+    // The last slot it can reach, for the ring's size only (so a margin of a slot for the
+    // rounding of the product, which is cheaper than dividing, changes no result).
+    const uint64_t last = slot + static_cast<uint64_t>((offset + left) * slots_per_byte_) + 2;
     if (last >= base_ + slots_.size()) grow(last);
     clear(limit_, slot);
     if (offset != 0) {  // a first slot entered part way
@@ -159,15 +165,25 @@ class BandwidthResource {
     // same subtractions the loop makes, so `left` ends exactly as there.
     uint64_t whole = 0;
     for (; left > slot_bytes_; ++whole) left -= slot_bytes_;
-    const float full = float(slot_bytes_);
-    for (uint64_t i = 0; i < whole; ++i) slots_[(slot + i) & mask_] = Slot{full, static_cast<uint32_t>(whole - i)};
+    lay_full(slot, whole);
     return lay_last(slot + whole, 0, left);
+  }
+  // lay_clear's `count` whole slots from `slot` on, written as the one or two stretches of
+  // the ring they occupy (no index wrapping per slot: a large booking lays dozens).
+  void lay_full(uint64_t slot, uint64_t count) {
+    const float full = float(slot_bytes_);
+    const size_t at = slot & mask_;
+    const size_t first = std::min<size_t>(count, slots_.size() - at);
+    Slot* stretch = slots_.data() + at;
+    for (size_t i = 0; i < first; ++i) stretch[i] = Slot{full, static_cast<uint32_t>(count - i)};
+    Slot* ring = slots_.data();  // the run goes on from the ring's start
+    for (size_t i = first; i < count; ++i) ring[i - first] = Slot{full, static_cast<uint32_t>(count - i)};
   }
   // lay_clear's last slot, where the booking's `left` bytes fit from `offset` on.
   uint64_t lay_last(uint64_t slot, double offset, double left) {
     lay_part(slots_[slot & mask_], left);
     limit_ = std::max(limit_, slot + 1);
-    return slot * slot_ticks_ + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
+    return (slot << slot_shift_) + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
   }
   // A clear slot given `take` bytes (as reserve_ticks' loop books them).
   void lay_part(Slot& s, double take) const {
@@ -198,12 +214,12 @@ class BandwidthResource {
     return static_cast<uint64_t>(ticks_per_byte_ * static_cast<double>(bytes) + 0.5);
   }
 
-  double ps_per_byte_ = 0;
+  // Those a booking reads first (the resource spans two host cache lines).
   double ticks_per_byte_ = 0;  // in SystemC time resolution units
   double bytes_per_tick_ = 0;
-  uint64_t slot_ticks_ = 1;
-  unsigned slot_shift_ = 0;
+  unsigned slot_shift_ = 0;  // a slot is 2^slot_shift_ time units
   double slot_bytes_ = 0;
+  double slots_per_byte_ = 0;  // 1 / slot_bytes_
   std::vector<Slot> slots_;  // at slot & mask_
   uint64_t mask_ = 0;
   uint64_t base_ = 0;   // the oldest slot kept
@@ -211,6 +227,7 @@ class BandwidthResource {
   static constexpr double kFullSlack = 1e-3;  // bytes of room that count as none
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;
+  double ps_per_byte_ = 0;
 };
 
 }  // namespace npuvp

@@ -9,12 +9,15 @@
 namespace npuvp {
 
 Stats& Stats::global() {
-  static Stats stats;
-  return stats;
+  // Never destroyed, so that a block destroyed at exit after the function statics (the
+  // device, held in a namespace-scope unique_ptr) can still remove its flush.
+  static Stats* const stats = new Stats;
+  return *stats;
 }
 
 Counter& Stats::counter(const std::string& name, const std::string& unit,
                         const std::string& description) {
+  flush();
   auto& slot = counters_[name];
   if (!slot) {
     slot = std::make_unique<Counter>();
@@ -27,6 +30,7 @@ Counter& Stats::counter(const std::string& name, const std::string& unit,
 }
 
 const Counter* Stats::find(const std::string& name) const {
+  flush();
   const auto it = counters_.find(name);
   return it == counters_.end() ? nullptr : it->second.get();
 }
@@ -37,16 +41,35 @@ uint64_t Stats::value(const std::string& name) const {
 }
 
 void Stats::reset() {
+  flush();
   for (auto& [name, c] : counters_) c->value = 0;
 }
 
-void Stats::clear() { counters_.clear(); }
+void Stats::clear() {
+  counters_.clear();
+  flushes_.clear();  // their owners' counters are gone
+}
+
+void Stats::add_flush(const void* owner, std::function<void()> flush) {
+  remove_flush(owner);
+  flushes_.emplace_back(owner, std::move(flush));
+}
+
+void Stats::remove_flush(const void* owner) {
+  flushes_.erase(std::remove_if(flushes_.begin(), flushes_.end(), [&](const auto& f) { return f.first == owner; }),
+                 flushes_.end());
+}
+
+void Stats::flush() const {
+  for (const auto& f : flushes_) f.second();
+}
 
 // Each dot in a name opens a nested object. A name that is both a counter and the prefix of
 // other counters ("dma" and "dma.bytes") cannot be a number and an object at once: its own
 // value goes under the key "value" of the object ({"dma":{"value":3,"bytes":64}}). A counter
 // literally named "<prefix>.value" would then share that slot; names avoid that.
 nlohmann::json Stats::to_json() const {
+  flush();
   nlohmann::json root = nlohmann::json::object();
   for (const auto& [name, c] : counters_) {
     nlohmann::json* node = &root;
@@ -73,6 +96,7 @@ nlohmann::json Stats::to_json() const {
 }
 
 std::string Stats::to_table() const {
+  flush();
   size_t name_width = 0;
   size_t value_width = 0;
   for (const auto& [name, c] : counters_) {

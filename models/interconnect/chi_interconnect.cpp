@@ -35,6 +35,8 @@ ChiInterconnect::ChiInterconnect(sc_core::sc_module_name name, const Params& par
   target_socket.register_transport_dbg(this, &ChiInterconnect::transport_dbg);
 }
 
+ChiInterconnect::~ChiInterconnect() { Stats::global().remove_flush(this); }
+
 void ChiInterconnect::add_requester(const std::string& name, unsigned stop, Role role) {
   Node n{name, stop, role};
   const std::string prefix = std::string(basename()) + "." + name;
@@ -80,6 +82,23 @@ void ChiInterconnect::finalize(unsigned stops) {
           "bytes");
     }
   }
+  request_bytes_by_route_.assign(topology_->routes(), 0);
+  Stats::global().add_flush(this, [this] { flush_link_bytes(); });
+}
+
+void ChiInterconnect::flush_link_bytes() {
+  if (!link_bytes_pending_) return;
+  for (unsigned id = 0; id < request_bytes_by_route_.size(); ++id) {
+    uint64_t& bytes = request_bytes_by_route_[id];
+    if (bytes == 0) continue;
+    for (unsigned link : topology_->route(id)) *links_[link * 2 + kRequest].bytes += bytes;
+    bytes = 0;
+  }
+  for (LinkChannel& lc : links_) {
+    *lc.bytes += lc.unflushed_bytes;
+    lc.unflushed_bytes = 0;
+  }
+  link_bytes_pending_ = false;
 }
 
 unsigned ChiInterconnect::home_of(uint64_t address) const {
@@ -114,52 +133,62 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     // they do not book the links (their share of a link is noise next to the data's, and
     // booking them would double the cost of simulating every transaction).
     for (Flow& f : flows) {
-      for (unsigned link : *f.route) *links_[link * 2 + kRequest].bytes += f.bytes;
-      total += f.bytes * f.route->size();
-      f.arrival = f.start + hop * f.route->size();
+      request_bytes_by_route_[f.route] += f.bytes;
+      total += f.bytes * f.links.size();
+      f.arrival = f.start + hop * f.links.size();
     }
+    link_bytes_pending_ = true;
     return;
   }
   // A link that several flows cross carries their sum as one booking (their bursts
-  // interleave on it), made when the earliest of them reaches it.
+  // interleave on it), made when the earliest of them reaches it. A link's share belongs to
+  // this call once stamped with it; older stamps mean an untouched link, so nothing needs
+  // clearing afterwards.
+  if (++traversal_ == 0) {  // the stamps wrapped: none may look current
+    for (LinkShare& share : link_share_) share.traversal = 0;
+    traversal_ = 1;
+  }
   for (const Flow& f : flows) {
-    for (unsigned link : *f.route) {
+    for (unsigned link : f.links) {
       LinkShare& share = link_share_[link];
-      if (share.bytes == 0) touched_links_.push_back(link);
+      if (share.traversal != traversal_) share = LinkShare{0, 0, 0, traversal_, false};
       share.bytes += f.bytes;
     }
-    total += f.bytes * f.route->size();
+    total += f.bytes * f.links.size();
   }
   // By start time, ties in order: an insertion sort (a few flows; std::stable_sort would
-  // allocate a buffer on every call).
+  // allocate a buffer on every call), on copies of the start times so that it does not
+  // reach into the flows.
   order_.resize(flows.size());
   for (unsigned i = 0; i < flows.size(); ++i) {
+    const uint64_t start = flows[i].start;
     unsigned at = i;
-    for (; at > 0 && flows[order_[at - 1]].start > flows[i].start; --at) order_[at] = order_[at - 1];
-    order_[at] = i;
+    for (; at > 0 && order_[at - 1].start > start; --at) order_[at] = order_[at - 1];
+    order_[at] = {start, i};
   }
+  link_bytes_pending_ = true;
   // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
   // link when the link's booking ends (or its own bytes have passed, if it came late), and
   // only the last link's tail counts.
   // Raw SystemC time units: this loop is the hottest of the memory system.
   const uint64_t now = sim_time().value();
-  for (unsigned i : order_) {
-    Flow& f = flows[i];
-    if (f.route->empty()) {
+  for (const FlowOrder& o : order_) {
+    Flow& f = flows[o.flow];
+    if (f.links.empty()) {
       f.arrival = f.start;
       continue;
     }
     uint64_t head = f.start, pass = f.start;
     const LinkShare* share = nullptr;
-    for (unsigned link : *f.route) {
+    for (unsigned link : f.links) {
       LinkShare& s = link_share_[link];
       if (!s.booked) {
         LinkChannel& lc = links_[link * 2 + kData];
-        s.end = lc.resource.reserve_ticks(now, head, s.bytes);
         const uint64_t occupancy = lc.resource.occupancy_ticks(s.bytes);
+        s.end = lc.resource.reserve_ticks(now, head, s.bytes, occupancy);
         s.pass_from = s.end > occupancy ? s.end - occupancy : 0;
         s.booked = true;
-        *lc.bytes += s.bytes;
+        lc.unflushed_bytes += s.bytes;
       }
       pass = std::max(head, s.pass_from);
       head = pass + hop;
@@ -168,8 +197,6 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     const uint64_t own = links_[kData].resource.occupancy_ticks(f.bytes);  // every link is as wide
     f.arrival = std::max(share->end, pass + own) + hop;
   }
-  for (unsigned link : touched_links_) link_share_[link] = LinkShare{};
-  touched_links_.clear();
 }
 
 uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_t start, bool write) {
@@ -184,7 +211,7 @@ uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_
   // target is still producing it, so a long transfer costs its slowest stage.
   flows.clear();
   for (const Share& s : shares) {
-    flows.push_back({&topology_->route(a, targets_[s.target].stop), params_.request_bytes, start, 0});
+    flows.push_back(flow(a, targets_[s.target].stop, params_.request_bytes, start));
   }
   traverse(flows, kRequest);
   for (unsigned i = 0; i < shares.size(); ++i) shares[i].arrival = shares[i].data_tail = flows[i].arrival;
@@ -210,9 +237,9 @@ uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_
   // Back: the write acknowledgements once every byte is in, or the read data.
   flows.clear();
   for (const Share& s : shares) {
-    const auto* route = &topology_->route(targets_[s.target].stop, a);
-    flows.push_back(write ? Flow{route, params_.request_bytes, s.served, 0}
-                          : Flow{route, s.bytes, std::max(s.arrival, minus(s.served, stream(s))), 0});
+    const unsigned b = targets_[s.target].stop;
+    flows.push_back(write ? flow(b, a, params_.request_bytes, s.served)
+                          : flow(b, a, s.bytes, std::max(s.arrival, minus(s.served, stream(s)))));
   }
   traverse(flows, write ? kRequest : kData);
   uint64_t done = start;

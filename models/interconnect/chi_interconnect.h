@@ -48,6 +48,7 @@ class ChiInterconnect : public sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<ChiInterconnect> initiator_socket;
 
   ChiInterconnect(sc_core::sc_module_name name, const Params& params);
+  ~ChiInterconnect() override;
 
   // Registration, in the order the sockets are bound; `stop` is where the node sits.
   void add_requester(const std::string& name, unsigned stop, Role role = Role::Requester);
@@ -81,10 +82,13 @@ class ChiInterconnect : public sc_core::sc_module {
     Counter* latency_cycles = nullptr;  // requesters: summed round trips
     Counter* transactions = nullptr;
   };
-  struct LinkChannel {
+  // Two host cache lines each (a booking reads most of the resource).
+  struct alignas(64) LinkChannel {
     BandwidthResource resource;
+    uint64_t unflushed_bytes = 0;  // data bytes booked, not yet in `bytes` (flush_link_bytes)
     Counter* bytes = nullptr;
   };
+  static_assert(sizeof(LinkChannel) == 128, "a link channel no longer fits two host cache lines");
 
   void b_transport(int from, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   bool get_direct_mem_ptr(int from, tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
@@ -123,9 +127,14 @@ class ChiInterconnect : public sc_core::sc_module {
 
   // Bytes moving along a route from `start` (SystemC time units); `arrival` is the result.
   struct Flow {
-    const std::vector<unsigned>* route = nullptr;
+    Topology::Route links;
+    unsigned route = 0;  // its id (Topology::route_id)
     uint64_t bytes = 0, start = 0, arrival = 0;
   };
+  Flow flow(unsigned from_stop, unsigned to_stop, uint64_t bytes, uint64_t start) const {
+    const unsigned id = topology_->route_id(from_stop, to_stop);
+    return Flow{topology_->route(id), id, bytes, start, 0};
+  }
   // Sends the flows over their links on `channel`. Links that several flows cross are booked
   // once with the flows' sum, so a transaction costs one booking per link it touches.
   void traverse(std::vector<Flow>& flows, Channel channel);
@@ -139,6 +148,14 @@ class ChiInterconnect : public sc_core::sc_module {
   std::vector<unsigned> subs_index_;   // target indices of the subordinate nodes
   std::unique_ptr<Topology> topology_;
   std::vector<LinkChannel> links_;  // link id * 2 + channel
+  // Request-channel bytes by route (route id), not yet added to the links' counters: a
+  // request crosses a dozen links, and one addition per route instead of one per link
+  // matters on this path. The data channel's bytes wait in their LinkChannel (next to the
+  // resource just booked, where the counter is elsewhere in memory). Stats runs
+  // flush_link_bytes before any counter is read.
+  std::vector<uint64_t> request_bytes_by_route_;
+  bool link_bytes_pending_ = false;
+  void flush_link_bytes();
   // Working lists, one set per nesting level (a home node's fills come back through here
   // while its requester's transaction is under way); a deque keeps references on growth.
   struct Scratch {
@@ -153,11 +170,16 @@ class ChiInterconnect : public sc_core::sc_module {
   struct LinkShare {
     uint64_t bytes = 0, end = 0;
     uint64_t pass_from = 0;  // the earliest a flow's head passes: the booking's end less its occupancy
+    uint32_t traversal = 0;  // the traverse() call that last touched the link
     bool booked = false;
   };
-  std::vector<LinkShare> link_share_;
-  std::vector<unsigned> touched_links_;
-  std::vector<unsigned> order_;
+  std::vector<LinkShare> link_share_;  // by link id
+  uint32_t traversal_ = 0;             // numbers traverse()'s calls over data
+  struct FlowOrder {
+    uint64_t start = 0;
+    unsigned flow = 0;
+  };
+  std::vector<FlowOrder> order_;  // the flows by start time
   Counter& request_bytes_;
   Counter& data_bytes_;
 };

@@ -13,11 +13,11 @@ Topology Topology::ring(unsigned stops) {
   t.stops_ = stops;
   for (unsigned i = 0; i < stops; ++i) t.links_.push_back({i, (i + 1) % stops});
   for (unsigned i = 0; i < stops; ++i) t.links_.push_back({i, (i + stops - 1) % stops});
-  t.routes_.resize(size_t(stops) * stops);
+  std::vector<std::vector<unsigned>> routes(size_t(stops) * stops);
   for (unsigned a = 0; a < stops; ++a) {
     for (unsigned b = 0; b < stops; ++b) {
       const unsigned cw = (b + stops - a) % stops, ccw = (a + stops - b) % stops;
-      auto& r = t.routes_[a * stops + b];
+      auto& r = routes[a * stops + b];
       if (cw <= ccw) {
         for (unsigned h = 0; h < cw; ++h) r.push_back((a + h) % stops);
       } else {
@@ -25,6 +25,7 @@ Topology Topology::ring(unsigned stops) {
       }
     }
   }
+  t.set_routes(routes);
   return t;
 }
 
@@ -41,10 +42,10 @@ Topology Topology::mesh(unsigned stops, unsigned columns) {
     if (s + columns < stops) t.links_.push_back({s, s + columns});
     if (row(s) > 0) t.links_.push_back({s, s - columns});
   }
-  t.routes_.resize(size_t(stops) * stops);
+  std::vector<std::vector<unsigned>> routes(size_t(stops) * stops);
   for (unsigned a = 0; a < stops; ++a) {
     for (unsigned b = 0; b < stops; ++b) {
-      auto& r = t.routes_[a * stops + b];
+      auto& r = routes[a * stops + b];
       unsigned at = a;
       // X first, then Y. On a partial last row, moving along X from the last row could leave
       // the mesh, so a route that starts there goes up (Y) first.
@@ -72,7 +73,18 @@ Topology Topology::mesh(unsigned stops, unsigned columns) {
       }
     }
   }
+  t.set_routes(routes);
   return t;
+}
+
+void Topology::set_routes(const std::vector<std::vector<unsigned>>& routes) {
+  route_links_.clear();
+  route_start_.clear();
+  for (const auto& r : routes) {
+    route_start_.push_back(static_cast<unsigned>(route_links_.size()));
+    route_links_.insert(route_links_.end(), r.begin(), r.end());
+  }
+  route_start_.push_back(static_cast<unsigned>(route_links_.size()));
 }
 
 unsigned Topology::link_between(unsigned from, unsigned to) const {

@@ -116,3 +116,33 @@ TEST(StatsTest, GlobalIsOneInstance) {
   Stats::global().counter("g") += 1;
   EXPECT_EQ(Stats::global().value("g"), 1u);
 }
+
+TEST(StatsTest, ReadsRunTheFlushesFirst) {
+  Stats stats;
+  npuvp::Counter& c = stats.counter("noc.link.bytes", "bytes");
+  uint64_t aside = 0;  // counted elsewhere, moved in by the flush
+  int owner = 0;
+  stats.add_flush(&owner, [&] {
+    c += aside;
+    aside = 0;
+  });
+  aside = 5;
+  EXPECT_EQ(stats.value("noc.link.bytes"), 5u);
+  aside = 2;
+  EXPECT_EQ(stats.find("noc.link.bytes")->value, 7u);
+  aside = 1;
+  EXPECT_EQ(stats.to_json()["noc"]["link"]["bytes"], 8u);
+  aside = 1;
+  EXPECT_NE(stats.to_table().find(" 9"), std::string::npos);
+  aside = 1;
+  EXPECT_EQ(stats.counters().at("noc.link.bytes")->value, 10u);
+  aside = 3;
+  stats.reset();  // what was aside is counted, then zeroed with the rest
+  EXPECT_EQ(stats.value("noc.link.bytes"), 0u);
+  stats.remove_flush(&owner);
+  aside = 4;
+  EXPECT_EQ(stats.value("noc.link.bytes"), 0u);
+  stats.add_flush(&owner, [&] { ADD_FAILURE() << "flush after clear"; });
+  stats.clear();  // the counters are gone, and the flushes with them
+  EXPECT_EQ(stats.value("noc.link.bytes"), 0u);
+}
