@@ -480,7 +480,7 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
     for (size_t i = 0; i < list.size(); ++i) {
       for (uint64_t off = 0; off < list[i].length; off += kGmBatchBytes) {
         const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmBatchBytes, list[i].length - off));
-        uint8_t* data = spans.data[i] ? spans.data[i] + off : nullptr;
+        uint8_t* data = spans.where(i) ? spans.where(i) + off : nullptr;
         memory = std::max(memory, gm_transaction(cmd, list[i].address + off, data, n, p));
       }
     }
@@ -492,9 +492,9 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
     for (size_t i = 0; i < list.size(); ++i) {
       uint8_t* gm = gm_host_pointer(list[i].address, list[i].length);
       if (read) {
-        std::memcpy(spans.data[i], gm, list[i].length);
+        std::memcpy(spans.where(i), gm, list[i].length);
       } else {
-        std::memcpy(gm, spans.data[i], list[i].length);
+        std::memcpy(gm, spans.where(i), list[i].length);
       }
     }
   }

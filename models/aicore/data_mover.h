@@ -46,7 +46,9 @@ class DataMover {
   // (nullptr in perf mode), and the range that holds them all.
   struct GmSpans {
     SpanListExtension list;
-    std::vector<uint8_t*> data;  // by span
+    // By span; shorter than the list when the spans after it have no bytes (all of them in
+    // perf mode, which then pays nothing per row for it): read through where().
+    std::vector<uint8_t*> data;
     uint64_t bytes = 0, low = UINT64_MAX, high = 0;
     bool wraps = false;  // some span runs past the end of the address space
 
@@ -59,11 +61,15 @@ class DataMover {
     }
     // Field by field: a braced temporary is built on the stack and copied with wide loads
     // that stall on store forwarding, once per row of every data move.
+    uint8_t* where(size_t span) const { return span < data.size() ? data[span] : nullptr; }
     void add(uint64_t address, uint64_t length, uint8_t* where) {
       AddressSpan& s = list.spans.emplace_back();
       s.address = address;
       s.length = length;
-      data.push_back(where);
+      if (where != nullptr) {
+        data.resize(list.spans.size() - 1, nullptr);
+        data.push_back(where);
+      }
       bytes += length;
       low = std::min(low, address);
       high = std::max(high, address + length);
@@ -85,12 +91,15 @@ class DataMover {
         if (v.capacity() < v.size() + count) v.reserve(std::max(v.size() + count, 2 * v.capacity()));
       };
       make_room(list.spans);
-      make_room(data);
+      if (where != nullptr) {
+        make_room(data);
+        data.resize(list.spans.size(), nullptr);
+        for (uint64_t r = 0; r < count; ++r) data.push_back(where + r * where_stride);
+      }
       for (uint64_t r = 0; r < count; ++r) {
         AddressSpan& s = list.spans.emplace_back();
         s.address = address + r * stride;
         s.length = length;
-        data.push_back(where ? where + r * where_stride : nullptr);
       }
       bytes += count * length;
       low = std::min(low, address);
