@@ -35,10 +35,15 @@ struct AddressSpan {
 };
 struct SpanListExtension : tlm::tlm_extension<SpanListExtension> {
   std::vector<AddressSpan> spans;
+  // When `bounded`, every span lies in [low, high): an initiator that knows the range sets
+  // it, and a target may check that range once instead of every span (falling back to the
+  // spans when the range is not all valid, to name the bad one).
+  bool bounded = false;
+  uint64_t low = 0, high = 0;
 
   tlm::tlm_extension_base* clone() const override { return new SpanListExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
-    spans = static_cast<const SpanListExtension&>(other).spans;
+    *this = static_cast<const SpanListExtension&>(other);
   }
   uint64_t bytes() const {
     uint64_t total = 0;

@@ -521,11 +521,19 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
     }
     memory = std::max(memory, delay);
   };
+  // The spans lie in [low, high) (checked against the GM window above): the interconnect
+  // checks that range once instead of every row.
   if (spans.bytes <= kGmBatchBytes) {
+    spans.list.bounded = true;
+    spans.list.low = spans.low;
+    spans.list.high = spans.high;
     send(spans.list, spans.bytes);
   } else {
     uint64_t batch_bytes = 0;
     batch_.spans.clear();
+    batch_.bounded = true;  // a batch's spans are parts of the instruction's
+    batch_.low = spans.low;
+    batch_.high = spans.high;
     for (const AddressSpan& s : list) {
       for (uint64_t off = 0; off < s.length;) {
         const uint64_t n = std::min(s.length - off, kGmBatchBytes - batch_bytes);

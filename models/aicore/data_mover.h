@@ -54,6 +54,7 @@ class DataMover {
 
     void clear() {
       list.spans.clear();
+      list.bounded = false;
       data.clear();
       bytes = high = 0;
       low = UINT64_MAX;

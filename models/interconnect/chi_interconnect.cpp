@@ -272,9 +272,11 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   const std::vector<unsigned>& index = targets_of(from);
   HashedTargets target_of(static_cast<unsigned>(index.size()));  // target_of_granule, run by run
   const uint64_t gm_base = params_.gm_base, gm_size = params_.gm_size;  // in registers, not reloaded per span
+  // Spans inside a known range that is GM need no check each.
+  const bool all_in_gm = list.bounded && list.high >= list.low && within(list.low, list.high - list.low, gm_base, gm_size);
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
-    if (!within(s.address, s.length, gm_base, gm_size)) {
+    if (!all_in_gm && !within(s.address, s.length, gm_base, gm_size)) {
       tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }

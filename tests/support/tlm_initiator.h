@@ -36,11 +36,17 @@ struct Initiator : sc_core::sc_module {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     return access(cmd, address, data, length, delay);
   }
-  // A timing-only span-list transaction (tlm/extensions.h) from initiator `id`.
+  // A timing-only span-list transaction (tlm/extensions.h) from initiator `id`; `bounds`,
+  // if given, is the range it claims holds every span (SpanListExtension::bounded).
   tlm::tlm_response_status spans(tlm::tlm_command cmd, const std::vector<AddressSpan>& list, sc_core::sc_time& delay,
-                                 int id = 0) {
+                                 int id = 0, const AddressSpan* bounds = nullptr) {
     SpanListExtension ext;
     ext.spans = list;
+    if (bounds) {
+      ext.bounded = true;
+      ext.low = bounds->address;
+      ext.high = bounds->address + bounds->length;
+    }
     InitiatorExtension who(id, -1, /*data=*/false);
     tlm::tlm_generic_payload tx;
     prepare(tx, cmd, list.front().address, nullptr, ext.bytes());

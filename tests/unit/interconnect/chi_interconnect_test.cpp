@@ -115,4 +115,28 @@ TEST(ChiInterconnectTest, AnAddressOutsideGmIsAnAddressError) {
   EXPECT_EQ(list, tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
+// A span list that says which range holds its spans is checked once by that range when it
+// lies in GM, and span by span when it does not (so a bad span is still reported).
+TEST(ChiInterconnectTest, ABoundedSpanListIsCheckedByItsRangeOnlyInsideGm) {
+  Ring r;
+  const std::vector<npuvp::AddressSpan> good = {{0, 128}, {4096, 256}};
+  const std::vector<npuvp::AddressSpan> bad = {{0, 128}, {(1 << 20) - 64, 128}};
+  const npuvp::AddressSpan good_range{0, 4096 + 256}, bad_range{0, (1 << 20) + 64};
+  tlm::tlm_response_status plain = tlm::TLM_INCOMPLETE_RESPONSE, bounded = tlm::TLM_INCOMPLETE_RESPONSE,
+                           bad_bounded = tlm::TLM_INCOMPLETE_RESPONSE;
+  sc_time plain_delay = sc_core::SC_ZERO_TIME, bounded_delay = sc_core::SC_ZERO_TIME;
+  r.init.script = [&](Initiator& self) {
+    plain = self.spans(tlm::TLM_READ_COMMAND, good, plain_delay);
+    sc_core::wait(sc_time(10, sc_core::SC_US));  // the links idle again
+    bounded = self.spans(tlm::TLM_READ_COMMAND, good, bounded_delay, 0, &good_range);
+    sc_time d = sc_core::SC_ZERO_TIME;
+    bad_bounded = self.spans(tlm::TLM_READ_COMMAND, bad, d, 0, &bad_range);
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(plain, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(bounded, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(bounded_delay, plain_delay);
+  EXPECT_EQ(bad_bounded, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
 }  // namespace
