@@ -71,6 +71,11 @@ AscendSoc::Params AscendSoc::params_from_config() {
     raise("config", "l2.interleave_bytes {} is not a multiple of l2.line_bytes {}", p.l2_interleave_bytes,
           p.l2_line_bytes);
   }
+  if (p.l2_slices > 0 && p.l2_line_bytes > 0 &&
+      (p.gm_base + p.gm_size - 1) / p.l2_line_bytes >= memory::CacheTags::kLineLimit) {
+    raise("config", "GM up to 0x{:x} (gm.base + gm.size) has more {} B lines than the L2 tags can name (2^31 - 1): "
+          "use longer l2.line_bytes or a smaller gm.size", p.gm_base + p.gm_size, p.l2_line_bytes);
+  }
   n.gm_base = p.gm_base;
   n.gm_size = p.gm_size;
   n.home_interleave_bytes = p.l2_interleave_bytes;

@@ -31,51 +31,49 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
     stride_shift_ = run_shift_ + __builtin_ctzll(g.slices);
     run_mask_ = g.interleave_lines - 1;
   }
-  first_.assign(size_t(sets_) * 2, 0);
-  rest_.assign(size_t(sets_) * (g.ways - 1) * 2, 0);
+  first_.assign(size_t(sets_), 0);
+  rest_.assign(size_t(sets_) * (g.ways - 1), 0);
 }
 
 void CacheTags::beyond_tag_range(uint64_t address) const {
-  raise(block_, "address 0x{:x} is beyond the tag range (2^32 lines)", address);
+  raise(block_, "address 0x{:x} is beyond the tag range (2^31 lines)", address);
 }
 
 CacheTags::Access CacheTags::access_other_ways(size_t set, uint32_t tag, uint32_t dirty) {
   ++deep_lookups_;
   const uint32_t ways = geometry_.ways;
-  uint32_t* first = &first_[set * 2];  // way 0 (not `tag`: access() checked)
-  uint32_t* rest = ways > 1 ? &rest_[set * (ways - 1) * 2] : nullptr;  // ways 1.., pairs in a row
+  uint32_t& first = first_[set];  // way 0 (not `tag`: access() checked)
+  uint32_t* rest = ways > 1 ? &rest_[set * (ways - 1)] : nullptr;  // ways 1.., in a row
   Access a;
   // Where the line is, or where it goes: its way on a hit, else the first invalid way, else
   // the last way (the least recently used line, evicted).
   uint32_t w = 0;
-  uint32_t entry[2] = {tag, dirty};
-  if (first[0] != 0) {
+  uint32_t entry = tag | dirty;
+  if (first != 0) {
     for (w = 1; w < ways; ++w) {
-      const uint32_t* e = rest + (w - 1) * 2;
-      if (e[0] == tag) {
+      const uint32_t e = rest[w - 1];
+      if ((e & kTagBits) == tag) {
         a.hit = true;
-        entry[1] |= e[1];
+        entry |= e & kDirtyBit;
         break;
       }
-      if (e[0] == 0) break;
+      if (e == 0) break;
     }
     if (w == ways) {
       w = ways - 1;
-      const uint32_t* victim = w == 0 ? first : rest + (w - 1) * 2;
-      if (victim[1] != 0) {
+      const uint32_t victim = w == 0 ? first : rest[w - 1];
+      if ((victim & kDirtyBit) != 0) {
         a.evicted_dirty = true;
-        a.victim_line = uint64_t(victim[0] - 1) << line_shift_;
+        a.victim_line = uint64_t((victim & kTagBits) - 1) << line_shift_;
       }
     }
   }
   // Ways 0 .. w-1 move down one place and the line takes way 0.
   if (w > 0) {
-    if (w > 1) std::memmove(rest + 2, rest, size_t(w - 1) * 2 * sizeof(uint32_t));
-    rest[0] = first[0];
-    rest[1] = first[1];
+    if (w > 1) std::memmove(rest + 1, rest, size_t(w - 1) * sizeof(uint32_t));
+    rest[0] = first;
   }
-  first[0] = entry[0];
-  first[1] = entry[1];
+  first = entry;
   return a;
 }
 
@@ -84,7 +82,7 @@ bool CacheTags::contains(uint64_t address) const {
   if (line >= kInvalid) return false;
   const size_t set = set_of(line);
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
-    const uint32_t tag = way(set, w)[0];
+    const uint32_t tag = way(set, w) & kTagBits;
     if (tag == 0) return false;
     if (tag == static_cast<uint32_t>(line) + 1) return true;
   }

@@ -25,6 +25,9 @@ class CacheTags {
     uint64_t victim_line = 0;    // its line address (valid when evicted_dirty)
   };
 
+  // Line numbers (address / line size) the tags can hold are below this (2^31 - 1).
+  static constexpr uint64_t kLineLimit = 0x7fffffffu;
+
   // Raises (naming `block`) unless size, line and ways give a whole power-of-two set count.
   CacheTags(const Geometry& g, const char* block);
 
@@ -37,12 +40,12 @@ class CacheTags {
     if (line >= kInvalid) beyond_tag_range(address);
     const uint32_t tag = static_cast<uint32_t>(line) + 1;
     const size_t set = set_of(line);
-    uint32_t* first = &first_[set * 2];  // (tag, dirty) of way 0, the most recently used
-    if (first[0] == tag) {
-      if (write) first[1] = 1;  // a read hit stores nothing (see the members' types below)
+    uint32_t& first = first_[set];  // way 0, the most recently used
+    if ((first & kTagBits) == tag) {
+      if (write) first |= kDirtyBit;  // a read hit stores nothing (see the members' types below)
       return Access{true, false, 0};
     }
-    return access_other_ways(set, tag, write ? 1 : 0);
+    return access_other_ways(set, tag, write ? kDirtyBit : 0);
   }
   // access()'s first step alone: true if `address`'s line is in way 0 of its set (a hit,
   // and a write marks it dirty); otherwise nothing changes and access() does the rest. A
@@ -50,9 +53,9 @@ class CacheTags {
   bool hit_in_way0(uint64_t address, bool write) {
     const uint64_t line = address >> line_shift_;
     if (line >= kInvalid) return false;  // access() reports it
-    uint32_t* first = &first_[set_of(line) * 2];
-    if (first[0] != static_cast<uint32_t>(line) + 1) return false;
-    if (write) first[1] = 1;
+    uint32_t& first = first_[set_of(line)];
+    if ((first & kTagBits) != static_cast<uint32_t>(line) + 1) return false;
+    if (write) first |= kDirtyBit;
     return true;
   }
   bool contains(uint64_t address) const;
@@ -64,11 +67,11 @@ class CacheTags {
   void prefetch(uint64_t address) const {
     const uint64_t line = address >> line_shift_;
     const size_t set = set_of(line);
-    const uint32_t first_tag = first_[set * 2];
+    const uint32_t first_tag = first_[set] & kTagBits;
     if (first_tag == 0 || first_tag == static_cast<uint32_t>(line) + 1 || rest_.empty()) return;
-    const uint32_t* rest = &rest_[set * (geometry_.ways - 1) * 2];
+    const uint32_t* rest = &rest_[set * (geometry_.ways - 1)];
     prefetch_host_line(rest);
-    prefetch_host_line(rest + 16);
+    if (geometry_.ways > 17) prefetch_host_line(rest + 16);
   }
   // How many lookups read past way 0 so far (host-side: tells whether prefetch() pays).
   uint64_t deep_lookups() const { return deep_lookups_; }
@@ -82,9 +85,12 @@ class CacheTags {
     const uint64_t run = geometry_.interleave_lines, local = line / (run * geometry_.slices) * run + line % run;
     return static_cast<uint32_t>(local & (sets_ - 1));
   }
-  // Line numbers are stored + 1 in 32 bits (0: invalid), so a set's tags are one host cache
-  // line: addresses must stay below 2^32 lines (512 GiB with 128 B lines).
-  static constexpr uint64_t kInvalid = 0xffffffffull;
+  // A way is one 32-bit word: the line number + 1 in the low 31 bits (0: invalid) and the
+  // dirty mark in the top bit, so 16 ways share a 64 B host line (a 32-core run's tags then
+  // fit the host's L2). Addresses must stay below 2^31 lines (256 GiB with 128 B lines).
+  static constexpr uint32_t kDirtyBit = 0x80000000u, kTagBits = 0x7fffffffu;
+  static constexpr uint64_t kInvalid = kLineLimit;
+  static_assert(kLineLimit == kTagBits, "a tag is a line number + 1 in the tag bits");
   std::string block_;  // for errors
   Geometry geometry_;
   // The geometry lookups read is 64-bit: a store to a tag (uint32_t) may alias any 32-bit
@@ -96,16 +102,16 @@ class CacheTags {
   int64_t run_shift_ = -1;
   int64_t stride_shift_ = 0;
   uint64_t run_mask_ = 0;
-  // Each way holds two words: tag = line + 1 (0: invalid) and dirty (0 or 1). A set's ways
+  // Each way holds its line's tag and dirty mark (kTagBits, kDirtyBit). A set's ways
   // are kept in order of last use, most recent first (a recency stack): a line used moves
   // to way 0, a new line enters there, and when every way is valid the last one, the least
   // recently used, goes. That is LRU exactly, without ages, and a line used again soon
   // (another core reading the same tile) is found in way 0. Lines are never invalidated one
   // by one, so the valid ways are a prefix and a lookup stops at the first invalid one.
   // Way 0 of every set lives in first_, set after set, and ways 1.. in rest_, a block per
-  // set: way 0 is what most lookups read, and first_ holds 8 sets' per 64 B host line.
-  const uint32_t* way(size_t set, uint32_t w) const {
-    return w == 0 ? &first_[set * 2] : &rest_[(set * (geometry_.ways - 1) + (w - 1)) * 2];
+  // set: way 0 is what most lookups read, and first_ holds 16 sets' per 64 B host line.
+  uint32_t way(size_t set, uint32_t w) const {
+    return w == 0 ? first_[set] : rest_[set * (geometry_.ways - 1) + (w - 1)];
   }
   // access() past way 0: a hit in ways 1.., or a miss (into the first invalid way's place, or
   // the last way's, the LRU victim); either way the line then moves to way 0.
@@ -118,8 +124,8 @@ class CacheTags {
     __builtin_prefetch(p);
   }
   uint64_t deep_lookups_ = 0;
-  std::vector<uint32_t> first_;  // sets x (tag, dirty) of way 0
-  std::vector<uint32_t> rest_;   // sets x (ways - 1) x (tag, dirty)
+  std::vector<uint32_t> first_;  // sets x way 0
+  std::vector<uint32_t> rest_;   // sets x (ways - 1)
 };
 
 }  // namespace npuvp::memory

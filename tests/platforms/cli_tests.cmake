@@ -32,6 +32,9 @@ add_test(NAME platforms.cli.unknown_kernel_is_an_error
          COMMAND ${expect} fail "unknown kernel 'nosuch'" ${cli} run nosuch)
 add_test(NAME platforms.cli.too_small_ub_fails_cleanly
          COMMAND ${expect} fail "soc.core[0-9]+ @ .*UB overflow" ${cli} run add --set core.ub.size=1KiB)
+add_test(NAME platforms.cli.gm_beyond_the_l2_tags_is_an_error
+         COMMAND ${expect} fail "GM up to 0x1100000000 .* has more 32 B lines than the L2 tags can name"
+                 ${cli} run add --set l2.line_bytes=32)
 add_test(NAME platforms.cli.trace_and_stats_files
          COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run add --trace cli.trace.json --stats cli.stats.json && grep -q '\"ph\": *\"X\"' cli.trace.json && grep -q 'busy_cycles' cli.stats.json")
 
