@@ -1,5 +1,5 @@
 // An event that threads wait on while a condition they recheck on waking is false (a pipe
-// queue with room). notify_delta() notifies only when a thread waits: a
+// queue with room, a flag set). notify_delta() notifies only when a thread waits: a
 // notification nobody waits for wakes nobody, yet costs SystemC a delta cycle.
 //
 // Skipping it changes nothing as long as no thread can start waiting later in the delta in

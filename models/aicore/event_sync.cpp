@@ -15,18 +15,12 @@ void EventSync::reset() { counts_.assign(kNumPipes * kNumPipes * event_ids_, 0);
 
 void EventSync::set(Pipe src, Pipe dst, uint32_t id) {
   ++counts_[index(src, dst, id)];
-  const auto d = static_cast<unsigned>(dst);
-  if (waiting_[d] > 0) flag_set_[d].notify(sc_core::SC_ZERO_TIME);
+  flag_set_[static_cast<unsigned>(dst)].notify_delta();
 }
 
 void EventSync::wait(Pipe src, Pipe dst, uint32_t id) {
   unsigned& c = counts_[index(src, dst, id)];
-  const auto d = static_cast<unsigned>(dst);
-  while (c == 0) {
-    ++waiting_[d];
-    sc_core::wait(flag_set_[d]);
-    --waiting_[d];
-  }
+  while (c == 0) flag_set_[static_cast<unsigned>(dst)].wait();
   --c;
 }
 

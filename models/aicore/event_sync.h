@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include <systemc>
+#include "models/aicore/condition_event.h"
 #include "models/aicore/isa.h"
 
 namespace npuvp::aicore {
@@ -34,11 +34,9 @@ class EventSync {
 
   unsigned event_ids_;
   std::vector<unsigned> counts_;
-  // Per destination pipe: only that pipe's own thread (or the scalar unit's, for S) waits
-  // on it, so a set notifies only while it waits (a notification nobody waits for still
-  // costs SystemC a delta cycle, and a set before the wait is seen by its count).
-  std::array<sc_core::sc_event, kNumPipes> flag_set_;
-  std::array<unsigned, kNumPipes> waiting_{};
+  // Per destination pipe: a set wakes that pipe's thread (or the scalar unit's, for S) only
+  // while it waits; one that waits later sees the set in its count.
+  std::array<ConditionEvent, kNumPipes> flag_set_;
 };
 
 }  // namespace npuvp::aicore
