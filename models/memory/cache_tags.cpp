@@ -35,14 +35,16 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
   rest_.assign(size_t(sets_) * (g.ways - 1), 0);
 }
 
-void CacheTags::beyond_tag_range(uint64_t address) const {
-  raise(block_, "address 0x{:x} is beyond the tag range (2^31 lines)", address);
-}
-
-CacheTags::Access CacheTags::access_other_ways(size_t set, uint32_t tag, uint32_t dirty) {
+// Past way 0: a hit in ways 1.., or a miss (into the first invalid way's place, or the last
+// way's, the LRU victim); either way the line then moves to way 0.
+CacheTags::Access CacheTags::access_beyond_way0(uint64_t address, bool write) {
+  const uint64_t line = address >> line_shift_;
+  if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^31 lines)", address);
+  const uint32_t tag = static_cast<uint32_t>(line) + 1, dirty = write ? kDirtyBit : 0;
+  const size_t set = set_of(line);
   ++deep_lookups_;
   const uint32_t ways = geometry_.ways;
-  uint32_t& first = first_[set];  // way 0 (not `tag`: access() checked)
+  uint32_t& first = first_[set];  // way 0 (not `tag`: hit_in_way0 checked)
   uint32_t* rest = ways > 1 ? &rest_[set * (ways - 1)] : nullptr;  // ways 1.., in a row
   Access a;
   // Where the line is, or where it goes: its way on a hit, else the first invalid way, else

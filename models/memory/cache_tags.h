@@ -36,28 +36,22 @@ class CacheTags {
   // Looks up the line holding `address`; on a miss allocates it (LRU victim). `write` marks
   // the line dirty. Inline up to a hit in way 0, the usual case in a large L2.
   Access access(uint64_t address, bool write) {
-    const uint64_t line = address >> line_shift_;
-    if (line >= kInvalid) beyond_tag_range(address);
-    const uint32_t tag = static_cast<uint32_t>(line) + 1;
-    const size_t set = set_of(line);
-    uint32_t& first = first_[set];  // way 0, the most recently used
-    if ((first & kTagBits) == tag) {
-      if (write) first |= kDirtyBit;  // a read hit stores nothing (see the members' types below)
-      return Access{true, false, 0};
-    }
-    return access_other_ways(set, tag, write ? kDirtyBit : 0);
+    if (hit_in_way0(address, write)) return Access{true, false, 0};
+    return access_beyond_way0(address, write);
   }
-  // access()'s first step alone: true if `address`'s line is in way 0 of its set (a hit,
-  // and a write marks it dirty); otherwise nothing changes and access() does the rest. A
-  // lookup loop calls this inline and access() out of line, so the common case makes no call.
+  // access()'s first step: true if `address`'s line is in way 0 of its set (a hit, and a
+  // write marks it dirty); otherwise nothing changes.
   bool hit_in_way0(uint64_t address, bool write) {
     const uint64_t line = address >> line_shift_;
-    if (line >= kInvalid) return false;  // access() reports it
-    uint32_t& first = first_[set_of(line)];
+    if (line >= kInvalid) return false;  // access_beyond_way0 reports it
+    uint32_t& first = first_[set_of(line)];  // way 0, the most recently used
     if ((first & kTagBits) != static_cast<uint32_t>(line) + 1) return false;
-    if (write) first |= kDirtyBit;
+    if (write) first |= kDirtyBit;  // a read hit stores nothing (see the members' types below)
     return true;
   }
+  // The rest of access() once hit_in_way0 said no: out of line, so that a lookup loop that
+  // calls hit_in_way0 inline makes no call for the common case.
+  Access access_beyond_way0(uint64_t address, bool write);
   bool contains(uint64_t address) const;
   // Asks the host to bring the ways of `address`'s set that a lookup would read into its
   // cache (a hint; no effect on the model). Way 0 of every set is a small array that stays in
@@ -113,10 +107,6 @@ class CacheTags {
   uint32_t way(size_t set, uint32_t w) const {
     return w == 0 ? first_[set] : rest_[set * (geometry_.ways - 1) + (w - 1)];
   }
-  // access() past way 0: a hit in ways 1.., or a miss (into the first invalid way's place, or
-  // the last way's, the LRU victim); either way the line then moves to way 0.
-  Access access_other_ways(size_t set, uint32_t tag, uint32_t dirty);
-  [[noreturn]] void beyond_tag_range(uint64_t address) const;
   // __builtin_prefetch, kept: GCC 12 silently drops a prefetch whose address is computed
   // under a branch (as set_of's is), so the address is first pinned in a register.
   static void prefetch_host_line(const void* p) {

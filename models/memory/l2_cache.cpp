@@ -127,7 +127,7 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
 
 bool L2Slice::lookup_beyond_way0(uint64_t line, uint64_t address, uint64_t end, bool write) {
   const uint64_t line_bytes = params_.geometry.line_bytes;
-  const CacheTags::Access a = tags_.access(line, write);
+  const CacheTags::Access a = tags_.access_beyond_way0(line, write);
   if (a.hit) return true;
   if (a.evicted_dirty) {
     ++writebacks_;
