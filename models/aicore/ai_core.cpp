@@ -473,7 +473,8 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
   const bool read = cmd == tlm::TLM_READ_COMMAND;
   const std::vector<AddressSpan>& list = spans.list.spans;
   // Every span is GM when the range that holds them all is (one window check).
-  const bool in_window = list.empty() || (!spans.wraps && gm_host_pointer(spans.low, spans.high - spans.low));
+  const bool in_window =
+      list.empty() || (spans.list.bounded && gm_host_pointer(spans.list.low, spans.list.high - spans.list.low));
   if (!in_window) {
     // Some span is not GM: one transaction per span, so the memory system reports the bad one.
     sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
@@ -521,19 +522,16 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
     }
     memory = std::max(memory, delay);
   };
-  // The spans lie in [low, high) (checked against the GM window above): the interconnect
+  // The span list carries its range (in the GM window, checked above): the interconnect
   // checks that range once instead of every row.
   if (spans.bytes <= kGmBatchBytes) {
-    spans.list.bounded = true;
-    spans.list.low = spans.low;
-    spans.list.high = spans.high;
     send(spans.list, spans.bytes);
   } else {
     uint64_t batch_bytes = 0;
     batch_.spans.clear();
     batch_.bounded = true;  // a batch's spans are parts of the instruction's
-    batch_.low = spans.low;
-    batch_.high = spans.high;
+    batch_.low = spans.list.low;
+    batch_.high = spans.list.high;
     for (const AddressSpan& s : list) {
       for (uint64_t off = 0; off < s.length;) {
         const uint64_t n = std::min(s.length - off, kGmBatchBytes - batch_bytes);

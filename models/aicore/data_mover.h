@@ -42,27 +42,27 @@ class DataMover {
     SimMode mode = SimMode::Timed;  // functional: no waits; perf: no bytes moved
   };
   // An instruction's GM accesses: its spans as the memory system takes them (a span list,
-  // tlm/extensions.h, sent on as it is), where each span's bytes come from or go to
-  // (nullptr in perf mode), and the range that holds them all.
+  // tlm/extensions.h, sent on as it is, with the range that holds them all: list.low,
+  // list.high, unless a span runs past the end of the address space), and where each
+  // span's bytes come from or go to (nullptr in perf mode).
   struct GmSpans {
     SpanListExtension list;
     // By span; shorter than the list when the spans after it have no bytes (all of them in
     // perf mode, which then pays nothing per row for it): read through where().
     std::vector<uint8_t*> data;
-    uint64_t bytes = 0, low = UINT64_MAX, high = 0;
-    bool wraps = false;  // some span runs past the end of the address space
+    uint64_t bytes = 0;
 
     void clear() {
       list.spans.clear();
-      list.bounded = false;
+      list.bounded = true;  // no span yet: [low, high) grows with each
+      list.low = UINT64_MAX;
+      list.high = 0;
       data.clear();
-      bytes = high = 0;
-      low = UINT64_MAX;
-      wraps = false;
+      bytes = 0;
     }
+    uint8_t* where(size_t span) const { return span < data.size() ? data[span] : nullptr; }
     // Field by field: a braced temporary is built on the stack and copied with wide loads
     // that stall on store forwarding, once per row of every data move.
-    uint8_t* where(size_t span) const { return span < data.size() ? data[span] : nullptr; }
     void add(uint64_t address, uint64_t length, uint8_t* where) {
       AddressSpan& s = list.spans.emplace_back();
       s.address = address;
@@ -72,9 +72,9 @@ class DataMover {
         data.push_back(where);
       }
       bytes += length;
-      low = std::min(low, address);
-      high = std::max(high, address + length);
-      wraps = wraps || address + length < address;
+      list.low = std::min(list.low, address);
+      list.high = std::max(list.high, address + length);
+      if (address + length < address) list.bounded = false;  // past the end of the address space
     }
     // `count` rows of `length` bytes, `stride` apart from `address` on, their bytes
     // `where_stride` apart from `where` (nullptr: none). The same as add() row by row, with
@@ -103,8 +103,8 @@ class DataMover {
         s.length = length;
       }
       bytes += count * length;
-      low = std::min(low, address);
-      high = std::max(high, end);
+      list.low = std::min(list.low, address);
+      list.high = std::max(list.high, end);
     }
   };
   // An instruction's GM accesses, all starting when it starts; returns the memory time they
