@@ -9,6 +9,21 @@
 
 namespace npuvp::interconnect {
 
+// x / divisor for a divisor fixed over a loop (an interleave, a target count): a shift when
+// it is a power of two (the usual case, on paths that divide for every span or piece), a
+// division otherwise. The divisor must not be 0.
+class Divisor {
+ public:
+  explicit Divisor(uint64_t divisor)
+      : divisor_(divisor), shift_((divisor & (divisor - 1)) == 0 ? __builtin_ctzll(divisor) : -1) {}
+  uint64_t value() const { return divisor_; }
+  uint64_t divide(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / divisor_; }
+
+ private:
+  uint64_t divisor_;
+  int shift_;  // log2(divisor), or -1
+};
+
 // The XOR of `value`'s chunks of `bits` bits (the low `bits` of the result are what counts).
 inline uint64_t fold_chunks(uint64_t value, unsigned bits) {
   uint64_t folded = 0;

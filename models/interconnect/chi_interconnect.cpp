@@ -266,9 +266,7 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   std::vector<SpanListExtension>& by_target = scratch.by_target;
   by_target.resize(targets_.size());
   for (SpanListExtension& t : by_target) t.spans.clear();
-  const uint64_t granule = piece_bytes(from);
-  const bool pow2 = (granule & (granule - 1)) == 0;  // the usual case: shift, not divide
-  const unsigned shift = static_cast<unsigned>(__builtin_ctzll(granule));
+  const Divisor granule(piece_bytes(from));
   const std::vector<unsigned>& index = targets_of(from);
   HashedTargets target_of(static_cast<unsigned>(index.size()));  // target_of_granule, run by run
   const uint64_t gm_base = params_.gm_base, gm_size = params_.gm_size;  // in registers, not reloaded per span
@@ -282,14 +280,14 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     }
     // Offsets from gm_base; a span (a row, a line) usually lies in one granule.
     const uint64_t from_offset = s.address - gm_base, end_offset = from_offset + s.length;
-    uint64_t g = pow2 ? from_offset >> shift : from_offset / granule;
-    const uint64_t last = pow2 ? (end_offset - 1) >> shift : (end_offset - 1) / granule;
+    uint64_t g = granule.divide(from_offset);
+    const uint64_t last = granule.divide(end_offset - 1);
     if (g == last) {
       by_target[index[target_of(g)]].add(s.address, s.length);
       continue;
     }
     for (uint64_t at = from_offset; at < end_offset; ++g) {
-      const uint64_t n = std::min(end_offset, (g + 1) * granule) - at;
+      const uint64_t n = std::min(end_offset, (g + 1) * granule.value()) - at;
       by_target[index[target_of(g)]].add(gm_base + at, n);
       at += n;
     }

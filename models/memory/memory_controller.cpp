@@ -46,19 +46,14 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
   bool outside = false;
   // The controller was chosen from the granule index; the channel comes from the rest.
   interconnect::HashedTargets channel_of(static_cast<unsigned>(channels_.size()));
-  // Powers of two (the usual case) divide by shifting: this runs for every piece of every fill.
-  const uint64_t interleave = params_.interleave_bytes, controllers = params_.controllers;
-  const bool shifts = (interleave & (interleave - 1)) == 0 && (controllers & (controllers - 1)) == 0;
-  const unsigned interleave_shift = static_cast<unsigned>(__builtin_ctzll(interleave));
-  const unsigned controllers_shift = static_cast<unsigned>(__builtin_ctzll(controllers));
+  const interconnect::Divisor interleave(params_.interleave_bytes), controllers(params_.controllers);
   for_each_span(tx, [&](uint64_t a, uint64_t n) {
     outside = outside || a < params_.base;
     for (uint64_t at = a, end = a + n; !outside && at < end;) {
-      const uint64_t offset = at - params_.base;
-      const uint64_t granule = shifts ? offset >> interleave_shift : offset / interleave;
-      const uint64_t granule_end = params_.base + (granule + 1) * interleave;
+      const uint64_t granule = interleave.divide(at - params_.base);
+      const uint64_t granule_end = params_.base + (granule + 1) * interleave.value();
       const uint64_t piece = std::min(end, granule_end) - at;
-      channel_share_[channel_of(shifts ? granule >> controllers_shift : granule / controllers)] += piece;
+      channel_share_[channel_of(controllers.divide(granule))] += piece;
       at += piece;
     }
   });

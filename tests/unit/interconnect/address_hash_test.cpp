@@ -6,6 +6,7 @@
 
 namespace {
 
+using npuvp::interconnect::Divisor;
 using npuvp::interconnect::hashed_target;
 using npuvp::interconnect::HashedTargets;
 
@@ -45,6 +46,15 @@ TEST(AddressHashTest, PowerOfTwoStridesAreSpread) {
   std::vector<int> seen(8, 0);
   for (uint64_t row = 0; row < 64; ++row) ++seen[hashed_target(row * 16, 8)];
   for (int count : seen) EXPECT_GT(count, 0);
+}
+
+// Shifting for powers of two and dividing otherwise give the plain quotient.
+TEST(AddressHashTest, DivisorDividesByPowersOfTwoAndOthers) {
+  for (uint64_t d : {1ull, 2ull, 3ull, 128ull, 192ull, 256ull, 1000ull}) {
+    const Divisor divisor(d);
+    EXPECT_EQ(divisor.value(), d);
+    for (uint64_t x : {0ull, 1ull, 127ull, 128ull, 4095ull, 65537ull, ~0ull}) EXPECT_EQ(divisor.divide(x), x / d) << x << " / " << d;
+  }
 }
 
 }  // namespace
