@@ -27,13 +27,7 @@ RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed) {
   f.dram_peak_bytes_per_second = soc.dram_peak_bytes_per_second();
   f.l2_hit_rate = lookups ? double(hits) / double(lookups) : 0.0;
   // The launch's own link traffic: host copies before it cross the ring too.
-  for (unsigned i = 0; i < traffic.link_busy.size(); ++i) {
-    const double u = f.seconds > 0 ? traffic.link_busy[i] / elapsed : 0.0;
-    if (u > f.max_link_utilisation) {
-      f.max_link_utilisation = u;
-      f.busiest_link = soc.interconnect().link_channel_name(i);
-    }
-  }
+  f.max_link_utilisation = soc.interconnect().busiest_channel(traffic.link_busy, elapsed, &f.busiest_link);
   using Direction = soc::HostBridge::Direction;
   const soc::HostBridge& pcie = soc.host_bridge();
   f.pcie_h2d_bytes = pcie.bytes(Direction::HostToDevice);

@@ -393,11 +393,12 @@ std::vector<sc_core::sc_time> ChiInterconnect::link_busy_times() const {
   return busy;
 }
 
-double ChiInterconnect::max_link_utilisation(const sc_core::sc_time& elapsed, std::string* which) const {
+double ChiInterconnect::busiest_channel(const std::vector<sc_core::sc_time>& busy, const sc_core::sc_time& elapsed,
+                                        std::string* which) const {
   double best = 0;
   if (elapsed == sc_core::SC_ZERO_TIME) return 0;
-  for (unsigned i = 0; i < links_.size(); ++i) {
-    const double u = links_[i].resource.busy_time() / elapsed;
+  for (unsigned i = 0; i < busy.size(); ++i) {
+    const double u = busy[i] / elapsed;
     if (u > best) {
       best = u;
       if (which) *which = link_channel_name(i);

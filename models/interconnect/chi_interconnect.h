@@ -60,11 +60,18 @@ class ChiInterconnect : public sc_core::sc_module {
   const Topology& topology() const { return *topology_; }
   const Params& params() const { return params_; }
   // Link utilisation over `elapsed` (busy time / elapsed), the most loaded link and channel.
-  double max_link_utilisation(const sc_core::sc_time& elapsed, std::string* which = nullptr) const;
+  double max_link_utilisation(const sc_core::sc_time& elapsed, std::string* which = nullptr) const {
+    return busiest_channel(link_busy_times(), elapsed, which);
+  }
   // Busy time so far of every link channel (link id * 2 + channel), and a channel's name
   // ("3-4 data"): a launch's own utilisation is the difference over the launch.
   std::vector<sc_core::sc_time> link_busy_times() const;
   std::string link_channel_name(unsigned index) const;
+  // The utilisation of the most loaded channel of `busy` (busy times by channel, as
+  // link_busy_times gives them) over `elapsed`, and its name in `which` (0 and untouched
+  // when nothing was busy).
+  double busiest_channel(const std::vector<sc_core::sc_time>& busy, const sc_core::sc_time& elapsed,
+                         std::string* which = nullptr) const;
   // Publishes per-link utilisation (parts per million of `elapsed`) into the stats.
   void publish_utilisation(const sc_core::sc_time& elapsed);
   unsigned requester_stop(unsigned port) const { return requesters_.at(port).stop; }
