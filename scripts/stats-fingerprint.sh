@@ -9,6 +9,7 @@
 # Takes about 45 s.
 set -u
 B=$1; OUT=$2; mkdir -p "$OUT"
+: > "$OUT/rc.txt"  # a reused directory starts afresh (the runs append)
 run() { # name args...
   local name=$1; shift
   # The summary without its host wall time (the one figure that differs from run to run).
