@@ -272,6 +272,8 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   const uint64_t gm_base = params_.gm_base, gm_size = params_.gm_size;  // in registers, not reloaded per span
   // Spans inside a known range that is GM need no check each.
   const bool all_in_gm = list.bounded && list.high >= list.low && within(list.low, list.high - list.low, gm_base, gm_size);
+  SpanListExtension* const targets = by_target.data();  // locals, so the loop keeps them in registers
+  const unsigned* const target_index = index.data();
   for (const AddressSpan& s : list.spans) {
     if (s.length == 0) continue;
     if (!all_in_gm && !within(s.address, s.length, gm_base, gm_size)) {
@@ -283,12 +285,12 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     uint64_t g = granule.divide(from_offset);
     const uint64_t last = granule.divide(end_offset - 1);
     if (g == last) {
-      by_target[index[target_of(g)]].add(s.address, s.length);
+      targets[target_index[target_of(g)]].add(s.address, s.length);
       continue;
     }
     for (uint64_t at = from_offset; at < end_offset; ++g) {
       const uint64_t n = std::min(end_offset, (g + 1) * granule.value()) - at;
-      by_target[index[target_of(g)]].add(gm_base + at, n);
+      targets[target_index[target_of(g)]].add(gm_base + at, n);
       at += n;
     }
   }

@@ -43,17 +43,22 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
   // Each channel serves its share of the bytes as one booking.
   std::fill(channel_share_.begin(), channel_share_.end(), 0);
-  bool outside = false;
   // The controller was chosen from the granule index; the channel comes from the rest.
   interconnect::HashedTargets channel_of(static_cast<unsigned>(channels_.size()));
   const interconnect::Divisor interleave(params_.interleave_bytes), controllers(params_.controllers);
+  const uint64_t base = params_.base, granule_bytes = interleave.value();
+  uint64_t* const share = channel_share_.data();  // local: the loop keeps its state in registers
+  bool outside = false;
   for_each_span(tx, [&](uint64_t a, uint64_t n) {
-    outside = outside || a < params_.base;
-    for (uint64_t at = a, end = a + n; !outside && at < end;) {
-      const uint64_t granule = interleave.divide(at - params_.base);
-      const uint64_t granule_end = params_.base + (granule + 1) * interleave.value();
-      const uint64_t piece = std::min(end, granule_end) - at;
-      channel_share_[channel_of(controllers.divide(granule))] += piece;
+    if (a < base) {
+      outside = true;
+      return;
+    }
+    // Offsets from base; a span (a fill's granule) usually lies in one granule.
+    for (uint64_t at = a - base, end = at + n; at < end;) {
+      const uint64_t granule = interleave.divide(at);
+      const uint64_t piece = std::min(end, (granule + 1) * granule_bytes) - at;
+      share[channel_of(controllers.divide(granule))] += piece;
       at += piece;
     }
   });
