@@ -27,7 +27,7 @@
 
 namespace npuvp::aicore {
 namespace detail {
-int set_cube_kernel_level(int level);  // defined in cube_unit.cpp (test hook)
+int set_cube_kernel_level(int level);  // defined in cube_gemm.cpp (test hook)
 }  // namespace detail
 
 namespace {
