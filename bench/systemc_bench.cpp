@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <string>
-#include <vector>
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <systemc>
 
