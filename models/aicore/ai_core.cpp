@@ -150,6 +150,10 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
     pipes_[static_cast<size_t>(p)] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth,
                                                                 std::string(basename()) + "." + pname, track, cycle_);
   }
+  for (auto& unit : pipes_) {
+    if (unit) slots_.push_back({unit.get()});
+  }
+  for (PipeSlot& slot : slots_) slot_of_[static_cast<size_t>(slot.unit->pipe_kind())] = &slot;
   if (params.scalar_stack_size < StackGuard::kMinimumSize) {
     raise(this->name(), "scalar stack size {} is below the minimum {} bytes", params.scalar_stack_size,
           StackGuard::kMinimumSize);
@@ -317,6 +321,7 @@ void AiCore::issue(Instruction instr) {
     scalar_queue_stall_cycles_ += static_cast<uint64_t>((scalar_time_ - before) / cycle_);
   }
   target->push(std::move(instr), scalar_time_);
+  pipe_changed(p);
 }
 
 void AiCore::fail_if_illegal(const Instruction& instr) {
@@ -332,6 +337,7 @@ void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
   // pipe starts from it.
   run_pipes([] { return false; }, scalar_time_);
   flags_.set(Pipe::S, dst, id);
+  pipe_changed(dst);
   last_event_ = std::max(last_event_, scalar_time_);
 }
 
@@ -362,8 +368,8 @@ void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
 void AiCore::barrier_all() {
   scalar_state_ = "waiting in PipeBarrier<PIPE_ALL> for every pipe to drain";
   run_pipes([this] {
-    for (auto& unit : pipes_) {
-      if (unit && !unit->idle()) return false;
+    for (const PipeSlot& slot : slots_) {
+      if (!slot.unit->idle()) return false;
     }
     return true;
   });
@@ -373,40 +379,56 @@ void AiCore::barrier_all() {
 
 // ---- The pipes ----
 
-AiCore::PipeEvent AiCore::next_pipe_event() {
-  PipeEvent next;
-  pipe_waits_other_core_ = false;
-  for (auto& u : pipes_) {
-    if (!u || u->idle()) continue;
-    PipeEvent e{u.get(), u->completes_at(), true};
-    if (u->in_flight() == 0) {
-      const QueuedInstruction& front = u->front();
-      e = {u.get(), std::max(u->free_at(), front.issue_time), false};
-      if (auto* f = std::get_if<WaitFlag>(&front.instr)) {
-        if (!flags_.is_set(f->src, f->dst, f->id)) {
-          u->set_blocked(true);
-          continue;
-        }
-        // A pipe that waited starts when the flag was set: with the last event run.
-        e.at = std::max(e.at, last_event_);
-      } else if (auto* f = std::get_if<CrossCoreWaitFlag>(&front.instr)) {
-        if (!cross_core_->is_set(id_, f->id)) {
-          u->set_blocked(true);
-          pipe_waits_other_core_ = true;
-          continue;
-        }
-        e.at = std::max({e.at, last_event_, sim_time()});
-      }
-    }
-    // Earliest first; at equal times a completion before a start, then by pipe.
-    if (!next.unit || e.at < next.at || (e.at == next.at && e.completion && !next.completion)) next = e;
+void AiCore::refresh(PipeSlot& slot) {
+  PipeUnit& u = *slot.unit;
+  slot.stale = false;
+  slot.ready = false;
+  slot.waits_other_core = false;
+  if (u.idle()) return;
+  if (u.in_flight() > 0) {
+    slot.next = {&u, u.completes_at(), true};
+    slot.ready = true;
+    return;
   }
-  return next;
+  const QueuedInstruction& front = u.front();
+  slot.next = {&u, std::max(u.free_at(), front.issue_time), false};
+  if (auto* f = std::get_if<WaitFlag>(&front.instr)) {
+    if (!flags_.is_set(f->src, f->dst, f->id)) {
+      u.set_blocked(true);  // until a set marks the pipe changed
+      return;
+    }
+    // A pipe that waited starts when the flag was set: with the last event run.
+    slot.next.at = std::max(slot.next.at, last_event_);
+  } else if (auto* f = std::get_if<CrossCoreWaitFlag>(&front.instr)) {
+    slot.stale = true;  // another core may set it any time: looked at again each time
+    if (!cross_core_->is_set(id_, f->id)) {
+      u.set_blocked(true);
+      slot.waits_other_core = true;
+      return;
+    }
+    slot.next.at = std::max({slot.next.at, last_event_, sim_time()});
+  }
+  slot.ready = true;
+}
+
+AiCore::PipeEvent AiCore::next_pipe_event() {
+  const PipeEvent* next = nullptr;
+  bool waits_other_core = false;  // a local: a member written in the loop is stored every time
+  for (PipeSlot& slot : slots_) {
+    if (slot.stale) refresh(slot);
+    waits_other_core |= slot.waits_other_core;
+    if (!slot.ready) continue;
+    const PipeEvent& e = slot.next;
+    // Earliest first; at equal times a completion before a start, then by pipe.
+    if (!next || e.at < next->at || (e.at == next->at && e.completion && !next->completion)) next = &e;
+  }
+  pipe_waits_other_core_ = waits_other_core;
+  return next ? *next : PipeEvent{};
 }
 
 template <class Done>
 void AiCore::run_pipes(Done&& done, const sc_core::sc_time& horizon) {
-  const bool until_horizon = horizon != sc_core::sc_max_time();
+  const bool until_horizon = horizon != forever_;
   while (!done()) {
     const PipeEvent next = next_pipe_event();
     const bool due = next.unit && next.at <= horizon;
@@ -425,7 +447,7 @@ void AiCore::run_pipes(Done&& done, const sc_core::sc_time& horizon) {
       // Let simulated time pass up to the next event (or the horizon), waking early when
       // one of this core's cross-core counters counts up.
       const sc_core::sc_time until = due ? next.at : horizon;
-      if (until != sc_core::sc_max_time() && until > sim_time()) {
+      if (until != forever_ && until > sim_time()) {
         wait(until - sim_time(), cross_core_->counted_up(id_));
       } else if (!until_horizon) {
         wait(cross_core_->counted_up(id_));
@@ -444,6 +466,7 @@ void AiCore::run_pipes(Done&& done, const sc_core::sc_time& horizon) {
 
 void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
   last_event_ = event_time_ = at;
+  pipe_changed(u.pipe_kind());
   in_pipe_event_ = true;
   const QueuedInstruction& front = u.front();
   // The instruction counts from when the pipe reached it (a WaitFlag's wait included).
@@ -476,6 +499,7 @@ void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
 
 void AiCore::complete_front(PipeUnit& u, const sc_core::sc_time& at) {
   last_event_ = event_time_ = at;
+  pipe_changed(u.pipe_kind());
   in_pipe_event_ = true;
   const size_t n = u.in_flight();
   if (n == 1) {
@@ -561,6 +585,7 @@ void AiCore::complete_instruction(Pipe p, const Instruction& instr, const sc_cor
   }
   if (auto* f = std::get_if<SetFlag>(&instr)) {
     flags_.set(f->src, f->dst, f->id);
+    pipe_changed(f->dst);
     return;
   }
   if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {

@@ -181,11 +181,31 @@ class AiCore : public sc_core::sc_module {
     sc_core::sc_time at;
     bool completion = false;
   };
+  // A pipe's next event, kept until the pipe changes (an event of it run, an instruction
+  // pushed, a flag for it set): each event then looks at one pipe, not all of them.
+  struct PipeSlot {
+    PipeUnit* unit = nullptr;
+    PipeEvent next;
+    bool stale = true;
+    bool ready = false;             // `next` can run
+    bool waits_other_core = false;  // its front is a CrossCoreWaitFlag not yet set
+  };
+  std::vector<PipeSlot> slots_;  // the core's pipes, in pipe order
+  std::array<PipeSlot*, static_cast<size_t>(Pipe::ALL) + 1> slot_of_{};
+  void pipe_changed(Pipe p) {
+    if (PipeSlot* slot = slot_of_[static_cast<size_t>(p)]) slot->stale = true;
+  }
+  void refresh(PipeSlot& slot);
   PipeEvent next_pipe_event();
   // Runs the pipes' events in time order until `done()` holds; with a horizon, only events
   // up to it, returning when none is left.
   template <class Done>
-  void run_pipes(Done&& done, const sc_core::sc_time& horizon = sc_core::sc_max_time());
+  void run_pipes(Done&& done, const sc_core::sc_time& horizon);
+  template <class Done>
+  void run_pipes(Done&& done) {
+    run_pipes(std::forward<Done>(done), forever_);
+  }
+  const sc_core::sc_time forever_ = sc_core::sc_max_time();  // no horizon
   void start_front(PipeUnit& unit, const sc_core::sc_time& at);
   void complete_front(PipeUnit& unit, const sc_core::sc_time& at);
   // An instruction's start (what it reads, its GM accesses, its duration) and completion

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "models/numerics/fp16.h"
-#include "tlm/sim_time.h"
 
 namespace npuvp::aicore {
 

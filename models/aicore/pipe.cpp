@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::aicore {
