@@ -221,7 +221,7 @@ void AiCore::charge_scalar(uint64_t cycles) { charge_scalar(cycle_ * double(cycl
 void AiCore::charge_scalar(const sc_core::sc_time& time) {
   if (!timed()) return;
   scalar_time_ += time;
-  if (scalar_time_ - sim_time() >= params_.quantum) scalar_sync();
+  if (scalar_time_ >= sim_time() + params_.quantum) scalar_sync();
 }
 
 void AiCore::scalar_thread() {
