@@ -23,11 +23,16 @@ namespace {
 
 using nlohmann::json;
 
+// What the measured launch finds.
+enum class Before {
+  Nothing,      // the first launch of the process: empty L2, cold host
+  SameLaunch,   // after the same launch: its operands in the L2, the host warm
+  OtherMatmul,  // after a launch on other operands: the L2 fills again, the host warm
+};
+
 // f16 matmul (f16 out) of n^3 on `cores` A2 cores; returns wall seconds of the launch,
-// simulated cycles and pipe instructions executed. With launches_before > 0 the measured
-// launch is not the first: the L2 holds what the ones before left, and the host's caches
-// are warm.
-json matmul_child(const std::string& mode, uint32_t n, unsigned cores, int launches_before = 0) {
+// simulated cycles and pipe instructions executed.
+json matmul_child(const std::string& mode, uint32_t n, unsigned cores, Before before = Before::Nothing) {
   return npuvp::testing::run_in_child([&] {
     std::vector<std::string> settings = {"sim.mode=" + mode, "platform.cores=" + std::to_string(cores),
                                          "l2.slices=" + std::to_string(cores <= 8 ? 8 : 16)};
@@ -40,30 +45,40 @@ json matmul_child(const std::string& mode, uint32_t n, unsigned cores, int launc
     npuvp::Device::configure("core910b", settings);
     auto& dev = npuvp::Device::instance();
     const size_t elems = size_t(n) * n;
-    auto* a = static_cast<half*>(AscendC::GmAlloc(elems * 2));
-    auto* b = static_cast<half*>(AscendC::GmAlloc(elems * 2));
-    auto* c = static_cast<half*>(AscendC::GmAlloc(elems * 2));
-    for (size_t i = 0; i < elems; ++i) {
-      a[i] = half(float(i % 17) / 8 - 1);
-      b[i] = half(float(i % 13) / 8 - 1);
-    }
-    auto matmul = [&] {
-      npuvp::kernels::matmul_a2<half>(reinterpret_cast<GM_ADDR>(a), reinterpret_cast<GM_ADDR>(b),
-                                      reinterpret_cast<GM_ADDR>(c), {n, n, n});
+    struct Operands {
+      half *a, *b, *c;
+    };
+    auto operands = [&] {
+      Operands o{static_cast<half*>(AscendC::GmAlloc(elems * 2)), static_cast<half*>(AscendC::GmAlloc(elems * 2)),
+                 static_cast<half*>(AscendC::GmAlloc(elems * 2))};
+      for (size_t i = 0; i < elems; ++i) {
+        o.a[i] = half(float(i % 17) / 8 - 1);
+        o.b[i] = half(float(i % 13) / 8 - 1);
+      }
+      return o;
+    };
+    const Operands first = operands();
+    const Operands measured = before == Before::OtherMatmul ? operands() : first;
+    auto matmul_on = [&](const Operands& o) {
+      return [&] {
+        npuvp::kernels::matmul_a2<half>(reinterpret_cast<GM_ADDR>(o.a), reinterpret_cast<GM_ADDR>(o.b),
+                                        reinterpret_cast<GM_ADDR>(o.c), {n, n, n});
+      };
     };
     // NPUVP_BENCH_PROFILE_LAUNCHES=N launches N - 1 more times first (warm L2), so a
     // profiler sees more than one launch's worth of the model; the figures are the last's.
     const char* profile = std::getenv("NPUVP_BENCH_PROFILE_LAUNCHES");
-    for (int extra = launches_before + (profile ? std::atoi(profile) - 1 : 0); extra > 0; --extra) {
-      dev.launch("matmul", cores, matmul);
+    for (int extra = (before == Before::Nothing ? 0 : 1) + (profile ? std::atoi(profile) - 1 : 0); extra > 0;
+         --extra) {
+      dev.launch("matmul", cores, matmul_on(first));
     }
     npuvp::Stats::global().reset();  // the counters (pipe instructions) of the measured launch alone
-    return npuvp::bench::launch_figures(dev.launch("matmul", cores, matmul));
+    return npuvp::bench::launch_figures(dev.launch("matmul", cores, matmul_on(measured)));
   });
 }
 
-void run(benchmark::State& state, const std::string& mode, uint32_t n, unsigned cores, int launches_before = 0) {
-  const json r = npuvp::bench::run_children(state, [&] { return matmul_child(mode, n, cores, launches_before); });
+void run(benchmark::State& state, const std::string& mode, uint32_t n, unsigned cores, Before before = Before::Nothing) {
+  const json r = npuvp::bench::run_children(state, [&] { return matmul_child(mode, n, cores, before); });
   if (!r.empty()) state.counters["GFLOPS"] = 2.0 * double(n) * n * n / r["wall"].get<double>() / 1e9;
 }
 
@@ -76,8 +91,15 @@ BENCHMARK(BM_Matmul1024_1core)->Arg(0)->Arg(1)->Arg(2)->UseManualTime()->Iterati
 
 // The same perf launch after one before it (warm L2 and host): a kernel in a sequence of
 // launches. The first launch (BM_Matmul1024_1core/2) also simulates filling the L2 from HBM.
-void BM_Matmul1024_1core_perf_warm(benchmark::State& state) { run(state, "perf", 1024, 1, 1); }
+void BM_Matmul1024_1core_perf_warm(benchmark::State& state) { run(state, "perf", 1024, 1, Before::SameLaunch); }
 BENCHMARK(BM_Matmul1024_1core_perf_warm)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
+
+// A perf launch on operands the L2 has never held, after a launch on others: it fills the
+// L2 as a first launch does, on a host that has run the model before (a layer in a network).
+void BM_Matmul1024_1core_perf_new_operands(benchmark::State& state) {
+  run(state, "perf", 1024, 1, Before::OtherMatmul);
+}
+BENCHMARK(BM_Matmul1024_1core_perf_new_operands)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
 
 // Timing's cost as one figure: each iteration runs a functional and a timed child back to
 // back (in alternating order, so neither always runs on a warmer host), and the ratio is of

@@ -147,9 +147,13 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
     if (!kind_has_pipe(params.kind, p)) continue;
     const std::string pname = pipe_name(p);
     int track = Tracer::global().track(basename(), pname);
-    pipes_[static_cast<size_t>(p)] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth, *this,
-                                           std::string(basename()) + "." + pname, track, cycle_);
+    pipes_[static_cast<size_t>(p)] = std::make_unique<PipeUnit>(pname.c_str(), p, params.queue_depth,
+                                                                std::string(basename()) + "." + pname, track, cycle_);
   }
+  for (auto& unit : pipes_) {
+    if (unit) slots_.push_back({unit.get()});
+  }
+  for (PipeSlot& slot : slots_) slot_of_[static_cast<size_t>(slot.unit->pipe_kind())] = &slot;
   if (params.scalar_stack_size < StackGuard::kMinimumSize) {
     raise(this->name(), "scalar stack size {} is below the minimum {} bytes", params.scalar_stack_size,
           StackGuard::kMinimumSize);
@@ -183,7 +187,8 @@ PipeUnit* AiCore::pipe(Pipe p) const {
 }
 
 void AiCore::fail(const std::string& instruction, const std::string& why) {
-  if (sc_core::sc_get_current_process_handle() == scalar_process_) scalar_sync();
+  // The error's time: the pipe event's, or the scalar unit's.
+  if (sc_core::sc_get_current_process_handle() == scalar_process_) wait_until(in_pipe_event_ ? event_time_ : scalar_time_);
   if (listener_) listener_->core_failed(*this, kErrorInstruction);
   raise(name(), "{}: {}", instruction, why);
 }
@@ -199,30 +204,24 @@ void AiCore::run_block(Task& task, const BlockAssignment& block) {
   start_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void AiCore::scalar_wait(const sc_core::sc_event& event) {
-  wait(event);
+void AiCore::wait_until(const sc_core::sc_time& t) {
+  const sc_core::sc_time now = sim_time();
+  if (t <= now) return;
+  wait(t - now);
   current_ = this;  // another core's scalar thread may have run meanwhile
 }
 
-void AiCore::scalar_wait(ConditionEvent& event) {
-  event.wait();
-  current_ = this;
-}
-
 void AiCore::scalar_sync() {
-  if (scalar_offset_ > sc_core::SC_ZERO_TIME) {
-    wait(scalar_offset_);
-    scalar_offset_ = sc_core::SC_ZERO_TIME;
-    current_ = this;
-  }
+  run_pipes([] { return false; }, scalar_time_);
+  wait_until(scalar_time_);
 }
 
 void AiCore::charge_scalar(uint64_t cycles) { charge_scalar(cycle_ * double(cycles)); }
 
 void AiCore::charge_scalar(const sc_core::sc_time& time) {
   if (!timed()) return;
-  scalar_offset_ += time;
-  if (scalar_offset_ >= params_.quantum) scalar_sync();
+  scalar_time_ += time;
+  if (scalar_time_ >= sim_time() + params_.quantum) scalar_sync();
 }
 
 void AiCore::scalar_thread() {
@@ -231,6 +230,7 @@ void AiCore::scalar_thread() {
   scalar_process_ = sc_core::sc_get_current_process_handle();
   for (;;) {
     while (!task_) wait(start_);
+    scalar_time_ = last_event_ = sim_time();
     flags_.reset();
     ++blocks_;
     current_ = this;
@@ -238,6 +238,7 @@ void AiCore::scalar_thread() {
     task_->body();
     current_ = this;
     barrier_all();  // a block ends when every pipe has drained
+    wait_until(scalar_time_);
     current_ = nullptr;
     scalar_state_ = "idle";
     task_ = nullptr;
@@ -303,21 +304,24 @@ void AiCore::issue(Instruction instr) {
   if (!timed() && ++issued_since_pause_ == kIssuesPerPause) {
     // No simulated time passes in functional mode, so sc_start's time slices never end: a
     // pause now and then lets the platform's run loop report progress (it resumes at once).
+    // The pause takes effect at the end of the delta cycle, which this thread yields.
     issued_since_pause_ = 0;
     sc_core::sc_pause();
+    wait(sc_core::SC_ZERO_TIME);
+    current_ = this;
   }
   std::string why = check(instr);
   if (!why.empty()) fail(describe(instr), why);
   if (target->full()) {
-    scalar_sync();
-    const sc_core::sc_time before = sim_time();
+    const sc_core::sc_time before = scalar_time_;
     // Described only if a deadlock report asks (formatting on every full queue is costly).
-    scalar_blocked("waiting for room in its pipe's queue to issue", instr, [&] {
-      while (target->full()) scalar_wait(target->not_full_event());
-    });
-    scalar_queue_stall_cycles_ += static_cast<uint64_t>((sim_time() - before) / cycle_);
+    scalar_blocked("waiting for room in its pipe's queue to issue", instr,
+                   [&] { run_pipes([&] { return !target->full(); }); });
+    scalar_time_ = std::max(scalar_time_, last_event_);  // when the slot came free
+    scalar_queue_stall_cycles_ += static_cast<uint64_t>((scalar_time_ - before) / cycle_);
   }
-  target->push(std::move(instr), sim_time() + scalar_offset_);
+  target->push(std::move(instr), scalar_time_);
+  pipe_changed(p);
 }
 
 void AiCore::fail_if_illegal(const Instruction& instr) {
@@ -329,16 +333,21 @@ void AiCore::fail_if_illegal(const Instruction& instr) {
 void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
   fail_if_illegal(SetFlag{Pipe::S, dst, id});
   charge_scalar(sync_cost_);
-  scalar_sync();
+  // The set happens at the scalar unit's time: the pipes run up to it first, and a waiting
+  // pipe starts from it.
+  run_pipes([] { return false; }, scalar_time_);
   flags_.set(Pipe::S, dst, id);
+  pipe_changed(dst);
+  last_event_ = std::max(last_event_, scalar_time_);
 }
 
 void AiCore::scalar_wait_flag(Pipe src, uint32_t id) {
   const Instruction waiting = WaitFlag{src, Pipe::S, id};
   fail_if_illegal(waiting);
   charge_scalar(sync_cost_);
-  scalar_sync();
-  scalar_blocked("blocked in", waiting, [&] { flags_.wait(src, Pipe::S, id); });
+  scalar_blocked("blocked in", waiting, [&] { run_pipes([&] { return flags_.is_set(src, Pipe::S, id); }); });
+  flags_.take(src, Pipe::S, id);
+  scalar_time_ = std::max(scalar_time_, last_event_);  // when it was set
 }
 
 void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
@@ -346,20 +355,162 @@ void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
   fail_if_illegal(waiting);
   ++scalar_instructions_;
   charge_scalar(sync_cost_);
-  scalar_sync();
-  scalar_blocked("blocked in", waiting, [&] { cross_core_->wait(id_, id); });
+  scalar_sync();  // another core's set is seen in SystemC time
+  scalar_blocked("blocked in", waiting, [&] {
+    scalar_waits_other_core_ = true;
+    run_pipes([&] { return cross_core_->is_set(id_, id); });
+    scalar_waits_other_core_ = false;
+  });
+  cross_core_->take(id_, id);
+  scalar_time_ = std::max({scalar_time_, last_event_, sim_time()});
 }
 
 void AiCore::barrier_all() {
-  scalar_sync();
   scalar_state_ = "waiting in PipeBarrier<PIPE_ALL> for every pipe to drain";
-  for (;;) {
-    bool all_idle = true;
-    for (auto& unit : pipes_) all_idle = all_idle && (!unit || unit->idle());
-    if (all_idle) break;
-    scalar_wait(pipe_idle_);
-  }
+  run_pipes([this] {
+    for (const PipeSlot& slot : slots_) {
+      if (!slot.unit->idle()) return false;
+    }
+    return true;
+  });
+  scalar_time_ = std::max(scalar_time_, last_event_);  // when the last pipe drained
   scalar_state_ = "running the kernel body";
+}
+
+// ---- The pipes ----
+
+void AiCore::refresh(PipeSlot& slot) {
+  PipeUnit& u = *slot.unit;
+  slot.stale = false;
+  slot.ready = false;
+  slot.waits_other_core = false;
+  if (u.idle()) return;
+  if (u.in_flight() > 0) {
+    slot.next = {&u, u.completes_at(), true};
+    slot.ready = true;
+    return;
+  }
+  const QueuedInstruction& front = u.front();
+  slot.next = {&u, std::max(u.free_at(), front.issue_time), false};
+  if (auto* f = std::get_if<WaitFlag>(&front.instr)) {
+    if (!flags_.is_set(f->src, f->dst, f->id)) {
+      u.set_blocked(true);  // until a set marks the pipe changed
+      return;
+    }
+    // A pipe that waited starts when the flag was set: with the last event run.
+    slot.next.at = std::max(slot.next.at, last_event_);
+  } else if (auto* f = std::get_if<CrossCoreWaitFlag>(&front.instr)) {
+    slot.stale = true;  // another core may set it any time: looked at again each time
+    if (!cross_core_->is_set(id_, f->id)) {
+      u.set_blocked(true);
+      slot.waits_other_core = true;
+      return;
+    }
+    slot.next.at = std::max({slot.next.at, last_event_, sim_time()});
+  }
+  slot.ready = true;
+}
+
+AiCore::PipeEvent AiCore::next_pipe_event() {
+  const PipeEvent* next = nullptr;
+  bool waits_other_core = false;  // a local: a member written in the loop is stored every time
+  for (PipeSlot& slot : slots_) {
+    if (slot.stale) refresh(slot);
+    waits_other_core |= slot.waits_other_core;
+    if (!slot.ready) continue;
+    const PipeEvent& e = slot.next;
+    // Earliest first; at equal times a completion before a start, then by pipe.
+    if (!next || e.at < next->at || (e.at == next->at && e.completion && !next->completion)) next = &e;
+  }
+  pipe_waits_other_core_ = waits_other_core;
+  return next ? *next : PipeEvent{};
+}
+
+template <class Done>
+void AiCore::run_pipes(Done&& done, const sc_core::sc_time& horizon) {
+  const bool until_horizon = horizon != forever_;
+  while (!done()) {
+    const PipeEvent next = next_pipe_event();
+    const bool due = next.unit && next.at <= horizon;
+    const bool other_core = pipe_waits_other_core_ || scalar_waits_other_core_;
+    // While something waits on another core, SystemC time must reach an event before it
+    // runs: the other core's set may come first.
+    if (due && (!other_core || next.at <= sim_time())) {
+      if (next.completion) {
+        complete_front(*next.unit, next.at);
+      } else {
+        start_front(*next.unit, next.at);
+      }
+      continue;
+    }
+    if (other_core) {
+      // Let simulated time pass up to the next event (or the horizon), waking early when
+      // one of this core's cross-core counters counts up.
+      const sc_core::sc_time until = due ? next.at : horizon;
+      if (until != forever_ && until > sim_time()) {
+        wait(until - sim_time(), cross_core_->counted_up(id_));
+      } else if (!until_horizon) {
+        wait(cross_core_->counted_up(id_));
+      } else {
+        return;  // at the horizon
+      }
+      current_ = this;
+      continue;
+    }
+    if (until_horizon) return;  // every event up to the horizon has run
+    // Nothing can run and nothing outside can change that: a deadlock. The core waits for
+    // ever, and the platform, finding its cores stalled, reports their states.
+    wait(never_);
+  }
+}
+
+void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
+  last_event_ = event_time_ = at;
+  pipe_changed(u.pipe_kind());
+  in_pipe_event_ = true;
+  const QueuedInstruction& front = u.front();
+  // The instruction counts from when the pipe reached it (a WaitFlag's wait included).
+  const sc_core::sc_time reached = std::max(u.free_at(), front.issue_time);
+  const size_t n = u.queued() > 1 ? burst_length(u.queue(), at) : 1;
+  if (n == 1) {
+    const ExecResult r = start_instruction(u.pipe_kind(), front.instr, at);
+    u.record(front.instr, r, reached, at + r.duration);
+    u.started(1, at + r.duration);
+  } else {
+    burst_.resize(n);
+    burst_results_.resize(n);
+    burst_ends_.resize(n);
+    for (size_t i = 0; i < n; ++i) burst_[i] = &u.queue()[i].instr;
+    issuing_ = u.pipe_kind();
+    issuing_instr_ = burst_[0];
+    mover_.start_reads(burst_.data(), n, cycle_, burst_results_.data(), burst_ends_.data());
+    u.burst_instructions += n;
+    sc_core::sc_time from = reached;
+    for (size_t i = 0; i < n; ++i) {
+      const auto [src, dst] = move_spaces(*burst_[i]);
+      path_counter(src, dst) += burst_results_[i].bytes;
+      u.record(*burst_[i], burst_results_[i], from, at + burst_ends_[i]);
+      from = at + burst_ends_[i];
+    }
+    u.started(n, at + burst_ends_[n - 1]);
+  }
+  in_pipe_event_ = false;
+}
+
+void AiCore::complete_front(PipeUnit& u, const sc_core::sc_time& at) {
+  last_event_ = event_time_ = at;
+  pipe_changed(u.pipe_kind());
+  in_pipe_event_ = true;
+  const size_t n = u.in_flight();
+  if (n == 1) {
+    complete_instruction(u.pipe_kind(), u.front().instr, at);
+  } else {
+    burst_.resize(n);
+    for (size_t i = 0; i < n; ++i) burst_[i] = &u.queue()[i].instr;
+    mover_.complete_reads(burst_.data(), n);
+  }
+  u.completed();
+  in_pipe_event_ = false;
 }
 
 Counter& AiCore::path_counter(MemSpace src, MemSpace dst) {
@@ -371,74 +522,97 @@ Counter& AiCore::path_counter(MemSpace src, MemSpace dst) {
   return *c;
 }
 
-ExecResult AiCore::execute(Pipe p, const Instruction& instr) {
+ExecResult AiCore::start_instruction(Pipe p, const Instruction& instr, const sc_core::sc_time& at) {
   issuing_ = p;
   issuing_instr_ = &instr;
   // In functional mode nothing takes time; in perf mode no data is computed.
-  auto spend = [this](const sc_core::sc_time& time) {
-    if (timed()) wait(time);
+  auto lasting = [this](const sc_core::sc_time& time) {
+    ExecResult r;
+    if (timed()) r.duration = time;
+    return r;
   };
-  if (auto* op = std::get_if<VectorOp>(&instr)) {
-    spend(cycle_ * double(vector_.cost(*op)));
-    if (!moves_data()) return {};
-    try {
-      vector_.execute(*op, ub_->data());
-    } catch (const VectorFault& fault) {  // the message already names the instruction
-      raise(name(), "{}", fault.what());
-    }
-    return {};
-  }
+  if (auto* op = std::get_if<VectorOp>(&instr)) return lasting(cycle_ * double(vector_.cost(*op)));
   if (auto* op = std::get_if<Mmad>(&instr)) {
     cube_macs_ += uint64_t(op->m) * op->n * op->k;
-    const LocalBuffer* bt = buffer(MemSpace::BT);
-    const CubePath::Buffers l0{buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(),
-                               buffer(MemSpace::L0C)->data(), bt ? bt->data() : nullptr};
     try {  // the model, the RTL or both (core.cube.impl)
       // perf mode computes nothing, so the model's cost times the Mmad (an RTL needs data).
-      spend(cycle_ * double(moves_data() ? cube_path_.start(*op, l0) : cube_.cost(*op)));
-      if (moves_data()) cube_path_.finish(*op, l0);
+      return lasting(cycle_ * double(moves_data() ? cube_path_.start(*op, l0_buffers()) : cube_.cost(*op)));
     } catch (const CubeFault& fault) {  // the message already names the instruction
+      wait_until(at);
       raise(name(), "{}", fault.what());
     }
-    return {};
-  }
-  if (auto* f = std::get_if<SetFlag>(&instr)) {
-    spend(sync_cost_);
-    flags_.set(f->src, f->dst, f->id);
-    return {};
   }
   if (auto* f = std::get_if<WaitFlag>(&instr)) {
-    flags_.wait(f->src, f->dst, f->id);
-    spend(sync_cost_);
-    return {};
-  }
-  if (std::holds_alternative<Barrier>(instr)) {
-    spend(sync_cost_);  // the pipe is in order already
-    return {};
-  }
-  if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {
-    spend(sync_cost_);
-    std::string why = cross_core_->set(id_, f->mode, f->id);
-    if (!why.empty()) fail(describe(instr), why);
-    return {};
+    flags_.take(f->src, f->dst, f->id);  // set: run_pipes starts a WaitFlag only then
+    return lasting(sync_cost_);
   }
   if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) {
-    cross_core_->wait(id_, f->id);
-    spend(sync_cost_);
-    return {};
+    cross_core_->take(id_, f->id);
+    return lasting(sync_cost_);
   }
-  const ExecResult r = mover_.run(instr, cycle_);  // every kind of data move
+  if (std::holds_alternative<SetFlag>(instr) || std::holds_alternative<Barrier>(instr) ||
+      std::holds_alternative<CrossCoreSetFlag>(instr)) {
+    return lasting(sync_cost_);  // a barrier: the pipe is in order already
+  }
+  const ExecResult r = mover_.start(instr, cycle_);  // every kind of data move
   const auto [src, dst] = move_spaces(instr);
   path_counter(src, dst) += r.bytes;
   return r;
 }
 
-size_t AiCore::burst_length(Pipe, const InstructionQueue& queue) {
+void AiCore::complete_instruction(Pipe p, const Instruction& instr, const sc_core::sc_time& at) {
+  issuing_ = p;
+  issuing_instr_ = &instr;
+  if (auto* op = std::get_if<VectorOp>(&instr)) {
+    if (!moves_data()) return;
+    try {
+      vector_.execute(*op, ub_->data());
+    } catch (const VectorFault& fault) {  // the message already names the instruction
+      wait_until(at);
+      raise(name(), "{}", fault.what());
+    }
+    return;
+  }
+  if (auto* op = std::get_if<Mmad>(&instr)) {
+    if (!moves_data()) return;
+    try {
+      cube_path_.finish(*op, l0_buffers());
+    } catch (const CubeFault& fault) {
+      wait_until(at);
+      raise(name(), "{}", fault.what());
+    }
+    return;
+  }
+  if (auto* f = std::get_if<SetFlag>(&instr)) {
+    flags_.set(f->src, f->dst, f->id);
+    pipe_changed(f->dst);
+    return;
+  }
+  if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {
+    if (timed()) wait_until(at);  // the other cores see it at its simulated time
+    std::string why = cross_core_->set(id_, f->mode, f->id);
+    if (!why.empty()) fail(describe(instr), why);
+    return;
+  }
+  if (std::holds_alternative<WaitFlag>(instr) || std::holds_alternative<CrossCoreWaitFlag>(instr) ||
+      std::holds_alternative<Barrier>(instr)) {
+    return;
+  }
+  mover_.complete(instr);
+}
+
+CubePath::Buffers AiCore::l0_buffers() {
+  const LocalBuffer* bt = buffer(MemSpace::BT);
+  return {buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(), buffer(MemSpace::L0C)->data(),
+          bt ? bt->data() : nullptr};
+}
+
+size_t AiCore::burst_length(const InstructionQueue& queue, const sc_core::sc_time& start) {
   if (!timed() || params_.mte.burst_bytes == 0) return 1;
   // A member must be a GM read wholly inside GM (a bad address is reported by running the
   // instruction alone) issued before the burst starts. Only simulated times decide, so the
-  // same burst forms whatever order SystemC runs the scalar unit and the pipe in: anything
-  // the scalar unit pushes later is stamped at or after now.
+  // same burst forms however far the scalar unit has run ahead: anything it issues later
+  // is stamped at or after the start.
   auto joins = [&](const Instruction& instr) {
     if (!mover_.is_gm_read(instr)) return false;
     const layout::Range r = mover_.gm_read_range(instr);
@@ -446,7 +620,6 @@ size_t AiCore::burst_length(Pipe, const InstructionQueue& queue) {
   };
   if (!joins(queue.front().instr)) return 1;
   uint64_t bytes = mover_.gm_read_bytes(queue.front().instr);
-  const sc_core::sc_time start = sim_time();
   size_t n = 1;
   for (; n < queue.size(); ++n) {
     const QueuedInstruction& next = queue[n];
@@ -458,18 +631,9 @@ size_t AiCore::burst_length(Pipe, const InstructionQueue& queue) {
   return n;
 }
 
-void AiCore::execute_burst(Pipe p, const Instruction* const* instrs, size_t n, ExecResult* results,
-                           sc_core::sc_time* ends) {
-  issuing_ = p;
-  issuing_instr_ = instrs[0];
-  mover_.run_reads(instrs, n, cycle_, results, ends);
-  for (size_t i = 0; i < n; ++i) {
-    const auto [src, dst] = move_spaces(*instrs[i]);
-    path_counter(src, dst) += results[i].bytes;
-  }
-}
-
 sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spans, Pipe p) {
+  // The memory system and the other cores see the access at its simulated time.
+  if (timed()) wait_until(event_time_);
   const bool read = cmd == tlm::TLM_READ_COMMAND;
   const std::vector<AddressSpan>& list = spans.list.spans;
   // Every span is GM when the range that holds them all is (one window check).

@@ -2,6 +2,13 @@
 // natively and issues instructions into one bounded in-order queue per pipe; the pipes run
 // in parallel in simulated time, ordered only by the event-sync flags. GM is reached through
 // `gm_socket` (the BIU); local buffers are on-core byte arrays.
+//
+// One SystemC thread per core: the scalar unit's. It runs the pipes itself, as a small
+// discrete-event loop over their instructions' starts and completions in simulated-time
+// order (run_pipes), whenever it needs them to have progressed: a full queue, a flag it
+// waits for, a barrier, its quantum. SystemC time catches up with the pipes before they
+// reach GM or another core, so the memory system and the other cores see every access at
+// its simulated time; between those points a core costs SystemC nothing.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -66,11 +73,14 @@ class CrossCoreFlags {
   virtual std::string check_wait(int core, uint32_t id) const = 0;
   // Counts up the counters `mode` names; "" or why it cannot (a counter at its limit).
   virtual std::string set(int core, uint32_t mode, uint32_t id) = 0;
-  // Blocks the calling SystemC thread until `core`'s counter `id` is above 0, then counts it down.
-  virtual void wait(int core, uint32_t id) = 0;
+  // Whether `core`'s counter `id` is above 0; take() counts it down.
+  virtual bool is_set(int core, uint32_t id) const = 0;
+  virtual void take(int core, uint32_t id) = 0;
+  // Notified when one of `core`'s counters counts up (a waiting core wakes on it).
+  virtual const sc_core::sc_event& counted_up(int core) const = 0;
 };
 
-class AiCore : public sc_core::sc_module, public PipeExecutor {
+class AiCore : public sc_core::sc_module {
  public:
   struct Params {
     Product product = Product::Ascend910;
@@ -141,8 +151,11 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   void scalar_cross_core_wait(uint32_t mode, uint32_t id);
   // PipeBarrier<PIPE_ALL>: waits until every pipe is idle.
   void barrier_all();
-  // Brings simulated time up to the scalar unit's local time (before it touches data).
+  // Runs the pipes up to the scalar unit's local time and brings SystemC time up to it.
   void scalar_sync();
+  // The scalar unit's time: what a kernel's clock reads (SystemC time plus how far the
+  // scalar unit has run ahead of it).
+  const sc_core::sc_time& scalar_time() const { return scalar_time_; }
   // Charges scalar cycles for work that issues no instruction (address math, GetValue).
   void charge_scalar(uint64_t cycles);
   void charge_scalar(const sc_core::sc_time& time);
@@ -158,18 +171,52 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   std::string state() const;  // scalar and pipe states, for deadlock reports
   EventSync& flags() { return flags_; }
 
-  // PipeExecutor
-  ExecResult execute(Pipe pipe, const Instruction& instr) override;
-  // GM reads queued back to back (DataMover::run_reads), in timed and perf modes.
-  size_t burst_length(Pipe pipe, const InstructionQueue& queue) override;
-  void execute_burst(Pipe pipe, const Instruction* const* instrs, size_t n, ExecResult* results,
-                     sc_core::sc_time* ends) override;
-  void pipe_became_idle() override { pipe_idle_.notify(sc_core::SC_ZERO_TIME); }
-
  private:
   void scalar_thread();
-  void scalar_wait(const sc_core::sc_event& event);
-  void scalar_wait(ConditionEvent& event);
+  // ---- The pipes, run by the scalar unit's thread in simulated-time order ----
+  // A pipe's next event: the completion of what it runs, or the start of its front
+  // instruction (a WaitFlag only once its flag is set).
+  struct PipeEvent {
+    PipeUnit* unit = nullptr;
+    sc_core::sc_time at;
+    bool completion = false;
+  };
+  // A pipe's next event, kept until the pipe changes (an event of it run, an instruction
+  // pushed, a flag for it set): each event then looks at one pipe, not all of them.
+  struct PipeSlot {
+    PipeUnit* unit = nullptr;
+    PipeEvent next;
+    bool stale = true;
+    bool ready = false;             // `next` can run
+    bool waits_other_core = false;  // its front is a CrossCoreWaitFlag not yet set
+  };
+  std::vector<PipeSlot> slots_;  // the core's pipes, in pipe order
+  std::array<PipeSlot*, static_cast<size_t>(Pipe::ALL) + 1> slot_of_{};
+  void pipe_changed(Pipe p) {
+    if (PipeSlot* slot = slot_of_[static_cast<size_t>(p)]) slot->stale = true;
+  }
+  void refresh(PipeSlot& slot);
+  PipeEvent next_pipe_event();
+  // Runs the pipes' events in time order until `done()` holds; with a horizon, only events
+  // up to it, returning when none is left.
+  template <class Done>
+  void run_pipes(Done&& done, const sc_core::sc_time& horizon);
+  template <class Done>
+  void run_pipes(Done&& done) {
+    run_pipes(std::forward<Done>(done), forever_);
+  }
+  const sc_core::sc_time forever_ = sc_core::sc_max_time();  // no horizon
+  void start_front(PipeUnit& unit, const sc_core::sc_time& at);
+  void complete_front(PipeUnit& unit, const sc_core::sc_time& at);
+  // An instruction's start (what it reads, its GM accesses, its duration) and completion
+  // (what it writes, the flags it sets), each at its simulated time.
+  ExecResult start_instruction(Pipe pipe, const Instruction& instr, const sc_core::sc_time& at);
+  void complete_instruction(Pipe pipe, const Instruction& instr, const sc_core::sc_time& at);
+  CubePath::Buffers l0_buffers();  // the cube's operands and result
+  // GM reads queued back to back (DataMover::start_reads), in timed and perf modes.
+  size_t burst_length(const InstructionQueue& queue, const sc_core::sc_time& start);
+  // Brings SystemC time up to `t` (other cores run meanwhile).
+  void wait_until(const sc_core::sc_time& t);
   // Runs `wait` with the scalar unit's state showing what it is blocked on (deadlock reports
   // describe `instr` only when they are made).
   template <class Wait>
@@ -223,8 +270,20 @@ class AiCore : public sc_core::sc_module, public PipeExecutor {
   BlockAssignment block_;
   BlockListener* listener_ = nullptr;
   CrossCoreFlags* cross_core_ = nullptr;
-  sc_core::sc_event start_, pipe_idle_;
-  sc_core::sc_time scalar_offset_ = sc_core::SC_ZERO_TIME;  // temporal decoupling
+  sc_core::sc_event start_;
+  sc_core::sc_event never_;  // what a deadlocked core waits on, so the platform sees it stalled
+  // The scalar unit's own time: ahead of SystemC time by up to a quantum (temporal decoupling).
+  sc_core::sc_time scalar_time_ = sc_core::SC_ZERO_TIME;
+  // The pipe events run so far all happened at or before `last_event_`; `event_time_` is the
+  // time of the one running (GM accesses and errors happen then).
+  sc_core::sc_time last_event_ = sc_core::SC_ZERO_TIME, event_time_ = sc_core::SC_ZERO_TIME;
+  bool in_pipe_event_ = false;
+  bool pipe_waits_other_core_ = false;    // a pipe's front is a CrossCoreWaitFlag not yet set
+  bool scalar_waits_other_core_ = false;  // the scalar unit is in a CrossCoreWaitFlag
+  // A burst's members and their outcomes (reused).
+  std::vector<const Instruction*> burst_;
+  std::vector<ExecResult> burst_results_;
+  std::vector<sc_core::sc_time> burst_ends_;
   // What the scalar unit is doing, for deadlock reports: a phrase, followed by the
   // instruction it waits on when there is one (described only when a report is made).
   const char* scalar_state_ = "idle";

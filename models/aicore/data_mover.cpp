@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "models/numerics/fp16.h"
-#include "tlm/sim_time.h"
 
 namespace npuvp::aicore {
 
@@ -135,101 +134,109 @@ layout::ConstView DataMover::local_view(MemSpace space) const {
   return {b->data(), 0, b->size()};
 }
 
-sc_core::sc_time DataMover::finish(const sc_core::sc_time& work, const sc_core::sc_time& memory) {
-  if (params_.mode == SimMode::Functional) return sc_core::SC_ZERO_TIME;
-  sc_core::wait(std::max(work, memory));
-  return memory > work ? memory - work : sc_core::SC_ZERO_TIME;
+DataMover::Result DataMover::timed_result(uint64_t bytes, const sc_core::sc_time& work,
+                                          const sc_core::sc_time& memory) const {
+  if (params_.mode == SimMode::Functional) return {bytes, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
+  return {bytes, memory > work ? memory - work : sc_core::SC_ZERO_TIME, std::max(work, memory)};
 }
 
-DataMover::Result DataMover::run(const Instruction& instr, const sc_core::sc_time& cycle) {
+DataMover::Result DataMover::start(const Instruction& instr, const sc_core::sc_time& cycle) {
   auto cycles = [&](double bytes, double per_cycle) { return cycle * std::ceil(bytes / per_cycle); };
   if (is_gm_read(instr)) {  // a burst of one
     const Instruction* one = &instr;
     Result r;
     sc_core::sc_time end;
-    run_reads(&one, 1, cycle, &r, &end);
+    start_reads(&one, 1, cycle, &r, &end);
     return r;
   }
-  if (auto* m = std::get_if<DataMove>(&instr)) return run_copy(*m, cycle);
+  if (auto* m = std::get_if<DataMove>(&instr)) return start_copy(*m, cycle);
 
   if (auto* op = std::get_if<LoadData2D>(&instr)) {  // L1 -> L0 (from GM it is a GM read)
     const uint64_t bytes = uint64_t(op->repeat) * 512;
     const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
                                                        : params_.l1_to_l0b_bytes_per_cycle;
-    const sc_core::sc_time stall =
-        finish(std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)), sc_core::SC_ZERO_TIME);
-    if (!moves_data()) return {bytes, stall};
-    LocalBuffer* out = buffers_(op->dst.space);
-    layout::load2d(*op, local_view(op->src.space), {out->data(), 0, out->size()});
-    return {bytes, stall};
+    return timed_result(bytes, std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)),
+                        sc_core::SC_ZERO_TIME);
   }
 
   if (auto* op = std::get_if<LoadData3D>(&instr)) {
     const uint64_t bytes = uint64_t(op->m_extent) * op->k_extent * dtype_size(op->dtype);
     const double rate = op->dst.space == MemSpace::L0A ? params_.l1_to_l0a_bytes_per_cycle
                                                        : params_.l1_to_l0b_bytes_per_cycle;
-    finish(std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)), sc_core::SC_ZERO_TIME);
-    if (!moves_data()) return {bytes, sc_core::SC_ZERO_TIME};
-    LocalBuffer* out = buffers_(op->dst.space);
-    layout::load3d(*op, local_view(op->src.space), {out->data(), 0, out->size()});
-    return {bytes, sc_core::SC_ZERO_TIME};
+    return timed_result(bytes, std::max(cycle * double(params_.mte1_start_cycles), cycles(double(bytes), rate)),
+                        sc_core::SC_ZERO_TIME);
   }
 
   if (auto* op = std::get_if<Fixpipe>(&instr)) {
     const layout::Range dst = layout::fixpipe_dst_range(*op);
     const uint64_t dsize = dtype_size(op->dst_type);
     const uint64_t bytes = uint64_t(op->m_size) * op->n_size * dsize;
-    sc_core::sc_time t = cycles(double(bytes), params_.fix_bytes_per_cycle);
-    if (op->dst.space == MemSpace::GM) {
-      // Converted at the start and posted to GM piece by piece: only the bytes Fixpipe
-      // writes, so neighbouring data (another core's tile) is never rewritten.
-      if (moves_data()) {
-        // Only the rows Fixpipe writes are stored, so the gaps need no clearing.
-        if (staging_out_.size() < dst.end - dst.begin) staging_out_.resize(dst.end - dst.begin);
-        layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, dst.end - dst.begin});
-      }
-      spans_.clear();
-      auto staged = [&](uint64_t a) { return moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr; };
-      if (op->nz2nd) {
-        const uint64_t stride = uint64_t(op->dst_stride) * dsize;
-        spans_.add_rows(op->dst.addr, stride, op->m_size, op->n_size * dsize, staged(op->dst.addr), stride);
-      } else {
-        // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
-        // written only up to n_size (the rest of GM stays as it was).
-        const uint32_t n1 = (op->n_size + 15) / 16;
-        for (uint32_t c = 0; c < n1; ++c) {
-          const uint64_t col = op->dst.addr + uint64_t(c) * op->dst_stride * 32;
-          const uint32_t width = std::min<uint32_t>(16, op->n_size - c * 16);
-          if (width == 16) {
-            spans_.add(col, uint64_t(op->m_size) * 16 * dsize, staged(col));
-            continue;
-          }
-          spans_.add_rows(col, 16 * dsize, op->m_size, width * dsize, staged(col), 16 * dsize);
-        }
-      }
-      const sc_core::sc_time memory = gm_(tlm::TLM_WRITE_COMMAND, spans_);
-      return {bytes, finish(t, memory)};
-    }
-    finish(t, sc_core::SC_ZERO_TIME);
+    const sc_core::sc_time t = cycles(double(bytes), params_.fix_bytes_per_cycle);
+    if (op->dst.space != MemSpace::GM) return timed_result(bytes, t, sc_core::SC_ZERO_TIME);
+    // Converted at the start and posted to GM piece by piece: only the bytes Fixpipe
+    // writes, so neighbouring data (another core's tile) is never rewritten.
     if (moves_data()) {
-      LocalBuffer* out = buffers_(op->dst.space);
-      layout::fixpipe(*op, local_view(MemSpace::L0C), {out->data(), 0, out->size()});
+      // Only the rows Fixpipe writes are stored, so the gaps need no clearing.
+      if (staging_out_.size() < dst.end - dst.begin) staging_out_.resize(dst.end - dst.begin);
+      layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, dst.end - dst.begin});
     }
-    return {bytes, sc_core::SC_ZERO_TIME};
+    spans_.clear();
+    auto staged = [&](uint64_t a) { return moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr; };
+    if (op->nz2nd) {
+      const uint64_t stride = uint64_t(op->dst_stride) * dsize;
+      spans_.add_rows(op->dst.addr, stride, op->m_size, op->n_size * dsize, staged(op->dst.addr), stride);
+    } else {
+      // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
+      // written only up to n_size (the rest of GM stays as it was).
+      const uint32_t n1 = (op->n_size + 15) / 16;
+      for (uint32_t c = 0; c < n1; ++c) {
+        const uint64_t col = op->dst.addr + uint64_t(c) * op->dst_stride * 32;
+        const uint32_t width = std::min<uint32_t>(16, op->n_size - c * 16);
+        if (width == 16) {
+          spans_.add(col, uint64_t(op->m_size) * 16 * dsize, staged(col));
+          continue;
+        }
+        spans_.add_rows(col, 16 * dsize, op->m_size, width * dsize, staged(col), 16 * dsize);
+      }
+    }
+    return timed_result(bytes, t, gm_(tlm::TLM_WRITE_COMMAND, spans_));
   }
   return {};
 }
 
-DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time& cycle) {
-  const unsigned ssize = dtype_size(m.src_type), dsize = dtype_size(m.dst_type);
+void DataMover::complete(const Instruction& instr) {
+  if (!moves_data()) return;
+  if (is_gm_read(instr)) {
+    const Instruction* one = &instr;
+    complete_reads(&one, 1);
+  } else if (auto* m = std::get_if<DataMove>(&instr)) {
+    if (m->dst.space != MemSpace::GM) complete_copy(*m);  // GM writes were posted at the start
+  } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
+    LocalBuffer* out = buffers_(op->dst.space);
+    layout::load2d(*op, local_view(op->src.space), {out->data(), 0, out->size()});
+  } else if (auto* op = std::get_if<LoadData3D>(&instr)) {
+    LocalBuffer* out = buffers_(op->dst.space);
+    layout::load3d(*op, local_view(op->src.space), {out->data(), 0, out->size()});
+  } else if (auto* op = std::get_if<Fixpipe>(&instr)) {
+    if (op->dst.space == MemSpace::GM) return;
+    LocalBuffer* out = buffers_(op->dst.space);
+    layout::fixpipe(*op, local_view(MemSpace::L0C), {out->data(), 0, out->size()});
+  }
+}
+
+namespace {
+// A DataMove's block i, as a byte offset from its source (src) or destination (dst; the
+// destination's unit is wider or narrower when the move converts).
+uint64_t src_offset(const DataMove& m, uint32_t i) { return i * (uint64_t(m.block_len) + m.src_gap) * m.unit; }
+uint64_t dst_offset(const DataMove& m, uint32_t i) {
+  return i * (uint64_t(m.block_len) + m.dst_gap) * (uint64_t(m.unit) * dtype_size(m.dst_type) / dtype_size(m.src_type));
+}
+}  // namespace
+
+DataMover::Result DataMover::start_copy(const DataMove& m, const sc_core::sc_time& cycle) {
   const uint64_t src_block = uint64_t(m.block_len) * m.unit;
   const uint64_t total = src_block * m.block_count;
-  auto src_at = [&](uint32_t i) { return m.src.addr + i * (uint64_t(m.block_len) + m.src_gap) * m.unit; };
-  auto dst_at = [&](uint32_t i) {
-    return m.dst.addr + i * (uint64_t(m.block_len) + m.dst_gap) * (uint64_t(m.unit) * dsize / ssize);
-  };
-
-  const bool gm_write = m.dst.space == MemSpace::GM;  // GM reads are run_reads'
+  const bool gm_write = m.dst.space == MemSpace::GM;  // GM reads are start_reads'
   double rate = gm_write ? params_.gm_write_bytes_per_cycle : params_.local_bytes_per_cycle;
   uint64_t start = params_.issue_cycles;
   if (m.pipe == Pipe::MTE1) {
@@ -237,23 +244,23 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
     start = params_.mte1_start_cycles;
   }
   const sc_core::sc_time work = std::max(cycle * double(start), cycle * std::ceil(double(total) / rate));
-
+  if (!gm_write) return timed_result(total, work, sc_core::SC_ZERO_TIME);
   // GM writes are posted when the move starts.
-  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-  if (gm_write) {
-    uint8_t* local = buffers_(m.src.space)->data();
-    spans_.clear();
-    spans_.add_rows(dst_at(0), dst_at(1) - dst_at(0), m.block_count, src_block, moves_data() ? local + src_at(0) : nullptr,
-                    src_at(1) - src_at(0));
-    memory = gm_(tlm::TLM_WRITE_COMMAND, spans_);
-  }
-  const sc_core::sc_time stall = finish(work, memory);
-  if (gm_write || !moves_data()) return {total, stall};
+  uint8_t* local = buffers_(m.src.space)->data();
+  spans_.clear();
+  spans_.add_rows(m.dst.addr, dst_offset(m, 1), m.block_count, src_block,
+                  moves_data() ? local + m.src.addr : nullptr, src_offset(m, 1));
+  return timed_result(total, work, gm_(tlm::TLM_WRITE_COMMAND, spans_));
+}
+
+void DataMover::complete_copy(const DataMove& m) {
+  const unsigned ssize = dtype_size(m.src_type), dsize = dtype_size(m.dst_type);
+  const uint64_t src_block = uint64_t(m.block_len) * m.unit;
   uint8_t* dst = buffers_(m.dst.space)->data();
   const uint8_t* src = buffers_(m.src.space)->data();
   for (uint32_t i = 0; i < m.block_count; ++i) {
-    const uint8_t* from = src + src_at(i);
-    uint8_t* to = dst + dst_at(i);
+    const uint8_t* from = src + m.src.addr + src_offset(m, i);
+    uint8_t* to = dst + m.dst.addr + dst_offset(m, i);
     // Converting copies are local to local: both ends are buffer addresses aligned to at
     // least 32 B (checked), so the bytes can be viewed as elements directly.
     if (ssize == dsize) {
@@ -264,15 +271,9 @@ DataMover::Result DataMover::run_copy(const DataMove& m, const sc_core::sc_time&
       f32_to_f16(reinterpret_cast<const float*>(from), reinterpret_cast<_Float16*>(to), src_block / 4);
     }
   }
-  return {total, stall};
 }
 
 // ---- GM reads ----
-
-namespace {
-// A DataMove's block i, as a byte offset from its source.
-uint64_t block_offset(const DataMove& m, uint32_t i) { return i * (uint64_t(m.block_len) + m.src_gap) * m.unit; }
-}  // namespace
 
 bool DataMover::is_gm_read(const Instruction& instr) const {
   if (auto* m = std::get_if<DataMove>(&instr)) return m->src.space == MemSpace::GM;
@@ -285,7 +286,7 @@ layout::Range DataMover::gm_read_range(const Instruction& instr) const {
   if (auto* op = std::get_if<Nd2Nz>(&instr)) return layout::nd2nz_src_range(*op);
   if (auto* op = std::get_if<LoadData2D>(&instr)) return layout::load2d_src_range(*op);
   const DataMove& m = std::get<DataMove>(instr);
-  return {m.src.addr, m.src.addr + block_offset(m, m.block_count - 1) + uint64_t(m.block_len) * m.unit};
+  return {m.src.addr, m.src.addr + src_offset(m, m.block_count - 1) + uint64_t(m.block_len) * m.unit};
 }
 
 uint64_t DataMover::gm_read_bytes(const Instruction& instr) const {
@@ -317,7 +318,7 @@ void DataMover::gather(const Instruction& instr, uint8_t* staging) {
   } else {  // DataMove: its blocks, packed in staging
     const DataMove& m = std::get<DataMove>(instr);
     const uint64_t block = uint64_t(m.block_len) * m.unit;
-    spans_.add_rows(m.src.addr, block_offset(m, 1), m.block_count, block, staging, block);
+    spans_.add_rows(m.src.addr, src_offset(m, 1), m.block_count, block, staging, block);
   }
   read_staging_ = nullptr;
 }
@@ -349,11 +350,11 @@ void DataMover::deliver(const Instruction& instr, const uint8_t* staging) {
   }
 }
 
-void DataMover::run_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle,
-                          Result* results, sc_core::sc_time* ends) {
+void DataMover::start_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle,
+                            Result* results, sc_core::sc_time* ends) {
   // Each member's bytes land in its own part of staging_ (laid out as its GM range; a
-  // DataMove's blocks packed). Only one pipe of a core reads GM, so staging_ is not shared
-  // while the burst waits.
+  // DataMove's blocks packed) until the burst completes. Only one pipe of a core reads GM,
+  // so staging_ is not shared while the burst is under way.
   staging_offsets_.resize(n);
   size_t staged = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -364,17 +365,17 @@ void DataMover::run_reads(const Instruction* const* instrs, size_t n, const sc_c
   spans_.clear();
   for (size_t i = 0; i < n; ++i) gather(*instrs[i], moves_data() ? staging_.data() + staging_offsets_[i] : nullptr);
   const sc_core::sc_time memory = gm_(tlm::TLM_READ_COMMAND, spans_);
-  const sc_core::sc_time start = sim_time();
   sc_core::sc_time work = sc_core::SC_ZERO_TIME;
   for (size_t i = 0; i < n; ++i) {
-    results[i] = {gm_read_bytes(*instrs[i]), sc_core::SC_ZERO_TIME};
+    results[i] = {gm_read_bytes(*instrs[i]), sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
     if (params_.mode != SimMode::Functional) work += gm_read_work(*instrs[i], cycle);
-    ends[i] = start + work;
+    ends[i] = work;
   }
-  if (params_.mode != SimMode::Functional) {
-    results[n - 1].memory_stall = finish(work, memory);
-    ends[n - 1] = sim_time();
-  }
+  results[n - 1] = timed_result(results[n - 1].bytes, work, memory);
+  ends[n - 1] = results[n - 1].duration;
+}
+
+void DataMover::complete_reads(const Instruction* const* instrs, size_t n) {
   if (!moves_data()) return;
   for (size_t i = 0; i < n; ++i) deliver(*instrs[i], staging_.data() + staging_offsets_[i]);
 }

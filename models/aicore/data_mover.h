@@ -1,8 +1,9 @@
 // The movers (SPEC.md §1.5): MTE2 (GM -> local), MTE1 (L1 -> L0A/L0B/BT/FB, LoadData),
 // MTE3 (local -> GM/L1), FixPipe (L0C -> GM/L1) and the vector pipe's local copies.
-// A plain class the pipes call. Sources in GM are read when an instruction starts; local
-// destinations are written when it completes (so a consumer that skips its flag sees stale
-// data); GM destinations are posted when it starts. GM is reached only through `gm`.
+// A plain class the core calls when an instruction starts and when it completes (the core
+// runs both in simulated-time order). Sources in GM are read when an instruction starts;
+// local destinations are written when it completes (so a consumer that skips its flag sees
+// stale data); GM destinations are posted when it starts. GM is reached only through `gm`.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -120,30 +121,35 @@ class DataMover {
   // Empty if the move is legal (path on this product, pipe, limits, ranges, alignment).
   std::string check(const Instruction& instr, Pipe pipe) const;
 
-  // Runs the move in the calling pipe thread: waits its duration, moves the bytes.
-  // Returns the bytes moved and the time memory added beyond the mover's own work.
+  // Starts the move: its GM accesses, and GM writes' bytes. Returns the bytes it moves, its
+  // duration and the time memory adds beyond the mover's own work.
   using Result = ExecResult;  // what the pipe records of the move
-  Result run(const Instruction& instr, const sc_core::sc_time& cycle);
+  Result start(const Instruction& instr, const sc_core::sc_time& cycle);
+  // Completes the move started last on its pipe: writes its local destination.
+  void complete(const Instruction& instr);
 
   // GM reads into local buffers (DataCopy from GM, Nd2Nz from GM, LoadData from GM): a
   // pipe may run a run of them as one burst. Their requests go to the memory system
   // together when the first starts, so the burst pays the memory latency once; the pipe
   // stays busy for max(the members' own work, one after another; the memory time), and the
-  // destinations are written, in order, when it ends. Burst or not, a GM read is run here.
+  // destinations are written, in order, when it completes. Burst or not, a GM read runs here.
   bool is_gm_read(const Instruction& instr) const;
   layout::Range gm_read_range(const Instruction& instr) const;  // the GM bytes it may read
   uint64_t gm_read_bytes(const Instruction& instr) const;       // the bytes it moves
   sc_core::sc_time gm_read_work(const Instruction& instr, const sc_core::sc_time& cycle) const;
-  // Runs instrs[0, n) as one burst; results[i] is member i's, ends[i] when it finished (the
-  // last ends with the burst; any memory stall is the last's).
-  void run_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle, Result* results,
-                 sc_core::sc_time* ends);
+  // Starts instrs[0, n) as one burst; results[i] is member i's, ends[i] when it finished,
+  // from the start (the last ends with the burst: its duration; any memory stall is the
+  // last's). complete_reads writes their destinations.
+  void start_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle, Result* results,
+                   sc_core::sc_time* ends);
+  void complete_reads(const Instruction* const* instrs, size_t n);
 
  private:
   std::string check_copy(const DataMove& m) const;
   std::string check_local(MemSpace space, layout::Range r, const char* what) const;
   std::string check_gm(uint64_t addr, unsigned elem_size, const char* what) const;
-  Result run_copy(const DataMove& m, const sc_core::sc_time& cycle);
+  Result start_copy(const DataMove& m, const sc_core::sc_time& cycle);
+  void complete_copy(const DataMove& m);
   // A GM read's spans (only the rows, blocks or fractals it reads, not the gaps) into spans_,
   // their bytes landing in `staging` laid out as gm_read_range; then its local write.
   void gather(const Instruction& instr, uint8_t* staging);
@@ -155,8 +161,9 @@ class DataMover {
     spans_.add_rows(address, stride, count, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr,
                     stride);
   }
-  // Waits the instruction's duration = max(own work, memory); returns the memory's excess.
-  sc_core::sc_time finish(const sc_core::sc_time& work, const sc_core::sc_time& memory);
+  // An instruction's duration = max(own work, memory) and the memory's excess (none in
+  // functional mode).
+  Result timed_result(uint64_t bytes, const sc_core::sc_time& work, const sc_core::sc_time& memory) const;
   bool moves_data() const { return params_.mode != SimMode::Perf; }
   layout::ConstView local_view(MemSpace space) const;
 

@@ -1,12 +1,12 @@
 // The event-sync module: the flags that order pipes (SetFlag / WaitFlag, SPEC.md §1.7).
 // A flag is named by (source pipe, destination pipe, event id). Setting counts up and a wait
-// consumes one, so a flag set twice before its wait is not lost.
+// consumes one, so a flag set twice before its wait is not lost. The core sets and takes
+// flags as it runs its pipes in simulated-time order; a WaitFlag whose flag is not set yet
+// does not start (AiCore::run_pipes).
 #pragma once
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
-#include "models/aicore/condition_event.h"
 #include "models/aicore/isa.h"
 
 namespace npuvp::aicore {
@@ -19,10 +19,10 @@ class EventSync {
   // Empty if the id is legal; else the reason.
   std::string check(uint32_t id) const;
 
-  void set(Pipe src, Pipe dst, uint32_t id);
-  // Blocks the calling SystemC thread until the flag is set, then consumes it.
-  void wait(Pipe src, Pipe dst, uint32_t id);
+  void set(Pipe src, Pipe dst, uint32_t id) { ++counts_[index(src, dst, id)]; }
   bool is_set(Pipe src, Pipe dst, uint32_t id) const { return count(src, dst, id) > 0; }
+  // Consumes one set of a flag that is set.
+  void take(Pipe src, Pipe dst, uint32_t id) { --counts_[index(src, dst, id)]; }
   // Clears every flag (a new task block starts with all flags clear).
   void reset();
 
@@ -34,9 +34,6 @@ class EventSync {
 
   unsigned event_ids_;
   std::vector<unsigned> counts_;
-  // Per destination pipe: a set wakes that pipe's thread (or the scalar unit's, for S) only
-  // while it waits; one that waits later sees the set in its count.
-  std::array<ConditionEvent, kNumPipes> flag_set_;
 };
 
 }  // namespace npuvp::aicore

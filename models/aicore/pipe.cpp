@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::aicore {
 
-PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
-                   PipeExecutor& executor, const std::string& stats_prefix, int trace_track,
-                   sc_core::sc_time cycle)
+PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth, const std::string& stats_prefix,
+                   int trace_track, sc_core::sc_time cycle)
     : sc_module(name),
       busy_cycles(Stats::global().counter(stats_prefix + ".busy_cycles", "cycles",
                                           "cycles the pipe executed instructions")),
@@ -25,24 +23,15 @@ PipeUnit::PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth,
                                                  "(core.mte.burst_bytes)")),
       kind_(kind),
       depth_(depth),
-      executor_(executor),
       queue_(std::max(depth, 1u)),
       trace_track_(trace_track),
       cycle_(cycle),
       stats_prefix_(stats_prefix),
-      tracer_(Tracer::global()) {
-  SC_HAS_PROCESS(PipeUnit);
-  SC_THREAD(run);
-}
-
-void PipeUnit::push(Instruction&& instr, const sc_core::sc_time& issue_time) {
-  queue_.push_back(std::move(instr), issue_time);
-  // Only an empty queue can have the pipe waiting for it (a notification costs a delta cycle).
-  if (queue_.size() == 1) not_empty_.notify(sc_core::SC_ZERO_TIME);
-}
+      tracer_(Tracer::global()) {}
 
 std::string PipeUnit::state() const {
-  if (!running_) return queue_.empty() ? "idle" : "queued";
+  if (queue_.empty()) return "idle";
+  if (in_flight_ == 0 && !blocked_) return "queued";
   return "running " + describe(queue_.front().instr);
 }
 
@@ -82,43 +71,6 @@ void PipeUnit::record(const Instruction& instr, const ExecResult& result, const 
   ++class_counter(instr);
   if (tracer_.enabled()) {
     tracer_.slice(trace_track_, instr_name(instr), start, took, nlohmann::json{{"instr", describe(instr)}});
-  }
-}
-
-void PipeUnit::run() {
-  for (;;) {
-    while (queue_.empty()) wait(not_empty_);
-    Entry& e = queue_.front();
-    sc_core::sc_time start = sim_time();
-    if (e.issue_time > start) {
-      wait(e.issue_time - start);
-      start = e.issue_time;
-    }
-    running_ = true;
-    const size_t n = queue_.size() > 1 ? executor_.burst_length(kind_, queue_) : 1;
-    if (n == 1) {
-      const ExecResult result = executor_.execute(kind_, e.instr);
-      record(e.instr, result, start, sim_time());
-    } else {
-      // The members stay at the front of the queue (in place while the scalar unit appends)
-      // until the burst is done.
-      burst_.resize(n);
-      burst_results_.resize(n);
-      burst_ends_.resize(n);
-      for (size_t i = 0; i < n; ++i) burst_[i] = &queue_[i].instr;
-      executor_.execute_burst(kind_, burst_.data(), n, burst_results_.data(), burst_ends_.data());
-      burst_instructions += n;
-      sc_core::sc_time from = start;
-      for (size_t i = 0; i < n; ++i) {
-        record(*burst_[i], burst_results_[i], from, burst_ends_[i]);
-        from = burst_ends_[i];
-      }
-    }
-    running_ = false;
-    const bool was_full = full();
-    queue_.pop_front(n);
-    if (was_full) not_full_.notify_delta();  // only a full queue has the scalar unit waiting
-    if (queue_.empty()) executor_.pipe_became_idle();
   }
 }
 

@@ -1,13 +1,12 @@
-// One pipe of an AI Core (V, MTE2, MTE3, ...): a bounded in-order instruction queue drained
-// by one SC_THREAD. The pipe only sequences and times; what an instruction does is the
-// core's business (PipeExecutor).
+// One pipe of an AI Core (V, MTE2, MTE3, ...): a bounded in-order instruction queue, the
+// time the pipe is free from, and its statistics. The pipe only holds and counts; its core
+// runs the instructions of all its pipes in simulated-time order (AiCore::run_pipes).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 #include <systemc>
-#include "models/aicore/condition_event.h"
 #include "models/aicore/isa.h"
 #include "tlm/stats.h"
 
@@ -17,10 +16,11 @@ class Tracer;
 
 namespace npuvp::aicore {
 
-// What executing one instruction did, for the pipe's statistics.
+// What starting one instruction found: how long it takes, and for the pipe's statistics.
 struct ExecResult {
   uint64_t bytes = 0;                                   // bytes moved
   sc_core::sc_time memory_stall = sc_core::SC_ZERO_TIME;  // time beyond compute spent on memory
+  sc_core::sc_time duration = sc_core::SC_ZERO_TIME;      // from its start to its completion
 };
 
 // An instruction waiting in a pipe's queue.
@@ -57,38 +57,46 @@ class InstructionQueue {
   size_t head_ = 0, size_ = 0;
 };
 
-class PipeExecutor {
- public:
-  virtual ~PipeExecutor() = default;
-  // Runs `instr` on `pipe` in that pipe's thread; may wait.
-  virtual ExecResult execute(Pipe pipe, const Instruction& instr) = 0;
-  // How many instructions from the front of `queue` (>= 1) run together as one burst when
-  // the first starts now; execute_burst runs them.
-  virtual size_t burst_length(Pipe pipe, const InstructionQueue& queue) = 0;
-  // Runs instrs[0, n); results[i] and ends[i] (when it finished) per instruction.
-  virtual void execute_burst(Pipe pipe, const Instruction* const* instrs, size_t n, ExecResult* results,
-                             sc_core::sc_time* ends) = 0;
-  virtual void pipe_became_idle() = 0;
-};
-
 class PipeUnit : public sc_core::sc_module {
  public:
   using Entry = QueuedInstruction;
 
-  PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth, PipeExecutor& executor,
-           const std::string& stats_prefix, int trace_track, sc_core::sc_time cycle);
+  PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth, const std::string& stats_prefix,
+           int trace_track, sc_core::sc_time cycle);
 
   Pipe pipe_kind() const { return kind_; }
+  // An instruction holds its queue slot until it completes.
   bool full() const { return queue_.size() >= depth_; }
-  bool idle() const { return queue_.empty() && !running_; }
+  bool idle() const { return queue_.empty(); }
   size_t queued() const { return queue_.size(); }
-  void push(Instruction&& instr, const sc_core::sc_time& issue_time);
-  // The scalar unit waits on it while the queue is full.
-  ConditionEvent& not_full_event() { return not_full_; }
+  void push(Instruction&& instr, const sc_core::sc_time& issue_time) { queue_.push_back(std::move(instr), issue_time); }
+  const InstructionQueue& queue() const { return queue_; }
+  const Entry& front() const { return queue_.front(); }
+
+  // The front `n` instructions have started and complete together at `end` (n > 1: a burst).
+  void started(size_t n, const sc_core::sc_time& end) {
+    in_flight_ = n;
+    completes_at_ = end;
+    blocked_ = false;
+  }
+  size_t in_flight() const { return in_flight_; }  // 0: nothing started
+  const sc_core::sc_time& completes_at() const { return completes_at_; }
+  // Pops what completed; the pipe is free from its completion on.
+  void completed() {
+    queue_.pop_front(in_flight_);
+    in_flight_ = 0;
+    free_at_ = completes_at_;
+  }
+  const sc_core::sc_time& free_at() const { return free_at_; }
+  // The front instruction waits for a flag (for state()).
+  void set_blocked(bool blocked) { blocked_ = blocked; }
 
   // What the pipe is doing now, for deadlock reports ("idle", "running WaitFlag<...>").
   std::string state() const;
-  const Instruction* current() const { return running_ ? &queue_.front().instr : nullptr; }
+
+  // Counts and traces one instruction that ran from `start` to `end`.
+  void record(const Instruction& instr, const ExecResult& result, const sc_core::sc_time& start,
+              const sc_core::sc_time& end);
 
   Counter& busy_cycles;
   Counter& instructions;
@@ -98,28 +106,20 @@ class PipeUnit : public sc_core::sc_module {
   Counter& burst_instructions;  // instructions that ran together with others (bursts)
 
  private:
-  void run();
-  // Counts and traces one executed instruction that ran from `start` to `end`.
-  void record(const Instruction& instr, const ExecResult& result, const sc_core::sc_time& start,
-              const sc_core::sc_time& end);
   Counter& class_counter(const Instruction& instr);  // "core0.V.instr.Add.f32"
 
   Pipe kind_;
   unsigned depth_;
-  PipeExecutor& executor_;
   InstructionQueue queue_;
-  bool running_ = false;
-  sc_core::sc_event not_empty_;
-  ConditionEvent not_full_;
+  size_t in_flight_ = 0;
+  bool blocked_ = false;
+  sc_core::sc_time completes_at_ = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
   int trace_track_;
   sc_core::sc_time cycle_;
   std::string stats_prefix_;
   Tracer& tracer_;
   std::vector<std::pair<uint32_t, Counter*>> by_class_;  // instr_class -> its counter
-  // A burst's members and their outcomes (reused).
-  std::vector<const Instruction*> burst_;
-  std::vector<ExecResult> burst_results_;
-  std::vector<sc_core::sc_time> burst_ends_;
 };
 
 }  // namespace npuvp::aicore

@@ -120,10 +120,4 @@ std::string CrossCoreSync::set(int core, uint32_t mode, uint32_t id) {
   }
 }
 
-void CrossCoreSync::wait(int core, uint32_t id) {
-  unsigned& c = counters_[index(core, id)];
-  while (c == 0) sc_core::wait(*counted_up_[size_t(core)]);
-  --c;
-}
-
 }  // namespace npuvp::soc

@@ -1,6 +1,6 @@
 // The cross-core flag counters of a separated chip (SPEC.md §1.7; Ascend C
 // CrossCoreSetFlag/CrossCoreWaitFlag): each core has one counter per flag id. A set counts up
-// the counters of the cores its mode names, a wait blocks until its own counter is above 0
+// the counters of the cores its mode names, a wait waits until its own counter is above 0
 // and counts it down.
 //   mode 0: every AIC (or every AIV) of the launch has set the id -> each of them counts up;
 //   mode 1: both AIVs of one AI Core have set it -> both count up;
@@ -42,7 +42,9 @@ class CrossCoreSync : public aicore::CrossCoreFlags {
   std::string check_set(int core, uint32_t mode, uint32_t id) const override;
   std::string check_wait(int core, uint32_t id) const override;
   std::string set(int core, uint32_t mode, uint32_t id) override;
-  void wait(int core, uint32_t id) override;
+  bool is_set(int core, uint32_t id) const override { return counters_[index(core, id)] > 0; }
+  void take(int core, uint32_t id) override { --counters_[index(core, id)]; }
+  const sc_core::sc_event& counted_up(int core) const override { return *counted_up_[size_t(core)]; }
 
  private:
   size_t index(int core, uint32_t id) const { return size_t(core) * params_.flag_ids + id; }

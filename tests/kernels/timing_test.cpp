@@ -313,6 +313,21 @@ TEST(Timing, QuantumChangesResultsByLessThanTwoPercent) {
   }
 }
 
+// On one core the quantum changes nothing at all: the core runs its pipes' events in
+// simulated-time order whatever the quantum, and reaches the memory system at each event's
+// time, so only how often SystemC catches up differs (AiCore::run_pipes).
+TEST(Timing, OnOneCoreTheQuantumChangesNoResult) {
+  auto run = [](const char* quantum) {
+    json r = matmul_run({quantum}, 256, 256, 512);
+    return json{{"cycles", r["cycles"]}, {"stats", r["stats"]}};
+  };
+  const json fine = npuvp::testing::in_child_process([&] { return run("core.scalar.quantum_ns=10"); });
+  const json coarse = npuvp::testing::in_child_process([&] { return run("core.scalar.quantum_ns=100000"); });
+  ASSERT_GT(fine["cycles"].get<double>(), 0);
+  EXPECT_EQ(fine["cycles"], coarse["cycles"]);
+  EXPECT_EQ(fine["stats"], coarse["stats"]);
+}
+
 // Scalar work costs time: filling a buffer element by element is slower than one Duplicate.
 TEST(Timing, ScalarHeavyKernelIsVisiblySlower) {
   auto run = [](bool scalar) {

@@ -78,7 +78,8 @@ TEST(CrossCoreSyncTest, LimitsAreParameters) {
   EXPECT_EQ(counters(sync, 0), (std::vector<unsigned>{0, 0, 2, 2, 0, 0})) << "a refused set changed a counter";
 }
 
-// A wait blocks the calling thread until the counter is above 0, then counts it down.
+// A waiting core wakes on its counted_up event until its counter is above 0, then counts it
+// down (as AiCore::run_pipes does).
 struct WaitingAiv : sc_core::sc_module {
   CrossCoreSync sync = two_ai_cores();
   sc_core::sc_time woke;
@@ -87,7 +88,8 @@ struct WaitingAiv : sc_core::sc_module {
     SC_THREAD(aic);
   }
   void aiv() {
-    sync.wait(2, 5);
+    while (!sync.is_set(2, 5)) wait(sync.counted_up(2));
+    sync.take(2, 5);
     woke = sc_core::sc_time_stamp();
   }
   void aic() {
