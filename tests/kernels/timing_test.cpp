@@ -3,6 +3,9 @@
 // its own child process (tests/support/child_process.h).
 #include <gtest/gtest.h>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include "kernel_operator.h"
 #include "platforms/coupled_soc.h"
 #include "sw/kernels/elementwise.h"
@@ -12,6 +15,7 @@
 #include "tests/support/raw_tensors.h"
 #include "tikicpulib.h"
 #include "tlm/stats.h"
+#include "tlm/tracer.h"
 
 namespace {
 using npuvp::Stats;
@@ -326,6 +330,46 @@ TEST(Timing, OnOneCoreTheQuantumChangesNoResult) {
   ASSERT_GT(fine["cycles"].get<double>(), 0);
   EXPECT_EQ(fine["cycles"], coarse["cycles"]);
   EXPECT_EQ(fine["stats"], coarse["stats"]);
+}
+
+// The trace shows what each pipe did, one instruction after another: on every pipe's track
+// the slices follow each other without overlapping, and there is one per instruction the
+// pipe counted. (The core runs its pipes' starts and completions in time order itself, so
+// this holds only if that order is right.)
+TEST(Timing, EachPipeTrackShowsItsInstructionsInOrder) {
+  const json r = npuvp::testing::in_child_process([] {
+    const std::string path = ::testing::TempDir() + "timing_trace.json";
+    npuvp::Tracer::global().open(path);
+    json run = matmul_run({}, 256, 256, 512);
+    npuvp::Tracer::global().close();
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    run["trace"] = json::parse(text.str());
+    return run;
+  });
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> tracks;  // (pid, tid) -> (ts, dur)
+  for (const json& e : r["trace"]) {
+    if (e.value("ph", "") == "X") tracks[{e["pid"].get<int>(), e["tid"].get<int>()}].emplace_back(e["ts"], e["dur"]);
+  }
+  size_t slices = 0;
+  for (auto& [track, s] : tracks) {
+    std::sort(s.begin(), s.end());
+    for (size_t i = 1; i < s.size(); ++i) {
+      // Microseconds as doubles: a ps of rounding at most.
+      ASSERT_LE(s[i - 1].first + s[i - 1].second, s[i].first + 1e-6) << "track " << track.second << " slice " << i;
+    }
+    slices += s.size();
+  }
+  uint64_t instructions = 0;
+  for (const char* pipe : {"MTE2", "MTE1", "M", "V", "MTE3", "FIX"}) {  // not S: its count is of issues
+    const json& counters = r["stats"]["core0"].value(pipe, json::object());
+    if (!counters.contains("instructions")) continue;
+    const json& n = counters["instructions"];  // a number, or {"value": ...} with counters below it
+    instructions += n.is_object() ? n["value"].get<uint64_t>() : n.get<uint64_t>();
+  }
+  EXPECT_GT(slices, 100u);
+  EXPECT_EQ(slices, instructions);
 }
 
 // Scalar work costs time: filling a buffer element by element is slower than one Duplicate.
