@@ -38,9 +38,9 @@ class DataMover {
     double l1_to_bt_fb_bytes_per_cycle = 64;
     double fix_bytes_per_cycle = 32;     // L0C -> GM/L1
     // Consecutive GM reads queued on one pipe go to the memory system together, up to this
-    // many bytes (0: each instruction alone); see run_reads.
+    // many bytes (0: each instruction alone); see start_reads.
     uint64_t burst_bytes = 64 * 1024;
-    SimMode mode = SimMode::Timed;  // functional: no waits; perf: no bytes moved
+    SimMode mode = SimMode::Timed;  // functional: no time; perf: no bytes moved
   };
   // An instruction's GM accesses: its spans as the memory system takes them (a span list,
   // tlm/extensions.h, sent on as it is, with the range that holds them all: list.low,

@@ -4,7 +4,7 @@
 // Mmad on the L0 buffers and says how many cycles it took) and CubePath (the M pipe's choice
 // among model, RTL and lockstep). RTL cubes are found by name in a registry, so this library
 // builds without Verilator; a build with Verilator registers its cubes there. No SystemC here:
-// the core waits the cycles CubePath::start returns.
+// the Mmad lasts the cycles CubePath::start returns.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -79,7 +79,8 @@ class CubePath {
     uint8_t* l0c;
     const uint8_t* bt;
   };
-  // An Mmad on the M pipe is start(), a wait of the cycles it returns, then finish().
+  // An Mmad on the M pipe is start() when it starts, lasting the cycles it returns, then
+  // finish() when it completes.
   // start: the model's cost (model, lockstep), or the RTL's cycles (rtl: the RTL runs now,
   // on the operands as they are, into a staging copy of C).
   // finish: the model computes (model), the RTL's result lands in L0C (rtl), or the model
