@@ -51,6 +51,9 @@ namespace {
 // exactly what the floating-point division gives then, for times below 2^53 ticks).
 uint64_t cycles_in(const sc_core::sc_time& t, const sc_core::sc_time& cycle) {
   const uint64_t ticks = t.value(), per_cycle = cycle.value();
+  // No stall and one-cycle flags are most instructions: no 64-bit division for them.
+  if (ticks == 0) return 0;
+  if (ticks == per_cycle) return 1;
   if (ticks < (uint64_t(1) << 53) && ticks % per_cycle == 0) return ticks / per_cycle;
   return static_cast<uint64_t>(std::llround(t / cycle));
 }
