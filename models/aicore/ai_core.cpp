@@ -1,10 +1,8 @@
 #include "models/aicore/ai_core.h"
 
-#include <cstring>
 #include <fmt/format.h>
 
 #include "tlm/config.h"
-#include "tlm/extensions.h"
 #include "tlm/log.h"
 #include "tlm/sim_time.h"
 #include "tlm/tracer.h"
@@ -151,7 +149,9 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
                                                                 std::string(basename()) + "." + pname, track, cycle_);
   }
   for (auto& unit : pipes_) {
-    if (unit) slots_.push_back({unit.get()});
+    if (!unit) continue;
+    PipeSlot& slot = slots_.emplace_back();
+    slot.unit = unit.get();
   }
   for (PipeSlot& slot : slots_) slot_of_[static_cast<size_t>(slot.unit->pipe_kind())] = &slot;
   if (params.scalar_stack_size < StackGuard::kMinimumSize) {
@@ -209,6 +209,46 @@ void AiCore::wait_until(const sc_core::sc_time& t) {
   if (t <= now) return;
   wait(t - now);
   current_ = this;  // another core's scalar thread may have run meanwhile
+}
+
+// The scalar unit runs its core's pipes (their events: ai_core_pipes.cpp) whenever it needs
+// them to have progressed.
+template <class Done>
+void AiCore::run_pipes(Done&& done, const sc_core::sc_time& horizon) {
+  const bool until_horizon = horizon != forever_;
+  while (!done()) {
+    const PipeEvent next = next_pipe_event();
+    const bool due = next.unit && next.at <= horizon;
+    const bool other_core = pipe_waits_other_core_ || scalar_waits_other_core_;
+    // While something waits on another core, SystemC time must reach an event before it
+    // runs: the other core's set may come first.
+    if (due && (!other_core || next.at <= sim_time())) {
+      if (next.completion) {
+        complete_front(*next.unit, next.at);
+      } else {
+        start_front(*next.unit, next.at);
+      }
+      continue;
+    }
+    if (other_core) {
+      // Let simulated time pass up to the next event (or the horizon), waking early when
+      // one of this core's cross-core counters counts up.
+      const sc_core::sc_time until = due ? next.at : horizon;
+      if (until != forever_ && until > sim_time()) {
+        wait(until - sim_time(), cross_core_->counted_up(id_));
+      } else if (!until_horizon) {
+        wait(cross_core_->counted_up(id_));
+      } else {
+        return;  // at the horizon
+      }
+      current_ = this;
+      continue;
+    }
+    if (until_horizon) return;  // every event up to the horizon has run
+    // Nothing can run and nothing outside can change that: a deadlock. The core waits for
+    // ever, and the platform, finding its cores stalled, reports their states.
+    wait(never_);
+  }
 }
 
 void AiCore::scalar_sync() {
@@ -375,366 +415,6 @@ void AiCore::barrier_all() {
   });
   scalar_time_ = std::max(scalar_time_, last_event_);  // when the last pipe drained
   scalar_state_ = "running the kernel body";
-}
-
-// ---- The pipes ----
-
-void AiCore::refresh(PipeSlot& slot) {
-  PipeUnit& u = *slot.unit;
-  slot.stale = false;
-  slot.ready = false;
-  slot.waits_other_core = false;
-  if (u.idle()) return;
-  if (u.in_flight() > 0) {
-    slot.next = {&u, u.completes_at(), true};
-    slot.ready = true;
-    return;
-  }
-  const QueuedInstruction& front = u.front();
-  slot.next = {&u, std::max(u.free_at(), front.issue_time), false};
-  if (auto* f = std::get_if<WaitFlag>(&front.instr)) {
-    if (!flags_.is_set(f->src, f->dst, f->id)) {
-      u.set_blocked(true);  // until a set marks the pipe changed
-      return;
-    }
-    // A pipe that waited starts when the flag was set: with the last event run.
-    slot.next.at = std::max(slot.next.at, last_event_);
-  } else if (auto* f = std::get_if<CrossCoreWaitFlag>(&front.instr)) {
-    slot.stale = true;  // another core may set it any time: looked at again each time
-    if (!cross_core_->is_set(id_, f->id)) {
-      u.set_blocked(true);
-      slot.waits_other_core = true;
-      return;
-    }
-    slot.next.at = std::max({slot.next.at, last_event_, sim_time()});
-  }
-  slot.ready = true;
-}
-
-AiCore::PipeEvent AiCore::next_pipe_event() {
-  const PipeEvent* next = nullptr;
-  bool waits_other_core = false;  // a local: a member written in the loop is stored every time
-  for (PipeSlot& slot : slots_) {
-    if (slot.stale) refresh(slot);
-    waits_other_core |= slot.waits_other_core;
-    if (!slot.ready) continue;
-    const PipeEvent& e = slot.next;
-    // Earliest first; at equal times a completion before a start, then by pipe.
-    if (!next || e.at < next->at || (e.at == next->at && e.completion && !next->completion)) next = &e;
-  }
-  pipe_waits_other_core_ = waits_other_core;
-  return next ? *next : PipeEvent{};
-}
-
-template <class Done>
-void AiCore::run_pipes(Done&& done, const sc_core::sc_time& horizon) {
-  const bool until_horizon = horizon != forever_;
-  while (!done()) {
-    const PipeEvent next = next_pipe_event();
-    const bool due = next.unit && next.at <= horizon;
-    const bool other_core = pipe_waits_other_core_ || scalar_waits_other_core_;
-    // While something waits on another core, SystemC time must reach an event before it
-    // runs: the other core's set may come first.
-    if (due && (!other_core || next.at <= sim_time())) {
-      if (next.completion) {
-        complete_front(*next.unit, next.at);
-      } else {
-        start_front(*next.unit, next.at);
-      }
-      continue;
-    }
-    if (other_core) {
-      // Let simulated time pass up to the next event (or the horizon), waking early when
-      // one of this core's cross-core counters counts up.
-      const sc_core::sc_time until = due ? next.at : horizon;
-      if (until != forever_ && until > sim_time()) {
-        wait(until - sim_time(), cross_core_->counted_up(id_));
-      } else if (!until_horizon) {
-        wait(cross_core_->counted_up(id_));
-      } else {
-        return;  // at the horizon
-      }
-      current_ = this;
-      continue;
-    }
-    if (until_horizon) return;  // every event up to the horizon has run
-    // Nothing can run and nothing outside can change that: a deadlock. The core waits for
-    // ever, and the platform, finding its cores stalled, reports their states.
-    wait(never_);
-  }
-}
-
-void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
-  last_event_ = event_time_ = at;
-  pipe_changed(u.pipe_kind());
-  in_pipe_event_ = true;
-  const QueuedInstruction& front = u.front();
-  // The instruction counts from when the pipe reached it (a WaitFlag's wait included).
-  const sc_core::sc_time reached = std::max(u.free_at(), front.issue_time);
-  const size_t n = u.queued() > 1 ? burst_length(u.queue(), at) : 1;
-  if (n == 1) {
-    const ExecResult r = start_instruction(u.pipe_kind(), front.instr, at);
-    u.record(front.instr, r, reached, at + r.duration);
-    u.started(1, at + r.duration);
-  } else {
-    burst_.resize(n);
-    burst_results_.resize(n);
-    burst_ends_.resize(n);
-    for (size_t i = 0; i < n; ++i) burst_[i] = &u.queue()[i].instr;
-    issuing_ = u.pipe_kind();
-    issuing_instr_ = burst_[0];
-    mover_.start_reads(burst_.data(), n, cycle_, burst_results_.data(), burst_ends_.data());
-    u.burst_instructions += n;
-    sc_core::sc_time from = reached;
-    for (size_t i = 0; i < n; ++i) {
-      const auto [src, dst] = move_spaces(*burst_[i]);
-      path_counter(src, dst) += burst_results_[i].bytes;
-      u.record(*burst_[i], burst_results_[i], from, at + burst_ends_[i]);
-      from = at + burst_ends_[i];
-    }
-    u.started(n, at + burst_ends_[n - 1]);
-  }
-  in_pipe_event_ = false;
-}
-
-void AiCore::complete_front(PipeUnit& u, const sc_core::sc_time& at) {
-  last_event_ = event_time_ = at;
-  pipe_changed(u.pipe_kind());
-  in_pipe_event_ = true;
-  const size_t n = u.in_flight();
-  if (n == 1) {
-    complete_instruction(u.pipe_kind(), u.front().instr, at);
-  } else {
-    burst_.resize(n);
-    for (size_t i = 0; i < n; ++i) burst_[i] = &u.queue()[i].instr;
-    mover_.complete_reads(burst_.data(), n);
-  }
-  u.completed();
-  in_pipe_event_ = false;
-}
-
-Counter& AiCore::path_counter(MemSpace src, MemSpace dst) {
-  Counter*& c = path_bytes_[static_cast<size_t>(src)][static_cast<size_t>(dst)];
-  if (!c) {
-    c = &Stats::global().counter(
-        fmt::format("{}.path.{}->{}.bytes", basename(), mem_space_name(src), mem_space_name(dst)), "bytes");
-  }
-  return *c;
-}
-
-ExecResult AiCore::start_instruction(Pipe p, const Instruction& instr, const sc_core::sc_time& at) {
-  issuing_ = p;
-  issuing_instr_ = &instr;
-  // In functional mode nothing takes time; in perf mode no data is computed.
-  auto lasting = [this](const sc_core::sc_time& time) {
-    ExecResult r;
-    if (timed()) r.duration = time;
-    return r;
-  };
-  if (auto* op = std::get_if<VectorOp>(&instr)) return lasting(cycle_ * double(vector_.cost(*op)));
-  if (auto* op = std::get_if<Mmad>(&instr)) {
-    cube_macs_ += uint64_t(op->m) * op->n * op->k;
-    try {  // the model, the RTL or both (core.cube.impl)
-      // perf mode computes nothing, so the model's cost times the Mmad (an RTL needs data).
-      return lasting(cycle_ * double(moves_data() ? cube_path_.start(*op, l0_buffers()) : cube_.cost(*op)));
-    } catch (const CubeFault& fault) {  // the message already names the instruction
-      wait_until(at);
-      raise(name(), "{}", fault.what());
-    }
-  }
-  if (auto* f = std::get_if<WaitFlag>(&instr)) {
-    flags_.take(f->src, f->dst, f->id);  // set: run_pipes starts a WaitFlag only then
-    return lasting(sync_cost_);
-  }
-  if (auto* f = std::get_if<CrossCoreWaitFlag>(&instr)) {
-    cross_core_->take(id_, f->id);
-    return lasting(sync_cost_);
-  }
-  if (std::holds_alternative<SetFlag>(instr) || std::holds_alternative<Barrier>(instr) ||
-      std::holds_alternative<CrossCoreSetFlag>(instr)) {
-    return lasting(sync_cost_);  // a barrier: the pipe is in order already
-  }
-  const ExecResult r = mover_.start(instr, cycle_);  // every kind of data move
-  const auto [src, dst] = move_spaces(instr);
-  path_counter(src, dst) += r.bytes;
-  return r;
-}
-
-void AiCore::complete_instruction(Pipe p, const Instruction& instr, const sc_core::sc_time& at) {
-  issuing_ = p;
-  issuing_instr_ = &instr;
-  if (auto* op = std::get_if<VectorOp>(&instr)) {
-    if (!moves_data()) return;
-    try {
-      vector_.execute(*op, ub_->data());
-    } catch (const VectorFault& fault) {  // the message already names the instruction
-      wait_until(at);
-      raise(name(), "{}", fault.what());
-    }
-    return;
-  }
-  if (auto* op = std::get_if<Mmad>(&instr)) {
-    if (!moves_data()) return;
-    try {
-      cube_path_.finish(*op, l0_buffers());
-    } catch (const CubeFault& fault) {
-      wait_until(at);
-      raise(name(), "{}", fault.what());
-    }
-    return;
-  }
-  if (auto* f = std::get_if<SetFlag>(&instr)) {
-    flags_.set(f->src, f->dst, f->id);
-    pipe_changed(f->dst);
-    return;
-  }
-  if (auto* f = std::get_if<CrossCoreSetFlag>(&instr)) {
-    if (timed()) wait_until(at);  // the other cores see it at its simulated time
-    std::string why = cross_core_->set(id_, f->mode, f->id);
-    if (!why.empty()) fail(describe(instr), why);
-    return;
-  }
-  if (std::holds_alternative<WaitFlag>(instr) || std::holds_alternative<CrossCoreWaitFlag>(instr) ||
-      std::holds_alternative<Barrier>(instr)) {
-    return;
-  }
-  mover_.complete(instr);
-}
-
-CubePath::Buffers AiCore::l0_buffers() {
-  const LocalBuffer* bt = buffer(MemSpace::BT);
-  return {buffer(MemSpace::L0A)->data(), buffer(MemSpace::L0B)->data(), buffer(MemSpace::L0C)->data(),
-          bt ? bt->data() : nullptr};
-}
-
-size_t AiCore::burst_length(const InstructionQueue& queue, const sc_core::sc_time& start) {
-  if (!timed() || params_.mte.burst_bytes == 0) return 1;
-  // A member must be a GM read wholly inside GM (a bad address is reported by running the
-  // instruction alone) issued before the burst starts. Only simulated times decide, so the
-  // same burst forms however far the scalar unit has run ahead: anything it issues later
-  // is stamped at or after the start.
-  auto joins = [&](const Instruction& instr) {
-    if (!mover_.is_gm_read(instr)) return false;
-    const layout::Range r = mover_.gm_read_range(instr);
-    return gm_host_pointer(r.begin, r.end - r.begin) != nullptr;
-  };
-  if (!joins(queue.front().instr)) return 1;
-  uint64_t bytes = mover_.gm_read_bytes(queue.front().instr);
-  size_t n = 1;
-  for (; n < queue.size(); ++n) {
-    const QueuedInstruction& next = queue[n];
-    if (next.issue_time >= start || !joins(next.instr)) break;
-    const uint64_t more = mover_.gm_read_bytes(next.instr);
-    if (bytes + more > params_.mte.burst_bytes) break;
-    bytes += more;
-  }
-  return n;
-}
-
-sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spans, Pipe p) {
-  // The memory system and the other cores see the access at its simulated time.
-  if (timed()) wait_until(event_time_);
-  const bool read = cmd == tlm::TLM_READ_COMMAND;
-  const std::vector<AddressSpan>& list = spans.list.spans;
-  // Every span is GM when the range that holds them all is (one window check).
-  const bool in_window =
-      list.empty() || (spans.list.bounded && gm_host_pointer(spans.list.low, spans.list.high - spans.list.low));
-  if (!in_window) {
-    // Some span is not GM: one transaction per span, so the memory system reports the bad one.
-    sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-    for (size_t i = 0; i < list.size(); ++i) {
-      for (uint64_t off = 0; off < list[i].length; off += kGmBatchBytes) {
-        const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmBatchBytes, list[i].length - off));
-        uint8_t* data = spans.where(i) ? spans.where(i) + off : nullptr;
-        memory = std::max(memory, gm_transaction(cmd, list[i].address + off, data, n, p));
-      }
-    }
-    return memory;
-  }
-  // The bytes move through the host view of GM (the backing store itself: the L2 holds no
-  // data), when the instruction starts.
-  if (moves_data()) {
-    for (size_t i = 0; i < list.size(); ++i) {
-      uint8_t* gm = gm_host_pointer(list[i].address, list[i].length);
-      if (read) {
-        std::memcpy(spans.where(i), gm, list[i].length);
-      } else {
-        std::memcpy(gm, spans.where(i), list[i].length);
-      }
-    }
-  }
-  (read ? gm_read_bytes_ : gm_write_bytes_) += spans.bytes;
-  if (!timed() || list.empty()) return sc_core::SC_ZERO_TIME;
-  // The time: timing-only span-list transactions of at most kGmBatchBytes each, all sent at
-  // the start (the memory system serves each span; tlm/extensions.h). The usual instruction
-  // fits in one, and its own span list goes as it is.
-  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
-  InitiatorExtension ext(id_, static_cast<int>(p), /*data=*/false);
-  tlm::tlm_generic_payload& tx = timing_tx_;  // reused: a payload allocates its extension slots
-  tx.set_extension(&ext);
-  auto send = [&](SpanListExtension& batch, uint64_t bytes) {
-    prepare(tx, cmd, batch.spans.front().address, nullptr, bytes);
-    tx.set_extension(&batch);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    gm_socket->b_transport(tx, delay);
-    tx.clear_extension(&batch);
-    if (tx.is_response_error()) {
-      tx.clear_extension(&ext);
-      fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)),
-           fmt::format("GM {} at 0x{:x} failed: {}", read ? "read" : "write", batch.spans.front().address,
-                       tx.get_response_string()));
-    }
-    memory = std::max(memory, delay);
-  };
-  // The span list carries its range (in the GM window, checked above): the interconnect
-  // checks that range once instead of every row.
-  if (spans.bytes <= kGmBatchBytes) {
-    send(spans.list, spans.bytes);
-  } else {
-    uint64_t batch_bytes = 0;
-    batch_.spans.clear();
-    batch_.bounded = true;  // a batch's spans are parts of the instruction's
-    batch_.low = spans.list.low;
-    batch_.high = spans.list.high;
-    for (const AddressSpan& s : list) {
-      for (uint64_t off = 0; off < s.length;) {
-        const uint64_t n = std::min(s.length - off, kGmBatchBytes - batch_bytes);
-        batch_.add(s.address + off, n);
-        batch_bytes += n;
-        off += n;
-        if (batch_bytes == kGmBatchBytes) {
-          send(batch_, batch_bytes);
-          batch_.spans.clear();
-          batch_bytes = 0;
-        }
-      }
-    }
-    if (batch_bytes > 0) send(batch_, batch_bytes);
-  }
-  tx.clear_extension(&ext);
-  return memory;
-}
-
-sc_core::sc_time AiCore::gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length,
-                                        Pipe p) {
-  tlm::tlm_generic_payload tx;
-  InitiatorExtension ext(id_, static_cast<int>(p), moves_data());
-  prepare(tx, cmd, address, data, length);
-  tx.set_extension(&ext);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  gm_socket->b_transport(tx, delay);
-  tx.clear_extension(&ext);
-  if (tx.is_response_error()) {
-    const char* what = cmd == tlm::TLM_READ_COMMAND ? "read" : "write";
-    std::string why = tx.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE
-                          ? fmt::format("GM {} of {} bytes at 0x{:x} is outside every mapped range "
-                                        "(TLM_ADDRESS_ERROR_RESPONSE)", what, length, address)
-                          : fmt::format("GM {} at 0x{:x} failed: {}", what, address,
-                                        tx.get_response_string());
-    fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)), why);
-  }
-  (cmd == tlm::TLM_READ_COMMAND ? gm_read_bytes_ : gm_write_bytes_) += length;
-  return timed() ? delay : sc_core::SC_ZERO_TIME;
 }
 
 std::string AiCore::state() const {
