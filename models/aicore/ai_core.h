@@ -160,8 +160,8 @@ class AiCore : public sc_core::sc_module {
   void charge_scalar(uint64_t cycles);
   void charge_scalar(const sc_core::sc_time& time);
   LocalBuffer* buffer(MemSpace space);
-  // Raises an error naming this core and the instruction.
-  // From the scalar thread it first brings time up to the scalar unit's local time.
+  // Raises an error naming this core and the instruction. From the scalar thread it first
+  // brings SystemC time up to the error's: the pipe event's under way, else the scalar unit's.
   [[noreturn]] void fail(const std::string& instruction, const std::string& why);
 
   // ---- Introspection ----
