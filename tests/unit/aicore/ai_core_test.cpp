@@ -84,6 +84,35 @@ TEST(AiCoreTest, FullQueueStallsTheScalarUnit) {
   EXPECT_EQ(Stats::global().value("core0.V.busy_cycles"), 20u * 38);
 }
 
+// A queue slot comes free when the instruction in it completes, not when it starts: with a
+// queue of one, the second instruction waits the whole of the first.
+TEST(AiCoreTest, AQueueSlotFreesWhenItsInstructionCompletes) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1", "core.queue_depth=1"});
+  dev.launch("slot", 1, [&] {
+    AiCore& c = *AiCore::current();
+    c.issue(adds(0, 63));  // issued at cycle 1, runs 37 + 63 = 100 cycles: done at 101
+    c.issue(adds(0, 1));   // ready to issue at cycle 2: waits for cycle 101
+  });
+  EXPECT_EQ(Stats::global().value("core0.S.stall.queue_full_cycles"), 99u);
+  EXPECT_EQ(Stats::global().value("core0.V.busy_cycles"), 100u + 38u);
+}
+
+// A flag the scalar unit sets takes effect at the scalar unit's own time (ahead of SystemC
+// time): the pipe waiting on it starts then, not earlier and not when SystemC catches up.
+TEST(AiCoreTest, AScalarSetReleasesAPipeAtTheScalarUnitsTime) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1", "core.scalar.quantum_ns=100000"});
+  dev.launch("scalar_set", 1, [&] {
+    AiCore& c = *AiCore::current();
+    c.issue(WaitFlag{Pipe::S, Pipe::V, 0});  // issued at cycle 1: V waits from then
+    c.charge_scalar(500);                    // scalar work: cycle 501
+    c.scalar_set_flag(Pipe::V, 0);           // one sync cycle: set at cycle 502
+    c.issue(adds(0, 1));
+  });
+  // V waited from cycle 1 to the set at 502, then ran the WaitFlag's own cycle.
+  EXPECT_EQ(Stats::global().value("core0.V.stall.flag_cycles"), 502u);
+  EXPECT_EQ(Stats::global().value("core0.V.busy_cycles"), 38u);
+}
+
 // The clock parameter scales every cycle: the same work at 2 GHz takes half the time.
 TEST(AiCoreTest, ClockParameterScalesTime) {
   auto& dev = npuvp::testing::make_device({"platform.cores=1", "core.clock_mhz=2000"});
