@@ -1,5 +1,6 @@
 #include "models/aicore/ai_core.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 #include "tlm/config.h"
@@ -31,6 +32,8 @@ AiCore::Params AiCore::params_from_config() {
                                           "scalar cycles to issue one instruction");
   p.sync_cycles = c.get<uint64_t>("core.sync_cycles", p.sync_cycles,
                                   "cycles a SetFlag/WaitFlag/barrier occupies its pipe");
+  p.system_counter_mhz = c.get<double>("core.system_counter_mhz", p.system_counter_mhz,
+                                       "frequency of the system counter GetSystemCycle reads, in MHz");
   p.quantum = sc_core::sc_time(
       c.get<double>("core.scalar.quantum_ns", double(p.quantum.value()) / double(sc_core::sc_time(1, sc_core::SC_NS).value()),
                     "how far (ns) the scalar unit may run ahead of simulated time"),
@@ -77,6 +80,9 @@ AiCore::Params AiCore::params_from_config() {
   p.cube.a2_types = is_a2(p.product);
   p.cube.f16_output = !is_a2(p.product);
   if (p.clock_mhz <= 0) raise("config", "core.clock_mhz must be positive, got {}", p.clock_mhz);
+  if (p.system_counter_mhz <= 0) {
+    raise("config", "core.system_counter_mhz must be positive, got {}", p.system_counter_mhz);
+  }
   if (p.cube.f16_fractal_steps_per_cycle <= 0 || p.cube.s8_fractal_steps_per_cycle <= 0 ||
       p.cube.f32_fractal_steps_per_cycle <= 0 || p.mte.l1_to_l0a_bytes_per_cycle <= 0 ||
       p.mte.l1_to_l0b_bytes_per_cycle <= 0 || p.mte.l1_to_bt_fb_bytes_per_cycle <= 0 || p.mte.fix_bytes_per_cycle <= 0) {
@@ -257,6 +263,13 @@ void AiCore::scalar_sync() {
 }
 
 void AiCore::charge_scalar(uint64_t cycles) { charge_scalar(cycle_ * double(cycles)); }
+
+int64_t AiCore::read_system_counter() {
+  ++scalar_instructions_;
+  charge_scalar(issue_cost_);
+  // Whole counter ticks up to the scalar unit's time (what it reads when it issues).
+  return static_cast<int64_t>(std::floor(scalar_time_.to_seconds() * params_.system_counter_mhz * 1e6));
+}
 
 void AiCore::charge_scalar(const sc_core::sc_time& time) {
   if (!timed()) return;

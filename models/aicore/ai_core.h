@@ -99,6 +99,7 @@ class AiCore : public sc_core::sc_module {
     unsigned queue_depth = 32;
     uint64_t scalar_issue_cycles = 1;  // scalar cycles to issue one instruction
     uint64_t sync_cycles = 1;          // SetFlag / WaitFlag / barrier execution
+    double system_counter_mhz = 50;    // the counter GetSystemCycle reads (Ascend C: 50 MHz)
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
     uint64_t scalar_stack_size = 8ull << 20;  // the kernel body runs on this stack (>= StackGuard::kMinimumSize)
     SimMode mode = SimMode::Timed;
@@ -156,6 +157,9 @@ class AiCore : public sc_core::sc_module {
   // The scalar unit's time: what a kernel's clock reads (SystemC time plus how far the
   // scalar unit has run ahead of it).
   const sc_core::sc_time& scalar_time() const { return scalar_time_; }
+  // GetSystemCycle: a scalar instruction reading the system counter (core.system_counter_mhz)
+  // at the scalar unit's time.
+  int64_t read_system_counter();
   // Charges scalar cycles for work that issues no instruction (address math, GetValue).
   void charge_scalar(uint64_t cycles);
   void charge_scalar(const sc_core::sc_time& time);

@@ -459,6 +459,7 @@ void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t dep
 
 int64_t GetBlockIdx() { return core().block_idx(); }
 int64_t GetBlockNum() { return core().block_num(); }
+int64_t GetSystemCycle() { return core().read_system_counter(); }
 int64_t GetSubBlockIdx() { return core().block().sub_block_idx; }
 int64_t GetSubBlockNum() { return core().block().sub_block_num; }
 int64_t GetTaskRation() { return core().block().task_ration; }

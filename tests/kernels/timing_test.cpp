@@ -2,6 +2,7 @@
 // roofline, never wall-clock. A configuration is fixed at elaboration, so each one runs in
 // its own child process (tests/support/child_process.h).
 #include <gtest/gtest.h>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -370,6 +371,37 @@ TEST(Timing, EachPipeTrackShowsItsInstructionsInOrder) {
   }
   EXPECT_GT(slices, 100u);
   EXPECT_EQ(slices, instructions);
+}
+
+// GetSystemCycle reads the system counter at the kernel's own time: bracketed by barriers it
+// times the pipes' work, in ticks of core.system_counter_mhz (50 MHz by default, 20 core
+// cycles at 1 GHz).
+TEST(Timing, GetSystemCycleTimesPipeWorkInCounterTicks) {
+  auto run = [](const char* counter_mhz) {
+    auto& dev = npuvp::testing::make_device({"platform.cores=1", counter_mhz}, "minimal");
+    int64_t ticks = 0;
+    dev.launch("timed_adds", 1, [&] {
+      AscendC::TPipe pipe;
+      AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+      pipe.InitBuffer(buf, 64 * 1024);
+      auto t = buf.Get<float>();
+      AscendC::PipeBarrier<PIPE_ALL>();
+      const int64_t before = AscendC::GetSystemCycle();
+      for (int i = 0; i < 10; ++i) AscendC::Adds(t, t, 1.0f, 64 * 200);  // 10 x (head + 200 repeats)
+      AscendC::PipeBarrier<PIPE_ALL>();
+      ticks = AscendC::GetSystemCycle() - before;
+    });
+    return json{{"ticks", ticks}, {"v_busy", Stats::global().value("core0.V.busy_cycles")}};
+  };
+  const json at50 = npuvp::testing::in_child_process([&] { return run("core.system_counter_mhz=50"); });
+  const json at100 = npuvp::testing::in_child_process([&] { return run("core.system_counter_mhz=100"); });
+  const double v_busy = at50["v_busy"].get<double>();
+  ASSERT_GT(v_busy, 2000);
+  // The vector work plus a few cycles of issue, in ticks of 20 (50 MHz) and 10 (100 MHz) cycles.
+  EXPECT_GE(at50["ticks"].get<double>(), std::floor(v_busy / 20));
+  EXPECT_LE(at50["ticks"].get<double>(), std::ceil((v_busy + 20) / 20));
+  EXPECT_GE(at100["ticks"].get<double>(), std::floor(v_busy / 10));
+  EXPECT_LE(at100["ticks"].get<double>(), std::ceil((v_busy + 20) / 10));
 }
 
 // Scalar work costs time: filling a buffer element by element is slower than one Duplicate.

@@ -104,4 +104,14 @@ TEST(CoupledSocTest, OutOfRangeParameterIsAnError) {
     EXPECT_NE(npuvp::error_text(e).find("platform.cores must be in [1, 1024], got 0"), std::string::npos);
   }
 }
+
+TEST(CoupledSocTest, NonPositiveSystemCounterIsAnError) {
+  try {
+    npuvp::testing::make_device({"core.system_counter_mhz=0"});
+    FAIL() << "a 0 MHz system counter accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(npuvp::error_text(e).find("core.system_counter_mhz must be positive, got 0"), std::string::npos)
+        << npuvp::error_text(e);
+  }
+}
 }  // namespace

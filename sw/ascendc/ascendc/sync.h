@@ -25,6 +25,9 @@ void PipeBarrier() {
 
 int64_t GetBlockIdx();
 int64_t GetBlockNum();
+// The system counter (core.system_counter_mhz, 50 MHz as on A2): a scalar instruction, so it
+// does not wait for the pipes; put PipeBarrier<PIPE_ALL>() before it to time their work.
+int64_t GetSystemCycle();
 
 }  // namespace AscendC
 
