@@ -213,9 +213,12 @@ class AiCore : public sc_core::sc_module {
   void start_front(PipeUnit& unit, const sc_core::sc_time& at);
   void complete_front(PipeUnit& unit, const sc_core::sc_time& at);
   // An instruction's start (what it reads, its GM accesses, its duration) and completion
-  // (what it writes, the flags it sets), each at its simulated time.
+  // (what it writes, the flags it sets), each at its simulated time. Only a start reaches
+  // GM, so only a start is the instruction that gm_access's errors name (issuing_instr_).
   ExecResult start_instruction(Pipe pipe, const Instruction& instr, const sc_core::sc_time& at);
-  void complete_instruction(Pipe pipe, const Instruction& instr, const sc_core::sc_time& at);
+  void complete_instruction(const Instruction& instr, const sc_core::sc_time& at);
+  // The front `n` instructions of `unit` (a burst's members), listed in burst_.
+  const Instruction* const* front_instructions(const PipeUnit& unit, size_t n);
   CubePath::Buffers l0_buffers();  // the cube's operands and result
   // GM reads queued back to back (DataMover::start_reads), in timed and perf modes.
   size_t burst_length(const InstructionQueue& queue, const sc_core::sc_time& start);

@@ -27,7 +27,7 @@ void AiCore::refresh(PipeSlot& slot) {
   slot.next = {&u, std::max(u.free_at(), front.issue_time), false};
   if (auto* f = std::get_if<WaitFlag>(&front.instr)) {
     if (!flags_.is_set(f->src, f->dst, f->id)) {
-      u.set_blocked(true);  // until a set marks the pipe changed
+      u.mark_blocked();  // until a set marks the pipe changed
       return;
     }
     // A pipe that waited starts when the flag was set: with the last event run.
@@ -35,7 +35,7 @@ void AiCore::refresh(PipeSlot& slot) {
   } else if (auto* f = std::get_if<CrossCoreWaitFlag>(&front.instr)) {
     slot.stale = true;  // another core may set it any time: looked at again each time
     if (!cross_core_->is_set(id_, f->id)) {
-      u.set_blocked(true);
+      u.mark_blocked();
       slot.waits_other_core = true;
       return;
     }
@@ -72,24 +72,29 @@ void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
     u.record(front.instr, r, reached, at + r.duration);
     u.started(1, at + r.duration);
   } else {
-    burst_.resize(n);
+    const Instruction* const* members = front_instructions(u, n);
     burst_results_.resize(n);
     burst_ends_.resize(n);
-    for (size_t i = 0; i < n; ++i) burst_[i] = &u.queue()[i].instr;
     issuing_ = u.pipe_kind();
-    issuing_instr_ = burst_[0];
-    mover_.start_reads(burst_.data(), n, cycle_, burst_results_.data(), burst_ends_.data());
+    issuing_instr_ = members[0];
+    mover_.start_reads(members, n, cycle_, burst_results_.data(), burst_ends_.data());
     u.burst_instructions += n;
     sc_core::sc_time from = reached;
     for (size_t i = 0; i < n; ++i) {
-      const auto [src, dst] = move_spaces(*burst_[i]);
+      const auto [src, dst] = move_spaces(*members[i]);
       path_counter(src, dst) += burst_results_[i].bytes;
-      u.record(*burst_[i], burst_results_[i], from, at + burst_ends_[i]);
+      u.record(*members[i], burst_results_[i], from, at + burst_ends_[i]);
       from = at + burst_ends_[i];
     }
     u.started(n, at + burst_ends_[n - 1]);
   }
   in_pipe_event_ = false;
+}
+
+const Instruction* const* AiCore::front_instructions(const PipeUnit& u, size_t n) {
+  burst_.resize(n);
+  for (size_t i = 0; i < n; ++i) burst_[i] = &u.queue()[i].instr;
+  return burst_.data();
 }
 
 void AiCore::complete_front(PipeUnit& u, const sc_core::sc_time& at) {
@@ -98,11 +103,9 @@ void AiCore::complete_front(PipeUnit& u, const sc_core::sc_time& at) {
   in_pipe_event_ = true;
   const size_t n = u.in_flight();
   if (n == 1) {
-    complete_instruction(u.pipe_kind(), u.front().instr, at);
+    complete_instruction(u.front().instr, at);
   } else {
-    burst_.resize(n);
-    for (size_t i = 0; i < n; ++i) burst_[i] = &u.queue()[i].instr;
-    mover_.complete_reads(burst_.data(), n);
+    mover_.complete_reads(front_instructions(u, n), n);
   }
   u.completed();
   in_pipe_event_ = false;
@@ -155,9 +158,7 @@ ExecResult AiCore::start_instruction(Pipe p, const Instruction& instr, const sc_
   return r;
 }
 
-void AiCore::complete_instruction(Pipe p, const Instruction& instr, const sc_core::sc_time& at) {
-  issuing_ = p;
-  issuing_instr_ = &instr;
+void AiCore::complete_instruction(const Instruction& instr, const sc_core::sc_time& at) {
   if (auto* op = std::get_if<VectorOp>(&instr)) {
     if (!moves_data()) return;
     try {

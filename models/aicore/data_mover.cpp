@@ -168,11 +168,11 @@ DataMover::Result DataMover::start(const Instruction& instr, const sc_core::sc_t
   }
 
   if (auto* op = std::get_if<Fixpipe>(&instr)) {
-    const layout::Range dst = layout::fixpipe_dst_range(*op);
     const uint64_t dsize = dtype_size(op->dst_type);
     const uint64_t bytes = uint64_t(op->m_size) * op->n_size * dsize;
     const sc_core::sc_time t = cycles(double(bytes), params_.fix_bytes_per_cycle);
     if (op->dst.space != MemSpace::GM) return timed_result(bytes, t, sc_core::SC_ZERO_TIME);
+    const layout::Range dst = layout::fixpipe_dst_range(*op);
     // Converted at the start and posted to GM piece by piece: only the bytes Fixpipe
     // writes, so neighbouring data (another core's tile) is never rewritten.
     if (moves_data()) {

@@ -59,8 +59,6 @@ class InstructionQueue {
 
 class PipeUnit : public sc_core::sc_module {
  public:
-  using Entry = QueuedInstruction;
-
   PipeUnit(sc_core::sc_module_name name, Pipe kind, unsigned depth, const std::string& stats_prefix,
            int trace_track, sc_core::sc_time cycle);
 
@@ -71,7 +69,7 @@ class PipeUnit : public sc_core::sc_module {
   size_t queued() const { return queue_.size(); }
   void push(Instruction&& instr, const sc_core::sc_time& issue_time) { queue_.push_back(std::move(instr), issue_time); }
   const InstructionQueue& queue() const { return queue_; }
-  const Entry& front() const { return queue_.front(); }
+  const QueuedInstruction& front() const { return queue_.front(); }
 
   // The front `n` instructions have started and complete together at `end` (n > 1: a burst).
   void started(size_t n, const sc_core::sc_time& end) {
@@ -88,8 +86,8 @@ class PipeUnit : public sc_core::sc_module {
     free_at_ = completes_at_;
   }
   const sc_core::sc_time& free_at() const { return free_at_; }
-  // The front instruction waits for a flag (for state()).
-  void set_blocked(bool blocked) { blocked_ = blocked; }
+  // The front instruction waits for a flag (for state(); started() clears it).
+  void mark_blocked() { blocked_ = true; }
 
   // What the pipe is doing now, for deadlock reports ("idle", "running WaitFlag<...>").
   std::string state() const;

@@ -39,7 +39,7 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
 // way's, the LRU victim); either way the line then moves to way 0.
 CacheTags::Access CacheTags::access_beyond_way0(uint64_t address, bool write) {
   const uint64_t line = address >> line_shift_;
-  if (line >= kInvalid) raise(block_, "address 0x{:x} is beyond the tag range (2^31 lines)", address);
+  if (line >= kLineLimit) raise(block_, "address 0x{:x} is beyond the tag range (2^31 lines)", address);
   const uint32_t tag = static_cast<uint32_t>(line) + 1, dirty = write ? kDirtyBit : 0;
   const size_t set = set_of(line);
   ++deep_lookups_;
@@ -81,7 +81,7 @@ CacheTags::Access CacheTags::access_beyond_way0(uint64_t address, bool write) {
 
 bool CacheTags::contains(uint64_t address) const {
   const uint64_t line = address >> line_shift_;
-  if (line >= kInvalid) return false;
+  if (line >= kLineLimit) return false;
   const size_t set = set_of(line);
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
     const uint32_t tag = way(set, w) & kTagBits;

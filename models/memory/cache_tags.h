@@ -43,7 +43,7 @@ class CacheTags {
   // write marks it dirty); otherwise nothing changes.
   bool hit_in_way0(uint64_t address, bool write) {
     const uint64_t line = address >> line_shift_;
-    if (line >= kInvalid) return false;  // access_beyond_way0 reports it
+    if (line >= kLineLimit) return false;  // access_beyond_way0 reports it
     uint32_t& first = first_[set_of(line)];  // way 0, the most recently used
     if ((first & kTagBits) != static_cast<uint32_t>(line) + 1) return false;
     if (write) first |= kDirtyBit;  // a read hit stores nothing (see the members' types below)
@@ -83,7 +83,6 @@ class CacheTags {
   // dirty mark in the top bit, so 16 ways share a 64 B host line (a 32-core run's tags then
   // fit the host's L2). Addresses must stay below 2^31 lines (256 GiB with 128 B lines).
   static constexpr uint32_t kDirtyBit = 0x80000000u, kTagBits = 0x7fffffffu;
-  static constexpr uint64_t kInvalid = kLineLimit;
   static_assert(kLineLimit == kTagBits, "a tag is a line number + 1 in the tag bits");
   std::string block_;  // for errors
   Geometry geometry_;
