@@ -7,6 +7,7 @@
 
 #include "tlm/config.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 
 namespace npuvp::platform {
 
@@ -36,22 +37,23 @@ AscendSoc::Params AscendSoc::params_from_config() {
   p.l2_line_bytes = c.get<unsigned>("l2.line_bytes", p.l2_line_bytes, "L2 line size in bytes (128, 256 or 512)");
   p.l2_ways = c.get<unsigned>("l2.ways", p.l2_ways, "L2 associativity");
   p.l2_hit_cycles = c.get<unsigned>("l2.hit_cycles", p.l2_hit_cycles, "L2 hit latency in interconnect cycles");
-  p.l2_bytes_per_cycle = c.get<double>("l2.bytes_per_cycle", p.l2_bytes_per_cycle,
-                                       "data port of one L2 slice, bytes per interconnect cycle");
+  p.l2_bytes_per_cycle = c.get_in("l2.bytes_per_cycle", p.l2_bytes_per_cycle, Config::kPerCycle,
+                                  "data port of one L2 slice, bytes per interconnect cycle");
   p.l2_interleave_bytes = c.get<uint64_t>("l2.interleave_bytes", p.l2_interleave_bytes,
                                           "consecutive bytes per L2 slice (0: one line)");
   p.dram_controllers = c.get<unsigned>("dram.controllers", p.dram_controllers, "memory controllers (HBM stacks)");
   p.dram_channels = c.get<unsigned>("dram.channels", p.dram_channels, "channels per memory controller");
-  p.dram_channel_gbps = c.get<double>("dram.channel_gbps", p.dram_channel_gbps, "bandwidth of one channel in GB/s");
-  p.dram_latency_ns = c.get<double>("dram.latency_ns", p.dram_latency_ns, "DRAM access latency in ns");
+  p.dram_channel_gbps = c.get_in("dram.channel_gbps", p.dram_channel_gbps, Config::kGbps,
+                                 "bandwidth of one channel in GB/s");
+  p.dram_latency_ns = c.get_in("dram.latency_ns", p.dram_latency_ns, Config::kLatencyNs, "DRAM access latency in ns");
   p.dram_interleave_bytes = c.get<uint64_t>("dram.interleave_bytes", p.dram_interleave_bytes,
                                             "consecutive bytes per controller, then per channel");
   auto& n = p.interconnect;
   n.topology = c.get<std::string>("interconnect.topology", n.topology, "ring or mesh");
   n.mesh_columns = c.get<unsigned>("interconnect.mesh_columns", n.mesh_columns, "mesh width in stops (0: square)");
-  n.clock_mhz = c.get<double>("interconnect.clock_mhz", n.clock_mhz, "interconnect and L2 clock in MHz");
-  n.link_bytes_per_cycle = c.get<double>("interconnect.link_bytes_per_cycle", n.link_bytes_per_cycle,
-                                         "width of one link, per direction and channel, in bytes per cycle");
+  n.clock_mhz = c.get_in("interconnect.clock_mhz", n.clock_mhz, Config::kClockMhz, "interconnect and L2 clock in MHz");
+  n.link_bytes_per_cycle = c.get_in("interconnect.link_bytes_per_cycle", n.link_bytes_per_cycle, Config::kPerCycle,
+                                    "width of one link, per direction and channel, in bytes per cycle");
   n.hop_cycles = c.get<unsigned>("interconnect.hop_cycles", n.hop_cycles, "latency of one hop in cycles");
   n.request_bytes = c.get<unsigned>("interconnect.request_bytes", n.request_bytes,
                                     "size of a request or write acknowledgement in bytes");
@@ -66,10 +68,18 @@ AscendSoc::Params AscendSoc::params_from_config() {
   if (p.l2_slices > 0 && p.l2_size % p.l2_slices != 0) {
     raise("config", "l2.size {} is not divisible by l2.slices {}", p.l2_size, p.l2_slices);
   }
+  if (p.l2_line_bytes < 32 || (p.l2_line_bytes & (p.l2_line_bytes - 1)) != 0) {
+    raise("config", "l2.line_bytes must be a power of two of at least 32, got {}", p.l2_line_bytes);
+  }
   if (p.l2_interleave_bytes == 0) p.l2_interleave_bytes = p.l2_line_bytes;
   if (p.l2_interleave_bytes % p.l2_line_bytes != 0) {
     raise("config", "l2.interleave_bytes {} is not a multiple of l2.line_bytes {}", p.l2_interleave_bytes,
           p.l2_line_bytes);
+  }
+  // The L2 slices number their lines and runs from address 0, while the ring interleaves
+  // from GM's start: a GM starting inside a run would put the run's first lines below GM.
+  if (p.l2_slices > 0 && p.gm_base % p.l2_interleave_bytes != 0) {
+    raise("config", "gm.base 0x{:x} must be a multiple of l2.interleave_bytes ({})", p.gm_base, p.l2_interleave_bytes);
   }
   if (p.l2_slices > 0 && p.l2_line_bytes > 0 &&
       (p.gm_base + p.gm_size - 1) / p.l2_line_bytes >= memory::CacheTags::kLineLimit) {
@@ -264,7 +274,7 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   const sc_core::sc_time slice(100, sc_core::SC_US);
   bool reported = false;
   while (task.blocks_done < task.block_num) {
-    sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    run_slice(slice);
     if (!sc_core::sc_pending_activity()) break;  // finished, or deadlocked
     if (clock::now() >= next_report) {
       const double wall = std::chrono::duration<double>(clock::now() - wall_start).count();

@@ -108,6 +108,16 @@ size_t edit_distance(const std::string& a, const std::string& b) {
         source_text(source));
 }
 
+}  // namespace
+
+void config_out_of_range(const std::string& key, const nlohmann::json& value, const nlohmann::json& lo,
+                         const nlohmann::json& hi, const std::string& source) {
+  raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, value.dump(), lo.dump(), hi.dump(),
+        source_text(source));
+}
+
+namespace {
+
 template <class T>
 T integer_as(const std::string& key, const nlohmann::json& value, const std::string& source) {
   constexpr bool kUnsigned = std::is_unsigned_v<T>;

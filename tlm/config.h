@@ -37,6 +37,26 @@ class Config {
   template <class T>
   T get(const std::string& key, const T& fallback, const std::string& description);
 
+  // get() for a number that must lie in [lo, hi] (a clock, a rate, a latency: outside such
+  // a range a value is a mistake, and one that SystemC's time could not hold). Raises naming
+  // the key, the range and where the value came from.
+  template <class T>
+  T get_in(const std::string& key, const T& fallback, const T& lo, const T& hi, const std::string& description);
+  // The same for a rate or a time, in one of the ranges below.
+  struct Range {
+    double lo, hi;
+  };
+  double get_in(const std::string& key, double fallback, Range range, const std::string& description) {
+    return get_in<double>(key, fallback, range.lo, range.hi, description);
+  }
+  // The ranges the models' rate and time parameters share: wide enough for any "what if",
+  // narrow enough that a cycle is at least SystemC's 1 ps and a latency fits its time.
+  static constexpr Range kClockMhz{1e-3, 1e5};
+  static constexpr Range kPerCycle{1e-3, 1e6};  // bytes, repeats, fractal steps per cycle
+  static constexpr Range kGbps{1e-3, 1e6};
+  static constexpr Range kLatencyNs{0, 1e6};
+  static constexpr Range kQuantumNs{1e-3, 1e9};
+
   bool has_user_value(const std::string& key) const;
 
   // Errors (through raise) if a user-given key was never declared; names the nearest known key.
@@ -70,6 +90,17 @@ T Config::get(const std::string& key, const T& fallback, const std::string& desc
   T result = config_value_as<T>(key, v, source);
   declared_[key].value = nlohmann::json(result);  // show "256KiB" as the bytes it means
   return result;
+}
+
+// The error get_in raises.
+[[noreturn]] void config_out_of_range(const std::string& key, const nlohmann::json& value, const nlohmann::json& lo,
+                                      const nlohmann::json& hi, const std::string& source);
+
+template <class T>
+T Config::get_in(const std::string& key, const T& fallback, const T& lo, const T& hi, const std::string& description) {
+  const T value = get<T>(key, fallback, description);
+  if (!(value >= lo && value <= hi)) config_out_of_range(key, value, lo, hi, declared_[key].source);
+  return value;
 }
 
 extern template bool config_value_as<bool>(const std::string&, const nlohmann::json&, const std::string&);

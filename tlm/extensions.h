@@ -64,6 +64,24 @@ struct SpanListExtension : tlm::tlm_extension<SpanListExtension> {
   }
 };
 
+// Sets on `tx`, for this object's lifetime, an extension the caller owns (a local, a
+// member). A payload deletes the extensions it still holds when it is destroyed or cleaned
+// up, and one the caller owns must not be deleted: so it is cleared however the scope is
+// left, an error raised downstream included. A null `ext` sets nothing (and clears the slot).
+template <class Ext>
+class BorrowedExtension {
+ public:
+  BorrowedExtension(tlm::tlm_generic_payload& tx, Ext* ext) : tx_(tx) {
+    if (ext) tx_.set_extension(ext);
+  }
+  ~BorrowedExtension() { tx_.clear_extension(static_cast<Ext*>(nullptr)); }
+  BorrowedExtension(const BorrowedExtension&) = delete;
+  BorrowedExtension& operator=(const BorrowedExtension&) = delete;
+
+ private:
+  tlm::tlm_generic_payload& tx_;
+};
+
 // The spans a transaction covers: its span list, or its one [address, length).
 template <typename Visit>
 void for_each_span(const tlm::tlm_generic_payload& tx, Visit&& visit) {

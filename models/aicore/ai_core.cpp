@@ -17,7 +17,7 @@ AiCore::Params AiCore::params_from_config() {
   Params p;
   p.product = product_from_name(c.get<std::string>("core.product", product_name(p.product),
                                                    "ascend910, ascend310p or ascend910b: paths, types, buffers"));
-  p.clock_mhz = c.get<double>("core.clock_mhz", p.clock_mhz, "AI Core clock in MHz");
+  p.clock_mhz = c.get_in("core.clock_mhz", p.clock_mhz, Config::kClockMhz, "AI Core clock in MHz");
   p.ub_size = c.get<uint64_t>("core.ub.size", p.ub_size, "Unified Buffer capacity in bytes");
   p.l1_size = c.get<uint64_t>("core.l1.size", p.l1_size, "L1 buffer capacity in bytes");
   p.l0a_size = c.get<uint64_t>("core.l0a.size", p.l0a_size, "L0A capacity in bytes");
@@ -32,23 +32,23 @@ AiCore::Params AiCore::params_from_config() {
                                           "scalar cycles to issue one instruction");
   p.sync_cycles = c.get<uint64_t>("core.sync_cycles", p.sync_cycles,
                                   "cycles a SetFlag/WaitFlag/barrier occupies its pipe");
-  p.system_counter_mhz = c.get<double>("core.system_counter_mhz", p.system_counter_mhz,
-                                       "frequency of the system counter GetSystemCycle reads, in MHz");
+  p.system_counter_mhz = c.get_in("core.system_counter_mhz", p.system_counter_mhz, Config::kClockMhz,
+                                  "frequency of the system counter GetSystemCycle reads, in MHz");
   p.quantum = sc_core::sc_time(
-      c.get<double>("core.scalar.quantum_ns", double(p.quantum.value()) / double(sc_core::sc_time(1, sc_core::SC_NS).value()),
-                    "how far (ns) the scalar unit may run ahead of simulated time"),
+      c.get_in("core.scalar.quantum_ns",
+               double(p.quantum.value()) / double(sc_core::sc_time(1, sc_core::SC_NS).value()), Config::kQuantumNs,
+               "how far (ns) the scalar unit may run ahead of simulated time"),
       sc_core::SC_NS);
   p.scalar_stack_size = c.get<uint64_t>("core.scalar.stack_size", p.scalar_stack_size,
                                         "host stack for the kernel body (bytes)");
   p.mode = sim_mode_from_config();
   p.mte.mode = p.mode;
-  p.mte.gm_read_bytes_per_cycle = c.get<double>("core.mte.gm_read_bytes_per_cycle", p.mte.gm_read_bytes_per_cycle,
-                                                "most bytes per cycle MTE2 reads from the memory system");
-  p.mte.gm_write_bytes_per_cycle = c.get<double>("core.mte.gm_write_bytes_per_cycle", p.mte.gm_write_bytes_per_cycle,
-                                                 "most bytes per cycle MTE3 writes to the memory system");
-  p.mte.local_bytes_per_cycle = c.get<double>("core.mte.local_bytes_per_cycle",
-                                              p.mte.local_bytes_per_cycle,
-                                              "local-to-local copy width in bytes per cycle");
+  p.mte.gm_read_bytes_per_cycle = c.get_in("core.mte.gm_read_bytes_per_cycle", p.mte.gm_read_bytes_per_cycle,
+                                           Config::kPerCycle, "most bytes per cycle MTE2 reads from the memory system");
+  p.mte.gm_write_bytes_per_cycle = c.get_in("core.mte.gm_write_bytes_per_cycle", p.mte.gm_write_bytes_per_cycle,
+                                            Config::kPerCycle, "most bytes per cycle MTE3 writes to the memory system");
+  p.mte.local_bytes_per_cycle = c.get_in("core.mte.local_bytes_per_cycle", p.mte.local_bytes_per_cycle,
+                                         Config::kPerCycle, "local-to-local copy width in bytes per cycle");
   p.mte.issue_cycles = c.get<uint64_t>("core.mte.issue_cycles", p.mte.issue_cycles,
                                        "fixed start cost of a DataCopy in cycles");
   p.mte.burst_bytes = c.get<uint64_t>("core.mte.burst_bytes", p.mte.burst_bytes,
@@ -56,38 +56,28 @@ AiCore::Params AiCore::params_from_config() {
                                       "(0: one at a time)");
   p.vector.head_cycles = c.get<uint64_t>("core.vector.head_cycles", p.vector.head_cycles,
                                          "fixed issue cost of a vector instruction in cycles");
-  p.vector.repeats_per_cycle = c.get<double>("core.vector.repeats_per_cycle",
-                                             p.vector.repeats_per_cycle,
-                                             "vector repeats (256 B) executed per cycle");
+  p.vector.repeats_per_cycle = c.get_in("core.vector.repeats_per_cycle", p.vector.repeats_per_cycle, Config::kPerCycle,
+                                        "vector repeats (256 B) executed per cycle");
   p.mte.mte1_start_cycles = c.get<uint64_t>("core.mte1.start_cycles", p.mte.mte1_start_cycles,
                                             "start cost of an MTE1 instruction in cycles");
-  p.mte.l1_to_l0a_bytes_per_cycle = c.get<double>("core.mte1.l0a_bytes_per_cycle", p.mte.l1_to_l0a_bytes_per_cycle,
-                                                  "L1 -> L0A bytes per cycle");
-  p.mte.l1_to_l0b_bytes_per_cycle = c.get<double>("core.mte1.l0b_bytes_per_cycle", p.mte.l1_to_l0b_bytes_per_cycle,
-                                                  "L1 -> L0B bytes per cycle");
-  p.mte.l1_to_bt_fb_bytes_per_cycle = c.get<double>("core.mte1.bt_fb_bytes_per_cycle",
-                                                    p.mte.l1_to_bt_fb_bytes_per_cycle, "L1 -> BT/FB bytes per cycle");
-  p.mte.fix_bytes_per_cycle = c.get<double>("core.fix.bytes_per_cycle", p.mte.fix_bytes_per_cycle,
-                                            "FixPipe L0C -> GM/L1 bytes per cycle");
+  p.mte.l1_to_l0a_bytes_per_cycle = c.get_in("core.mte1.l0a_bytes_per_cycle", p.mte.l1_to_l0a_bytes_per_cycle,
+                                             Config::kPerCycle, "L1 -> L0A bytes per cycle");
+  p.mte.l1_to_l0b_bytes_per_cycle = c.get_in("core.mte1.l0b_bytes_per_cycle", p.mte.l1_to_l0b_bytes_per_cycle,
+                                             Config::kPerCycle, "L1 -> L0B bytes per cycle");
+  p.mte.l1_to_bt_fb_bytes_per_cycle = c.get_in("core.mte1.bt_fb_bytes_per_cycle", p.mte.l1_to_bt_fb_bytes_per_cycle,
+                                               Config::kPerCycle, "L1 -> BT/FB bytes per cycle");
+  p.mte.fix_bytes_per_cycle = c.get_in("core.fix.bytes_per_cycle", p.mte.fix_bytes_per_cycle, Config::kPerCycle,
+                                       "FixPipe L0C -> GM/L1 bytes per cycle");
   p.cube.head_cycles = c.get<uint64_t>("core.cube.head_cycles", p.cube.head_cycles, "fixed issue cost of an Mmad");
-  p.cube.f16_fractal_steps_per_cycle = c.get<double>("core.cube.f16_steps_per_cycle", p.cube.f16_fractal_steps_per_cycle,
-                                                     "16x16x16 f16/bf16 fractal steps per cycle");
-  p.cube.s8_fractal_steps_per_cycle = c.get<double>("core.cube.s8_steps_per_cycle", p.cube.s8_fractal_steps_per_cycle,
-                                                    "16x32x16 int8 fractal steps per cycle");
-  p.cube.f32_fractal_steps_per_cycle = c.get<double>("core.cube.f32_steps_per_cycle", p.cube.f32_fractal_steps_per_cycle,
-                                                     "16x8x16 f32 fractal steps per cycle");
+  p.cube.f16_fractal_steps_per_cycle = c.get_in("core.cube.f16_steps_per_cycle", p.cube.f16_fractal_steps_per_cycle,
+                                                Config::kPerCycle, "16x16x16 f16/bf16 fractal steps per cycle");
+  p.cube.s8_fractal_steps_per_cycle = c.get_in("core.cube.s8_steps_per_cycle", p.cube.s8_fractal_steps_per_cycle,
+                                               Config::kPerCycle, "16x32x16 int8 fractal steps per cycle");
+  p.cube.f32_fractal_steps_per_cycle = c.get_in("core.cube.f32_steps_per_cycle", p.cube.f32_fractal_steps_per_cycle,
+                                                Config::kPerCycle, "16x8x16 f32 fractal steps per cycle");
   p.cube_path = CubePath::params_from_config();
   p.cube.a2_types = is_a2(p.product);
   p.cube.f16_output = !is_a2(p.product);
-  if (p.clock_mhz <= 0) raise("config", "core.clock_mhz must be positive, got {}", p.clock_mhz);
-  if (p.system_counter_mhz <= 0) {
-    raise("config", "core.system_counter_mhz must be positive, got {}", p.system_counter_mhz);
-  }
-  if (p.cube.f16_fractal_steps_per_cycle <= 0 || p.cube.s8_fractal_steps_per_cycle <= 0 ||
-      p.cube.f32_fractal_steps_per_cycle <= 0 || p.mte.l1_to_l0a_bytes_per_cycle <= 0 ||
-      p.mte.l1_to_l0b_bytes_per_cycle <= 0 || p.mte.l1_to_bt_fb_bytes_per_cycle <= 0 || p.mte.fix_bytes_per_cycle <= 0) {
-    raise("config", "core.cube.*_steps_per_cycle and core.mte1/fix rates must be positive");
-  }
   if (p.event_ids < 1 || p.event_ids > 16) {
     raise("config", "core.event_ids must be in [1, 16], got {}", p.event_ids);
   }
@@ -98,10 +88,6 @@ AiCore::Params AiCore::params_from_config() {
   }
   if (p.ub_alignment == 0 || (p.ub_alignment & (p.ub_alignment - 1)) != 0) {
     raise("config", "core.ub.alignment must be a power of two, got {}", p.ub_alignment);
-  }
-  if (p.mte.gm_read_bytes_per_cycle <= 0 || p.mte.gm_write_bytes_per_cycle <= 0 || p.mte.local_bytes_per_cycle <= 0 ||
-      p.vector.repeats_per_cycle <= 0) {
-    raise("config", "core.mte.*_bytes_per_cycle and core.vector.repeats_per_cycle must be positive");
   }
   return p;
 }

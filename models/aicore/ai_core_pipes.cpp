@@ -267,15 +267,15 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
   sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
   InitiatorExtension ext(id_, static_cast<int>(p), /*data=*/false);
   tlm::tlm_generic_payload& tx = timing_tx_;  // reused: a payload allocates its extension slots
-  tx.set_extension(&ext);
+  BorrowedExtension<InitiatorExtension> with_initiator(tx, &ext);
   auto send = [&](SpanListExtension& batch, uint64_t bytes) {
     prepare(tx, cmd, batch.spans.front().address, nullptr, bytes);
-    tx.set_extension(&batch);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    gm_socket->b_transport(tx, delay);
-    tx.clear_extension(&batch);
+    {
+      BorrowedExtension<SpanListExtension> with_spans(tx, &batch);
+      gm_socket->b_transport(tx, delay);
+    }
     if (tx.is_response_error()) {
-      tx.clear_extension(&ext);
       fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)),
            fmt::format("GM {} at 0x{:x} failed: {}", read ? "read" : "write", batch.spans.front().address,
                        tx.get_response_string()));
@@ -307,7 +307,6 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
     }
     if (batch_bytes > 0) send(batch_, batch_bytes);
   }
-  tx.clear_extension(&ext);
   return memory;
 }
 
@@ -316,10 +315,11 @@ sc_core::sc_time AiCore::gm_transaction(tlm::tlm_command cmd, uint64_t address, 
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(id_, static_cast<int>(p), moves_data());
   prepare(tx, cmd, address, data, length);
-  tx.set_extension(&ext);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  gm_socket->b_transport(tx, delay);
-  tx.clear_extension(&ext);
+  {
+    BorrowedExtension<InitiatorExtension> with_initiator(tx, &ext);
+    gm_socket->b_transport(tx, delay);
+  }
   if (tx.is_response_error()) {
     const char* what = cmd == tlm::TLM_READ_COMMAND ? "read" : "write";
     std::string why = tx.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE

@@ -313,7 +313,18 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     if (share.spans.size() > 1) piece.set_extension(&share);
     scratch.shares.push_back(Share{static_cast<int>(t), &piece, bytes});
   }
+  // The pieces borrow `initiator` and their share lists: both are cleared however this call
+  // ends, an error raised downstream included (a payload deletes the extensions it holds).
   std::vector<Share>& shares = scratch.shares;  // nested levels use the next Scratch
+  struct ClearBorrowed {
+    const std::vector<Share>& shares;
+    ~ClearBorrowed() {
+      for (const Share& s : shares) {
+        s.tx->clear_extension(static_cast<InitiatorExtension*>(nullptr));
+        s.tx->clear_extension(static_cast<SpanListExtension*>(nullptr));
+      }
+    }
+  } clear_borrowed{shares};
   const uint64_t now = sim_time().value();
   const uint64_t done = exchange(from, shares, now + delay.value(), tx.is_write());
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
@@ -322,10 +333,6 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     const tlm::tlm_response_status own = s.tx->get_response_status();
     if (own < 0 && status >= 0) status = own;
     if (own == tlm::TLM_INCOMPLETE_RESPONSE && status == tlm::TLM_OK_RESPONSE) status = own;
-    s.tx->clear_extension(&initiator);
-    SpanListExtension* list_ext = nullptr;
-    s.tx->get_extension(list_ext);
-    if (list_ext) s.tx->clear_extension(list_ext);
   }
   tx.set_response_status(status);
   if (status == tlm::TLM_OK_RESPONSE) delay = sc_core::sc_time::from_value(done - now);

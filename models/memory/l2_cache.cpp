@@ -46,13 +46,13 @@ sc_core::sc_time L2Slice::transfer(tlm::tlm_command cmd, SpanListExtension& line
   tlm::tlm_generic_payload& tx = cmd == tlm::TLM_READ_COMMAND ? fill_tx_ : writeback_tx_;  // reused (allocation)
   InitiatorExtension ext(initiator, -1, /*data=*/false);
   prepare(tx, cmd, lines.spans.front().address, nullptr, lines.bytes());
-  tx.set_extension(&ext);
-  if (lines.spans.size() > 1) tx.set_extension(&lines);
   const sc_core::sc_time now = sim_time();
   sc_core::sc_time d = start - now;
-  downstream->b_transport(tx, d);
-  tx.clear_extension(&ext);
-  if (lines.spans.size() > 1) tx.clear_extension(&lines);
+  {
+    BorrowedExtension<InitiatorExtension> with_initiator(tx, &ext);
+    BorrowedExtension<SpanListExtension> with_lines(tx, lines.spans.size() > 1 ? &lines : nullptr);
+    downstream->b_transport(tx, d);
+  }
   if (tx.is_response_error()) {
     raise(name(), "line {} of 0x{:x} failed downstream: {}", cmd == tlm::TLM_READ_COMMAND ? "fill" : "write-back",
           lines.spans.front().address, tx.get_response_string());

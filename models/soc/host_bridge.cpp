@@ -9,6 +9,7 @@
 #include "tlm/config.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
 namespace npuvp::soc {
@@ -16,22 +17,19 @@ namespace npuvp::soc {
 HostBridge::Params HostBridge::params_from_config() {
   Config& c = Config::global();
   Params p;
-  p.gbps = c.get<double>("pcie.gbps", p.gbps, "PCIe payload bandwidth per direction in GB/s (10^9 B/s)");
-  p.latency_ns = c.get<double>("pcie.latency_ns", p.latency_ns,
-                               "PCIe DMA latency in ns: first byte from host memory to GM, or back");
+  p.gbps = c.get_in("pcie.gbps", p.gbps, Config::kGbps, "PCIe payload bandwidth per direction in GB/s (10^9 B/s)");
+  p.latency_ns = c.get_in("pcie.latency_ns", p.latency_ns, Config::kLatencyNs,
+                          "PCIe DMA latency in ns: first byte from host memory to GM, or back");
   p.max_payload_bytes = c.get<uint32_t>("pcie.max_payload_bytes", p.max_payload_bytes,
                                         "PCIe max payload (bytes per TLP): the DMA's burst on the ring");
-  p.quantum_ns = c.get<double>("pcie.quantum_ns", p.quantum_ns,
-                               "how far the DMA engine books ahead of simulated time (speed knob)");
-  if (!(p.gbps > 0)) raise("config", "pcie.gbps must be positive, got {}", p.gbps);
-  if (p.latency_ns < 0) raise("config", "pcie.latency_ns must not be negative, got {}", p.latency_ns);
+  p.quantum_ns = c.get_in("pcie.quantum_ns", p.quantum_ns, Config::kQuantumNs,
+                          "how far the DMA engine books ahead of simulated time (speed knob)");
   if (p.max_payload_bytes < 1 || p.max_payload_bytes > (1u << 20)) {
     raise("config", "pcie.max_payload_bytes must be in [1, 1 MiB], got {}", p.max_payload_bytes);
   }
   p.outstanding_reads = c.get<uint32_t>("pcie.outstanding_reads", p.outstanding_reads,
                                         "device to host: GM reads the DMA engine keeps in flight");
   if (p.outstanding_reads < 1) raise("config", "pcie.outstanding_reads must be at least 1");
-  if (!(p.quantum_ns > 0)) raise("config", "pcie.quantum_ns must be positive, got {}", p.quantum_ns);
   return p;
 }
 
@@ -92,7 +90,7 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
     // time stops there even if some other process has an event pending later.
     const sc_core::sc_time slice(100, sc_core::SC_US);
     while (!job_.done) {
-      sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+      run_slice(slice);
       if (!job_.done && !sc_core::sc_pending_activity()) {
         raise(name(), "{}: the DMA stalled (internal error)", describe(job_));
       }
@@ -139,11 +137,12 @@ sc_core::sc_time HostBridge::ring_access(tlm::tlm_command command, uint64_t addr
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(-1, -1, false);  // not a core; timing only (copy() moves the bytes)
   prepare(tx, command, address, nullptr, length);
-  tx.set_extension(&ext);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time delay = start > now ? start - now : sc_core::SC_ZERO_TIME;
-  ring_socket->b_transport(tx, delay);
-  tx.clear_extension(&ext);
+  {
+    BorrowedExtension<InitiatorExtension> with_initiator(tx, &ext);
+    ring_socket->b_transport(tx, delay);
+  }
   ++bursts_;
   if (tx.is_response_error()) {
     job_.error = tx.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE

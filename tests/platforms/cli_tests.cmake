@@ -35,6 +35,20 @@ add_test(NAME platforms.cli.too_small_ub_fails_cleanly
 add_test(NAME platforms.cli.gm_beyond_the_l2_tags_is_an_error
          COMMAND ${expect} fail "GM up to 0x1100000000 .* has more 32 B lines than the L2 tags can name"
                  ${cli} run add --set l2.line_bytes=32)
+# Parameters out of their range are errors that name the key, not crashes or hangs.
+add_test(NAME platforms.cli.out_of_range_rate_is_an_error
+         COMMAND ${expect} fail "config key 'dram.channel_gbps': 1e-20 is out of range \\[0.001, 1000000.0\\] \\(from command line\\)"
+                 ${cli} run add --set dram.channel_gbps=1e-20)
+add_test(NAME platforms.cli.clock_beyond_the_time_resolution_is_an_error
+         COMMAND ${expect} fail "config key 'core.clock_mhz': 1e\\+30 is out of range" ${cli} run matmul --set core.clock_mhz=1e30)
+add_test(NAME platforms.cli.zero_l2_line_is_an_error
+         COMMAND ${expect} fail "l2.line_bytes must be a power of two of at least 32, got 0" ${cli} run add --set l2.line_bytes=0)
+add_test(NAME platforms.cli.gm_base_inside_an_l2_run_is_an_error
+         COMMAND ${expect} fail "gm.base 0x40 must be a multiple of l2.interleave_bytes" ${cli} run add --set gm.base=64)
+# At a slow clock the next event can lie beyond the run loop's 100 us slice (it used to spin).
+add_test(NAME platforms.cli.slow_clocks_run_to_the_end
+         COMMAND ${expect} ok "result: PASS.*at 3 MHz" ${cli} run matmul --set core.clock_mhz=3 --set interconnect.clock_mhz=0.5)
+set_tests_properties(platforms.cli.slow_clocks_run_to_the_end PROPERTIES TIMEOUT 60)
 add_test(NAME platforms.cli.trace_and_stats_files
          COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run add --trace cli.trace.json --stats cli.stats.json && grep -q '\"ph\": *\"X\"' cli.trace.json && grep -q 'busy_cycles' cli.stats.json")
 

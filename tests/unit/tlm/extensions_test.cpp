@@ -1,0 +1,43 @@
+#include "tlm/extensions.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace {
+
+// A payload deletes the extensions it still holds when it is destroyed; one a caller lent it
+// (a local) must be gone from it however the caller's scope ends, an exception included.
+TEST(BorrowedExtensionTest, IsClearedWhenAnErrorLeavesTheScope) {
+  tlm::tlm_generic_payload tx;
+  npuvp::InitiatorExtension initiator(3, 1, false);
+  npuvp::SpanListExtension spans;
+  try {
+    npuvp::BorrowedExtension<npuvp::InitiatorExtension> with_initiator(tx, &initiator);
+    npuvp::BorrowedExtension<npuvp::SpanListExtension> with_spans(tx, &spans);
+    npuvp::InitiatorExtension* seen = nullptr;
+    tx.get_extension(seen);
+    ASSERT_EQ(seen, &initiator);
+    throw std::runtime_error("downstream failed");
+  } catch (const std::runtime_error&) {
+  }
+  npuvp::InitiatorExtension* left_initiator = nullptr;
+  npuvp::SpanListExtension* left_spans = nullptr;
+  tx.get_extension(left_initiator);
+  tx.get_extension(left_spans);
+  EXPECT_EQ(left_initiator, nullptr);
+  EXPECT_EQ(left_spans, nullptr);
+}
+
+// A null extension sets nothing (a transaction that has no span list to lend).
+TEST(BorrowedExtensionTest, NullLendsNothing) {
+  tlm::tlm_generic_payload tx;
+  {
+    npuvp::BorrowedExtension<npuvp::SpanListExtension> with_spans(tx, nullptr);
+    npuvp::SpanListExtension* seen = nullptr;
+    tx.get_extension(seen);
+    EXPECT_EQ(seen, nullptr);
+  }
+}
+
+}  // namespace
