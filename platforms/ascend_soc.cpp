@@ -32,31 +32,38 @@ AscendSoc::Params AscendSoc::params_from_config() {
   if (p.progress_seconds < 0) raise("config", "sim.progress_seconds must not be negative, got {}", p.progress_seconds);
   p.gm_base = c.get<uint64_t>("gm.base", p.gm_base, "device address of GM");
   p.gm_size = c.get<uint64_t>("gm.size", p.gm_size, "GM capacity in bytes (backed lazily)");
-  p.l2_slices = c.get<unsigned>("l2.slices", p.l2_slices, "L2 slices, address-interleaved (0: no L2)");
-  p.l2_size = c.get<uint64_t>("l2.size", p.l2_size, "L2 capacity in bytes, all slices together");
+  p.l2_slices = c.get_in<unsigned>("l2.slices", p.l2_slices, 0u, Config::kMaxUnits,
+                                   "L2 slices, address-interleaved (0: no L2)");
+  p.l2_size = c.get_in<uint64_t>("l2.size", p.l2_size, uint64_t(0), uint64_t(16) << 30,
+                                 "L2 capacity in bytes, all slices together");
   p.l2_line_bytes = c.get<unsigned>("l2.line_bytes", p.l2_line_bytes, "L2 line size in bytes (128, 256 or 512)");
-  p.l2_ways = c.get<unsigned>("l2.ways", p.l2_ways, "L2 associativity");
-  p.l2_hit_cycles = c.get<unsigned>("l2.hit_cycles", p.l2_hit_cycles, "L2 hit latency in interconnect cycles");
+  p.l2_ways = c.get_in<unsigned>("l2.ways", p.l2_ways, 1u, Config::kMaxUnits, "L2 associativity");
+  p.l2_hit_cycles = c.get_in<unsigned>("l2.hit_cycles", p.l2_hit_cycles, 0u, unsigned(Config::kMaxCycles),
+                                       "L2 hit latency in interconnect cycles");
   p.l2_bytes_per_cycle = c.get_in("l2.bytes_per_cycle", p.l2_bytes_per_cycle, Config::kPerCycle,
                                   "data port of one L2 slice, bytes per interconnect cycle");
-  p.l2_interleave_bytes = c.get<uint64_t>("l2.interleave_bytes", p.l2_interleave_bytes,
-                                          "consecutive bytes per L2 slice (0: one line)");
-  p.dram_controllers = c.get<unsigned>("dram.controllers", p.dram_controllers, "memory controllers (HBM stacks)");
-  p.dram_channels = c.get<unsigned>("dram.channels", p.dram_channels, "channels per memory controller");
+  p.l2_interleave_bytes = c.get_in<uint64_t>("l2.interleave_bytes", p.l2_interleave_bytes, uint64_t(0),
+                                             uint64_t(1) << 30, "consecutive bytes per L2 slice (0: one line)");
+  p.dram_controllers = c.get_in<unsigned>("dram.controllers", p.dram_controllers, 1u, Config::kMaxUnits,
+                                          "memory controllers (HBM stacks)");
+  p.dram_channels = c.get_in<unsigned>("dram.channels", p.dram_channels, 1u, Config::kMaxUnits,
+                                       "channels per memory controller");
   p.dram_channel_gbps = c.get_in("dram.channel_gbps", p.dram_channel_gbps, Config::kGbps,
                                  "bandwidth of one channel in GB/s");
   p.dram_latency_ns = c.get_in("dram.latency_ns", p.dram_latency_ns, Config::kLatencyNs, "DRAM access latency in ns");
-  p.dram_interleave_bytes = c.get<uint64_t>("dram.interleave_bytes", p.dram_interleave_bytes,
-                                            "consecutive bytes per controller, then per channel");
+  p.dram_interleave_bytes = c.get_in<uint64_t>("dram.interleave_bytes", p.dram_interleave_bytes, uint64_t(1),
+                                               uint64_t(1) << 30, "consecutive bytes per controller, then per channel");
   auto& n = p.interconnect;
   n.topology = c.get<std::string>("interconnect.topology", n.topology, "ring or mesh");
-  n.mesh_columns = c.get<unsigned>("interconnect.mesh_columns", n.mesh_columns, "mesh width in stops (0: square)");
+  n.mesh_columns = c.get_in<unsigned>("interconnect.mesh_columns", n.mesh_columns, 0u, 4096u,
+                                      "mesh width in stops (0: square)");
   n.clock_mhz = c.get_in("interconnect.clock_mhz", n.clock_mhz, Config::kClockMhz, "interconnect and L2 clock in MHz");
   n.link_bytes_per_cycle = c.get_in("interconnect.link_bytes_per_cycle", n.link_bytes_per_cycle, Config::kPerCycle,
                                     "width of one link, per direction and channel, in bytes per cycle");
-  n.hop_cycles = c.get<unsigned>("interconnect.hop_cycles", n.hop_cycles, "latency of one hop in cycles");
-  n.request_bytes = c.get<unsigned>("interconnect.request_bytes", n.request_bytes,
-                                    "size of a request or write acknowledgement in bytes");
+  n.hop_cycles = c.get_in<unsigned>("interconnect.hop_cycles", n.hop_cycles, 0u, unsigned(Config::kMaxCycles),
+                                    "latency of one hop in cycles");
+  n.request_bytes = c.get_in<unsigned>("interconnect.request_bytes", n.request_bytes, 1u, 65536u,
+                                       "size of a request or write acknowledgement in bytes");
   if (p.cores < 1 || p.cores > 1024) raise("config", "platform.cores must be in [1, 1024], got {}", p.cores);
   if (p.separated && (p.aiv_per_core < 1 || p.aiv_per_core > 4)) {
     raise("config", "platform.aiv_per_core must be in [1, 4], got {}", p.aiv_per_core);

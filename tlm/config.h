@@ -56,6 +56,10 @@ class Config {
   static constexpr Range kGbps{1e-3, 1e6};
   static constexpr Range kLatencyNs{0, 1e6};
   static constexpr Range kQuantumNs{1e-3, 1e9};
+  // ... and the integer ones (get_in<T> with these bounds).
+  static constexpr uint64_t kMaxCycles = 100000;           // a fixed latency or cost, in cycles
+  static constexpr uint64_t kMaxBufferBytes = 64ull << 20;  // one of an AI Core's local buffers
+  static constexpr unsigned kMaxUnits = 1024;              // slices, controllers, channels, ways
 
   bool has_user_value(const std::string& key) const;
 

@@ -18,20 +18,28 @@ AiCore::Params AiCore::params_from_config() {
   p.product = product_from_name(c.get<std::string>("core.product", product_name(p.product),
                                                    "ascend910, ascend310p or ascend910b: paths, types, buffers"));
   p.clock_mhz = c.get_in("core.clock_mhz", p.clock_mhz, Config::kClockMhz, "AI Core clock in MHz");
-  p.ub_size = c.get<uint64_t>("core.ub.size", p.ub_size, "Unified Buffer capacity in bytes");
-  p.l1_size = c.get<uint64_t>("core.l1.size", p.l1_size, "L1 buffer capacity in bytes");
-  p.l0a_size = c.get<uint64_t>("core.l0a.size", p.l0a_size, "L0A capacity in bytes");
-  p.l0b_size = c.get<uint64_t>("core.l0b.size", p.l0b_size, "L0B capacity in bytes");
-  p.l0c_size = c.get<uint64_t>("core.l0c.size", p.l0c_size, "L0C capacity in bytes");
-  p.bt_size = c.get<uint64_t>("core.bt.size", p.bt_size, "BiasTable capacity in bytes (0: none)");
-  p.fb_size = c.get<uint64_t>("core.fb.size", p.fb_size, "FixPipe buffer capacity in bytes (0: none)");
+  p.ub_size = c.get_in<uint64_t>("core.ub.size", p.ub_size, uint64_t(0), Config::kMaxBufferBytes,
+                                 "Unified Buffer capacity in bytes");
+  p.l1_size = c.get_in<uint64_t>("core.l1.size", p.l1_size, uint64_t(0), Config::kMaxBufferBytes,
+                                 "L1 buffer capacity in bytes");
+  p.l0a_size = c.get_in<uint64_t>("core.l0a.size", p.l0a_size, uint64_t(0), Config::kMaxBufferBytes,
+                                  "L0A capacity in bytes");
+  p.l0b_size = c.get_in<uint64_t>("core.l0b.size", p.l0b_size, uint64_t(0), Config::kMaxBufferBytes,
+                                  "L0B capacity in bytes");
+  p.l0c_size = c.get_in<uint64_t>("core.l0c.size", p.l0c_size, uint64_t(0), Config::kMaxBufferBytes,
+                                  "L0C capacity in bytes");
+  p.bt_size = c.get_in<uint64_t>("core.bt.size", p.bt_size, uint64_t(0), Config::kMaxBufferBytes,
+                                 "BiasTable capacity in bytes (0: none)");
+  p.fb_size = c.get_in<uint64_t>("core.fb.size", p.fb_size, uint64_t(0), Config::kMaxBufferBytes,
+                                 "FixPipe buffer capacity in bytes (0: none)");
   p.ub_alignment = c.get<unsigned>("core.ub.alignment", p.ub_alignment, "UB address alignment in bytes");
   p.event_ids = c.get<unsigned>("core.event_ids", p.event_ids, "event ids per HardEvent");
-  p.queue_depth = c.get<unsigned>("core.queue_depth", p.queue_depth, "instruction queue depth of every pipe");
-  p.scalar_issue_cycles = c.get<uint64_t>("core.scalar.issue_cycles", p.scalar_issue_cycles,
-                                          "scalar cycles to issue one instruction");
-  p.sync_cycles = c.get<uint64_t>("core.sync_cycles", p.sync_cycles,
-                                  "cycles a SetFlag/WaitFlag/barrier occupies its pipe");
+  p.queue_depth = c.get_in<unsigned>("core.queue_depth", p.queue_depth, 1u, 65536u,
+                                     "instruction queue depth of every pipe");
+  p.scalar_issue_cycles = c.get_in<uint64_t>("core.scalar.issue_cycles", p.scalar_issue_cycles, uint64_t(0),
+                                             Config::kMaxCycles, "scalar cycles to issue one instruction");
+  p.sync_cycles = c.get_in<uint64_t>("core.sync_cycles", p.sync_cycles, uint64_t(0), Config::kMaxCycles,
+                                     "cycles a SetFlag/WaitFlag/barrier occupies its pipe");
   p.system_counter_mhz = c.get_in("core.system_counter_mhz", p.system_counter_mhz, Config::kClockMhz,
                                   "frequency of the system counter GetSystemCycle reads, in MHz");
   p.quantum = sc_core::sc_time(
@@ -49,17 +57,17 @@ AiCore::Params AiCore::params_from_config() {
                                             Config::kPerCycle, "most bytes per cycle MTE3 writes to the memory system");
   p.mte.local_bytes_per_cycle = c.get_in("core.mte.local_bytes_per_cycle", p.mte.local_bytes_per_cycle,
                                          Config::kPerCycle, "local-to-local copy width in bytes per cycle");
-  p.mte.issue_cycles = c.get<uint64_t>("core.mte.issue_cycles", p.mte.issue_cycles,
-                                       "fixed start cost of a DataCopy in cycles");
-  p.mte.burst_bytes = c.get<uint64_t>("core.mte.burst_bytes", p.mte.burst_bytes,
-                                      "GM reads queued back to back go to memory together up to this many bytes "
-                                      "(0: one at a time)");
-  p.vector.head_cycles = c.get<uint64_t>("core.vector.head_cycles", p.vector.head_cycles,
-                                         "fixed issue cost of a vector instruction in cycles");
+  p.mte.issue_cycles = c.get_in<uint64_t>("core.mte.issue_cycles", p.mte.issue_cycles, uint64_t(0), Config::kMaxCycles,
+                                          "fixed start cost of a DataCopy in cycles");
+  p.mte.burst_bytes = c.get_in<uint64_t>("core.mte.burst_bytes", p.mte.burst_bytes, uint64_t(0), uint64_t(1) << 30,
+                                         "GM reads queued back to back go to memory together up to this many bytes "
+                                         "(0: one at a time)");
+  p.vector.head_cycles = c.get_in<uint64_t>("core.vector.head_cycles", p.vector.head_cycles, uint64_t(0),
+                                            Config::kMaxCycles, "fixed issue cost of a vector instruction in cycles");
   p.vector.repeats_per_cycle = c.get_in("core.vector.repeats_per_cycle", p.vector.repeats_per_cycle, Config::kPerCycle,
                                         "vector repeats (256 B) executed per cycle");
-  p.mte.mte1_start_cycles = c.get<uint64_t>("core.mte1.start_cycles", p.mte.mte1_start_cycles,
-                                            "start cost of an MTE1 instruction in cycles");
+  p.mte.mte1_start_cycles = c.get_in<uint64_t>("core.mte1.start_cycles", p.mte.mte1_start_cycles, uint64_t(0),
+                                               Config::kMaxCycles, "start cost of an MTE1 instruction in cycles");
   p.mte.l1_to_l0a_bytes_per_cycle = c.get_in("core.mte1.l0a_bytes_per_cycle", p.mte.l1_to_l0a_bytes_per_cycle,
                                              Config::kPerCycle, "L1 -> L0A bytes per cycle");
   p.mte.l1_to_l0b_bytes_per_cycle = c.get_in("core.mte1.l0b_bytes_per_cycle", p.mte.l1_to_l0b_bytes_per_cycle,
@@ -68,7 +76,8 @@ AiCore::Params AiCore::params_from_config() {
                                                Config::kPerCycle, "L1 -> BT/FB bytes per cycle");
   p.mte.fix_bytes_per_cycle = c.get_in("core.fix.bytes_per_cycle", p.mte.fix_bytes_per_cycle, Config::kPerCycle,
                                        "FixPipe L0C -> GM/L1 bytes per cycle");
-  p.cube.head_cycles = c.get<uint64_t>("core.cube.head_cycles", p.cube.head_cycles, "fixed issue cost of an Mmad");
+  p.cube.head_cycles = c.get_in<uint64_t>("core.cube.head_cycles", p.cube.head_cycles, uint64_t(0), Config::kMaxCycles,
+                                          "fixed issue cost of an Mmad");
   p.cube.f16_fractal_steps_per_cycle = c.get_in("core.cube.f16_steps_per_cycle", p.cube.f16_fractal_steps_per_cycle,
                                                 Config::kPerCycle, "16x16x16 f16/bf16 fractal steps per cycle");
   p.cube.s8_fractal_steps_per_cycle = c.get_in("core.cube.s8_steps_per_cycle", p.cube.s8_fractal_steps_per_cycle,
@@ -81,7 +90,6 @@ AiCore::Params AiCore::params_from_config() {
   if (p.event_ids < 1 || p.event_ids > 16) {
     raise("config", "core.event_ids must be in [1, 16], got {}", p.event_ids);
   }
-  if (p.queue_depth < 1) raise("config", "core.queue_depth must be at least 1");
   if (p.scalar_stack_size < StackGuard::kMinimumSize) {
     raise("config", "core.scalar.stack_size {} is below the minimum {} bytes (the kernel body runs on it)",
           p.scalar_stack_size, StackGuard::kMinimumSize);

@@ -27,9 +27,8 @@ HostBridge::Params HostBridge::params_from_config() {
   if (p.max_payload_bytes < 1 || p.max_payload_bytes > (1u << 20)) {
     raise("config", "pcie.max_payload_bytes must be in [1, 1 MiB], got {}", p.max_payload_bytes);
   }
-  p.outstanding_reads = c.get<uint32_t>("pcie.outstanding_reads", p.outstanding_reads,
-                                        "device to host: GM reads the DMA engine keeps in flight");
-  if (p.outstanding_reads < 1) raise("config", "pcie.outstanding_reads must be at least 1");
+  p.outstanding_reads = c.get_in<uint32_t>("pcie.outstanding_reads", p.outstanding_reads, 1u, 65536u,
+                                           "device to host: GM reads the DMA engine keeps in flight");
   return p;
 }
 

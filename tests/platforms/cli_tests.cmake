@@ -41,6 +41,11 @@ add_test(NAME platforms.cli.out_of_range_rate_is_an_error
                  ${cli} run add --set dram.channel_gbps=1e-20)
 add_test(NAME platforms.cli.clock_beyond_the_time_resolution_is_an_error
          COMMAND ${expect} fail "config key 'core.clock_mhz': 1e\\+30 is out of range" ${cli} run matmul --set core.clock_mhz=1e30)
+add_test(NAME platforms.cli.huge_counts_and_buffers_are_errors
+         COMMAND sh -c "${expect} fail \"config key 'dram.channels': 4294967295 is out of range \\\\[1, 1024\\\\]\" \
+                          ${cli} run add --set dram.channels=4294967295 && \
+                        ${expect} fail \"config key 'core.l1.size': 4294967295 is out of range\" \
+                          ${cli} run add --set core.l1.size=4294967295")
 add_test(NAME platforms.cli.zero_l2_line_is_an_error
          COMMAND ${expect} fail "l2.line_bytes must be a power of two of at least 32, got 0" ${cli} run add --set l2.line_bytes=0)
 add_test(NAME platforms.cli.gm_base_inside_an_l2_run_is_an_error
