@@ -36,8 +36,15 @@ void log_warning(std::string_view block, std::string_view message) {
 
 std::string error_text(const std::exception& e) {
   // sc_report::what() adds severity, type and "In file:" lines; get_msg() is the bare text.
-  if (const auto* report = dynamic_cast<const sc_core::sc_report*>(&e)) return report->get_msg();
-  return e.what();
+  if (const auto* report = dynamic_cast<const sc_core::sc_report*>(&e)) {
+    const std::string message = report->get_msg();
+    if (std::string_view(report->get_msg_type()) == kReportType) return message;
+    // SystemC's own: its message type says what went wrong (the message may be empty).
+    return message.empty() ? fmt::format("SystemC: {}", report->get_msg_type())
+                           : fmt::format("SystemC: {}: {}", report->get_msg_type(), message);
+  }
+  const std::string what = e.what();
+  return what.empty() ? "an error with no message (an exception of the host program)" : what;
 }
 
 }  // namespace npuvp

@@ -38,18 +38,13 @@ unsigned count(const char* key, unsigned fallback, const char* what, unsigned li
   return v;
 }
 
-double positive(const char* key, double fallback, const char* what) {
-  const double v = Config::global().get<double>(key, fallback, what);
-  if (!(v > 0)) raise(kBlock, "config key '{}': {} must be positive", key, v);
-  return v;
-}
-
 LinkSpec link(const std::string& prefix, const LinkSpec& fallback, const std::string& what) {
   LinkSpec s;
-  s.lw_per_cycle = positive((prefix + ".lw_per_cycle").c_str(), fallback.lw_per_cycle,
-                            ("LW per cycle through " + what + ", each direction").c_str());
-  s.latency_cycles = Config::global().get<unsigned>(prefix + ".latency_cycles", fallback.latency_cycles,
-                                                    "fixed cycles every transfer over " + what + " costs");
+  s.lw_per_cycle = Config::global().get_in(prefix + ".lw_per_cycle", fallback.lw_per_cycle, Config::kPerCycle,
+                                           "LW per cycle through " + what + ", each direction");
+  s.latency_cycles = Config::global().get_in<unsigned>(prefix + ".latency_cycles", fallback.latency_cycles, 0u,
+                                                       unsigned(Config::kMaxCycles),
+                                                       "fixed cycles every transfer over " + what + " costs");
   return s;
 }
 
@@ -96,7 +91,7 @@ Topology Topology::from_config() {
     }
   }
 
-  t.clock_mhz = positive("mncore2.clock_mhz", t.clock_mhz, "board clock in MHz");
+  t.clock_mhz = c.get_in("mncore2.clock_mhz", t.clock_mhz, Config::kClockMhz, "board clock in MHz");
   t.cycles_per_step = count("mncore2.pe.cycles_per_step", t.cycles_per_step,
                             "cycles of one PE instruction step", 1024);
   t.mask_registers = count("mncore2.pe.mask_registers", t.mask_registers, "per-PE mask registers ($mk0..)", 64);
@@ -113,16 +108,17 @@ Topology Topology::from_config() {
           t.mau_k, t.mau_n);
   }
 
-  t.pcie_gbps = positive("mncore2.pcie.bandwidth_gbps", t.pcie_gbps, "host <-> PDM (Group 0) over PCIe, GB/s");
-  t.pcie_latency_ns = c.get<double>("mncore2.pcie.latency_ns", t.pcie_latency_ns, "PCIe transfer latency in ns");
-  if (t.pcie_latency_ns < 0) raise(kBlock, "config key 'mncore2.pcie.latency_ns' must not be negative");
+  t.pcie_gbps = c.get_in("mncore2.pcie.bandwidth_gbps", t.pcie_gbps, Config::kGbps,
+                         "host <-> PDM (Group 0) over PCIe, GB/s");
+  t.pcie_latency_ns = c.get_in("mncore2.pcie.latency_ns", t.pcie_latency_ns, Config::kLatencyNs,
+                               "PCIe transfer latency in ns");
   t.pdm_link = link("mncore2.pdm", {8, 32}, "the top level (PDM of Group 0 <-> each Group's DRAM)");
   t.dram_link = link("mncore2.data_engine", {16, 32}, "each Group's Data Engine (DRAM <-> L2BM)");
   t.l2b_link = link("mncore2.l2b", {16, 8}, "each L2B's port (L2BM <-> L1BM)");
   t.l1b_link = link("mncore2.l1b", {16, 4}, "each L1B's port (L1BM <-> PE memories)");
-  t.dram_gbps = positive("mncore2.dram.bandwidth_gbps", t.dram_gbps, "each Group's DRAM bandwidth, GB/s");
-  t.dram_latency_ns = c.get<double>("mncore2.dram.latency_ns", t.dram_latency_ns, "DRAM access latency in ns");
-  if (t.dram_latency_ns < 0) raise(kBlock, "config key 'mncore2.dram.latency_ns' must not be negative");
+  t.dram_gbps = c.get_in("mncore2.dram.bandwidth_gbps", t.dram_gbps, Config::kGbps, "each Group's DRAM bandwidth, GB/s");
+  t.dram_latency_ns = c.get_in("mncore2.dram.latency_ns", t.dram_latency_ns, Config::kLatencyNs,
+                               "DRAM access latency in ns");
   t.engine_queue_depth = count("mncore2.engine.queue_depth", t.engine_queue_depth,
                                "transfers each engine queues before the sequencer stalls", 4096);
   return t;

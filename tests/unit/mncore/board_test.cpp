@@ -107,7 +107,11 @@ TEST(MncoreBoard, BadValuesNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of([] { test::make_board({{"mncore2.mau.k", "6"}}); }).find("mncore2.mau.k (6) must be a multiple"),
             std::string::npos);
-  EXPECT_NE(error_of([] { test::make_board({{"mncore2.clock_mhz", "-1"}}); }).find("must be positive"),
+  EXPECT_NE(error_of([] { test::make_board({{"mncore2.clock_mhz", "-1"}}); })
+                .find("config key 'mncore2.clock_mhz': -1.0 is out of range [0.001, 100000.0]"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { test::make_board({{"mncore2.pcie.latency_ns", "1e30"}}); })
+                .find("config key 'mncore2.pcie.latency_ns': 1e+30 is out of range [0.0, 1000000.0]"),
             std::string::npos);
 }
 

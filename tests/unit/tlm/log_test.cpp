@@ -86,3 +86,21 @@ TEST(LogTest, InfoAndWarningGoThroughReportHandler) {
   EXPECT_EQ(recorded[2].severity, sc_core::SC_WARNING);
   EXPECT_EQ(recorded[2].msg, "blk @ 0 s: careful");
 }
+
+// A report SystemC itself raises (its own message type, often with no message) still says
+// what went wrong, not an empty "error: ".
+TEST(LogTest, ErrorTextOfASystemCReportNamesItsType) {
+  try {
+    SC_REPORT_ERROR("/OSCI/SystemC/sc_time", "");
+    FAIL() << "no throw";
+  } catch (const sc_core::sc_report& e) {
+    EXPECT_EQ(npuvp::error_text(e), "SystemC: /OSCI/SystemC/sc_time");
+  }
+  try {
+    SC_REPORT_ERROR("/OSCI/SystemC/sc_time", "value too large");
+    FAIL() << "no throw";
+  } catch (const sc_core::sc_report& e) {
+    EXPECT_EQ(npuvp::error_text(e), "SystemC: /OSCI/SystemC/sc_time: value too large");
+  }
+  EXPECT_EQ(npuvp::error_text(std::runtime_error("")), "an error with no message (an exception of the host program)");
+}
