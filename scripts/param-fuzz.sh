@@ -3,7 +3,8 @@
 # Gives every numeric parameter of each platform (as `npuvp info` lists them) the values
 # 0, -1, 1e30, 1e-20, 0.5, 3 and 2^32-1, one run of the sample kernel each, and prints every
 # run that crashed (a signal) or hung (30 s): bad input must end in a clear error (exit 1)
-# or a normal run. Prints nothing else but a count. Takes 2-10 min.
+# or a normal run. Prints nothing else but a count. Takes about 2 min (a ctest runs it:
+# platforms.cli.no_parameter_value_crashes_or_hangs).
 set -u
 B=$1; shift
 CASES=${*:-core910b:matmul ascend910b:matmul_softmax ascend910:matmul ascend310p:add minimal:add core910:conv2d mncore2:elementwise}

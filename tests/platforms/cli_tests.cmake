@@ -54,6 +54,11 @@ add_test(NAME platforms.cli.gm_base_inside_an_l2_run_is_an_error
 add_test(NAME platforms.cli.slow_clocks_run_to_the_end
          COMMAND ${expect} ok "result: PASS.*at 3 MHz" ${cli} run matmul --set core.clock_mhz=3 --set interconnect.clock_mhz=0.5)
 set_tests_properties(platforms.cli.slow_clocks_run_to_the_end PROPERTIES TIMEOUT 60)
+# Every numeric parameter of every platform with values from 0 and -1 to 1e30 and 2^32-1:
+# each run ends in a normal result or a clear error, none crashes or hangs (~2 min).
+add_test(NAME platforms.cli.no_parameter_value_crashes_or_hangs
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/param-fuzz.sh $<TARGET_FILE_DIR:npuvp>)
+set_tests_properties(platforms.cli.no_parameter_value_crashes_or_hangs PROPERTIES TIMEOUT 1200)
 add_test(NAME platforms.cli.trace_and_stats_files
          COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run add --trace cli.trace.json --stats cli.stats.json && grep -q '\"ph\": *\"X\"' cli.trace.json && grep -q 'busy_cycles' cli.stats.json")
 
