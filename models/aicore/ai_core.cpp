@@ -18,20 +18,18 @@ AiCore::Params AiCore::params_from_config() {
   p.product = product_from_name(c.get<std::string>("core.product", product_name(p.product),
                                                    "ascend910, ascend310p or ascend910b: paths, types, buffers"));
   p.clock_mhz = c.get_in("core.clock_mhz", p.clock_mhz, Config::kClockMhz, "AI Core clock in MHz");
-  p.ub_size = c.get_in<uint64_t>("core.ub.size", p.ub_size, uint64_t(0), Config::kMaxBufferBytes,
-                                 "Unified Buffer capacity in bytes");
-  p.l1_size = c.get_in<uint64_t>("core.l1.size", p.l1_size, uint64_t(0), Config::kMaxBufferBytes,
-                                 "L1 buffer capacity in bytes");
-  p.l0a_size = c.get_in<uint64_t>("core.l0a.size", p.l0a_size, uint64_t(0), Config::kMaxBufferBytes,
-                                  "L0A capacity in bytes");
-  p.l0b_size = c.get_in<uint64_t>("core.l0b.size", p.l0b_size, uint64_t(0), Config::kMaxBufferBytes,
-                                  "L0B capacity in bytes");
-  p.l0c_size = c.get_in<uint64_t>("core.l0c.size", p.l0c_size, uint64_t(0), Config::kMaxBufferBytes,
-                                  "L0C capacity in bytes");
-  p.bt_size = c.get_in<uint64_t>("core.bt.size", p.bt_size, uint64_t(0), Config::kMaxBufferBytes,
-                                 "BiasTable capacity in bytes (0: none)");
-  p.fb_size = c.get_in<uint64_t>("core.fb.size", p.fb_size, uint64_t(0), Config::kMaxBufferBytes,
-                                 "FixPipe buffer capacity in bytes (0: none)");
+  const struct {
+    const char* key;
+    uint64_t* bytes;
+    const char* what;
+  } buffers[] = {{"core.ub.size", &p.ub_size, "Unified Buffer capacity in bytes"},
+                 {"core.l1.size", &p.l1_size, "L1 buffer capacity in bytes"},
+                 {"core.l0a.size", &p.l0a_size, "L0A capacity in bytes"},
+                 {"core.l0b.size", &p.l0b_size, "L0B capacity in bytes"},
+                 {"core.l0c.size", &p.l0c_size, "L0C capacity in bytes"},
+                 {"core.bt.size", &p.bt_size, "BiasTable capacity in bytes (0: none)"},
+                 {"core.fb.size", &p.fb_size, "FixPipe buffer capacity in bytes (0: none)"}};
+  for (const auto& b : buffers) *b.bytes = c.get_in<uint64_t>(b.key, *b.bytes, 0, Config::kMaxBufferBytes, b.what);
   p.ub_alignment = c.get<unsigned>("core.ub.alignment", p.ub_alignment, "UB address alignment in bytes");
   p.event_ids = c.get<unsigned>("core.event_ids", p.event_ids, "event ids per HardEvent");
   p.queue_depth = c.get_in<unsigned>("core.queue_depth", p.queue_depth, 1u, 65536u,
