@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fmt/format.h>
+#include <fstream>
 #include <map>
 
 #include "platforms/ascend_soc.h"
@@ -98,6 +99,11 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   try {
+    // The statistics are written when the run ends: a path that cannot be written fails now,
+    // not after a long run (opened for appending: an existing file is left as it is).
+    if (!stats.empty() && !std::ofstream(stats, std::ios::app)) {
+      npuvp::raise("stats", "cannot write statistics to '{}'", stats);
+    }
     if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
       return npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
     }

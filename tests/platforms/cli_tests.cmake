@@ -59,6 +59,9 @@ set_tests_properties(platforms.cli.slow_clocks_run_to_the_end PROPERTIES TIMEOUT
 add_test(NAME platforms.cli.no_parameter_value_crashes_or_hangs
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/param-fuzz.sh $<TARGET_FILE_DIR:npuvp>)
 set_tests_properties(platforms.cli.no_parameter_value_crashes_or_hangs PROPERTIES TIMEOUT 1200)
+add_test(NAME platforms.cli.unwritable_stats_path_fails_before_the_run
+         COMMAND ${expect} fail "^npuvp: error: stats @ 0 s: cannot write statistics to '/nonexistent/s.json'"
+                 ${cli} run add --stats /nonexistent/s.json)
 add_test(NAME platforms.cli.trace_and_stats_files
          COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run add --trace cli.trace.json --stats cli.stats.json && grep -q '\"ph\": *\"X\"' cli.trace.json && grep -q 'busy_cycles' cli.stats.json")
 
