@@ -6,7 +6,7 @@
 #   scripts/stats-fingerprint.sh build /tmp/before   # on the old build
 #   scripts/stats-fingerprint.sh build /tmp/after    # on the new one
 #   diff -r /tmp/before /tmp/after                   # must print nothing
-# Takes about 15 s.
+# Takes about 5 s.
 set -u
 B=$1; OUT=$2; mkdir -p "$OUT"
 : > "$OUT/rc.txt"  # a reused directory starts afresh (the runs append)
