@@ -30,6 +30,8 @@ AscendSoc::Params AscendSoc::params_from_config() {
   p.progress_seconds = c.get<double>("sim.progress_seconds", p.progress_seconds,
                                      "wall seconds a launch runs before it prints a progress line to stderr");
   if (p.progress_seconds < 0) raise("config", "sim.progress_seconds must not be negative, got {}", p.progress_seconds);
+  p.host_memory_limit = c.get<uint64_t>("sim.host_memory_limit", p.host_memory_limit,
+                                        "host memory a sample's data may take, in bytes (0: 3/4 of the machine's)");
   p.gm_base = c.get<uint64_t>("gm.base", p.gm_base, "device address of GM");
   p.gm_size = c.get<uint64_t>("gm.size", p.gm_size, "GM capacity in bytes (backed lazily)");
   p.l2_slices = c.get_in<unsigned>("l2.slices", p.l2_slices, 0u, Config::kMaxUnits,

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "models/aicore/product.h"
 #include "platforms/ascend_soc.h"
@@ -19,6 +20,7 @@
 #include "sw/kernels/matmul_softmax_reference.h"
 #include "sw/runtime/device.h"
 #include "sw/runtime/tikicpulib.h"
+#include "tlm/log.h"
 
 namespace npuvp::kernels {
 namespace {
@@ -217,11 +219,30 @@ MatmulShape matmul_sample_shape(uint32_t cores, uint32_t scale, bool a2) {
   return {cores / cols * 128 * scale - 7, cols * 128 * scale - 5, 320 * scale};
 }
 
+// A sample's data must fit the host: past its memory the OOM killer would end the run, not
+// an error. `bytes` counts the operands and results on the host, in simulated GM (backed by
+// host memory as it is written) and in the reference's copies.
+void require_host_memory(const char* sample, uint64_t bytes) {
+  uint64_t limit = Device::instance().soc().params().host_memory_limit;
+  if (limit == 0) limit = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 4 * 3;
+  if (bytes <= limit) return;
+  auto size = [](uint64_t b) {
+    return b >= (1ull << 30) ? fmt::format("{:.1f} GiB", double(b) / double(1ull << 30))
+                             : fmt::format("{:.0f} MiB", double(b) / double(1ull << 20));
+  };
+  raise("npuvp run", "{} at this size needs about {} of host memory for its data, more than the {} it may take "
+        "(sim.host_memory_limit; by default 3/4 of this machine's): use a smaller --scale",
+        sample, size(bytes), size(limit));
+}
+
 // f16 matmul on `blocks` blocks, checked against the numeric contract (SPEC.md §1.4).
 SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   Device& dev = Device::instance();
   const bool a2 = platform_is_a2();
   const uint32_t m = shape.m, n = shape.n, k = shape.k;
+  // A and B as f16 on the host and in GM, B again as f32 in the reference; C as f32 in GM, on
+  // the host and twice in the reference.
+  require_host_memory("matmul", 4ull * m * k + 8ull * k * n + 16ull * m * n);
   auto a = random_values<half>(size_t(m) * k, 11, -2, 2);
   auto b = random_values<half>(size_t(k) * n, 12, -2, 2);
   half *ga = gm_copy(a), *gb = gm_copy(b);
