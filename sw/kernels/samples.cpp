@@ -279,6 +279,8 @@ SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
     return {false, "matmul_softmax needs a separated chip (AIC + 2 AIV per AI Core): use --platform ascend910b"};
   }
   const uint32_t m = shape.m, n = shape.n, k = shape.k;
+  // As matmul's, with Y for C (the bias and the workspace are small).
+  require_host_memory("matmul_softmax", 4ull * m * k + 8ull * k * n + 16ull * m * n);
   auto a = random_values<half>(size_t(m) * k, 31, -1, 1);
   auto b = random_values<half>(size_t(k) * n, 32, -1, 1);
   auto bias = random_values<float>(n, 33, -2, 2);
