@@ -12,32 +12,36 @@ namespace npuvp::aicore {
 
 AiCore* AiCore::current_ = nullptr;
 
+namespace {
+// A parameter declared from a table row: its key, the field it sets, its description.
+template <class T>
+struct Declared {
+  const char* key;
+  T* value;
+  const char* what;
+};
+}  // namespace
+
 AiCore::Params AiCore::params_from_config() {
   Config& c = Config::global();
   Params p;
   p.product = product_from_name(c.get<std::string>("core.product", product_name(p.product),
                                                    "ascend910, ascend310p or ascend910b: paths, types, buffers"));
   p.clock_mhz = c.get_in("core.clock_mhz", p.clock_mhz, Config::kClockMhz, "AI Core clock in MHz");
-  const struct {
-    const char* key;
-    uint64_t* bytes;
-    const char* what;
-  } buffers[] = {{"core.ub.size", &p.ub_size, "Unified Buffer capacity in bytes"},
-                 {"core.l1.size", &p.l1_size, "L1 buffer capacity in bytes"},
-                 {"core.l0a.size", &p.l0a_size, "L0A capacity in bytes"},
-                 {"core.l0b.size", &p.l0b_size, "L0B capacity in bytes"},
-                 {"core.l0c.size", &p.l0c_size, "L0C capacity in bytes"},
-                 {"core.bt.size", &p.bt_size, "BiasTable capacity in bytes (0: none)"},
-                 {"core.fb.size", &p.fb_size, "FixPipe buffer capacity in bytes (0: none)"}};
-  for (const auto& b : buffers) *b.bytes = c.get_in<uint64_t>(b.key, *b.bytes, 0, Config::kMaxBufferBytes, b.what);
+  const Declared<uint64_t> buffers[] = {
+      {"core.ub.size", &p.ub_size, "Unified Buffer capacity in bytes"},
+      {"core.l1.size", &p.l1_size, "L1 buffer capacity in bytes"},
+      {"core.l0a.size", &p.l0a_size, "L0A capacity in bytes"},
+      {"core.l0b.size", &p.l0b_size, "L0B capacity in bytes"},
+      {"core.l0c.size", &p.l0c_size, "L0C capacity in bytes"},
+      {"core.bt.size", &p.bt_size, "BiasTable capacity in bytes (0: none)"},
+      {"core.fb.size", &p.fb_size, "FixPipe buffer capacity in bytes (0: none)"},
+  };
+  for (const auto& b : buffers) *b.value = c.get_in<uint64_t>(b.key, *b.value, 0, Config::kMaxBufferBytes, b.what);
   p.ub_alignment = c.get<unsigned>("core.ub.alignment", p.ub_alignment, "UB address alignment in bytes");
   p.event_ids = c.get<unsigned>("core.event_ids", p.event_ids, "event ids per HardEvent");
   p.queue_depth = c.get_in<unsigned>("core.queue_depth", p.queue_depth, 1u, 65536u,
                                      "instruction queue depth of every pipe");
-  p.scalar_issue_cycles = c.get_in<uint64_t>("core.scalar.issue_cycles", p.scalar_issue_cycles, uint64_t(0),
-                                             Config::kMaxCycles, "scalar cycles to issue one instruction");
-  p.sync_cycles = c.get_in<uint64_t>("core.sync_cycles", p.sync_cycles, uint64_t(0), Config::kMaxCycles,
-                                     "cycles a SetFlag/WaitFlag/barrier occupies its pipe");
   p.system_counter_mhz = c.get_in("core.system_counter_mhz", p.system_counter_mhz, Config::kClockMhz,
                                   "frequency of the system counter GetSystemCycle reads, in MHz");
   p.quantum = sc_core::sc_time(
@@ -49,39 +53,36 @@ AiCore::Params AiCore::params_from_config() {
                                         "host stack for the kernel body (bytes)");
   p.mode = sim_mode_from_config();
   p.mte.mode = p.mode;
-  p.mte.gm_read_bytes_per_cycle = c.get_in("core.mte.gm_read_bytes_per_cycle", p.mte.gm_read_bytes_per_cycle,
-                                           Config::kPerCycle, "most bytes per cycle MTE2 reads from the memory system");
-  p.mte.gm_write_bytes_per_cycle = c.get_in("core.mte.gm_write_bytes_per_cycle", p.mte.gm_write_bytes_per_cycle,
-                                            Config::kPerCycle, "most bytes per cycle MTE3 writes to the memory system");
-  p.mte.local_bytes_per_cycle = c.get_in("core.mte.local_bytes_per_cycle", p.mte.local_bytes_per_cycle,
-                                         Config::kPerCycle, "local-to-local copy width in bytes per cycle");
-  p.mte.issue_cycles = c.get_in<uint64_t>("core.mte.issue_cycles", p.mte.issue_cycles, uint64_t(0), Config::kMaxCycles,
-                                          "fixed start cost of a DataCopy in cycles");
+  // Throughputs (per cycle) and fixed costs (cycles), each in its shared range.
+  const Declared<double> rates[] = {
+      {"core.mte.gm_read_bytes_per_cycle", &p.mte.gm_read_bytes_per_cycle,
+       "most bytes per cycle MTE2 reads from the memory system"},
+      {"core.mte.gm_write_bytes_per_cycle", &p.mte.gm_write_bytes_per_cycle,
+       "most bytes per cycle MTE3 writes to the memory system"},
+      {"core.mte.local_bytes_per_cycle", &p.mte.local_bytes_per_cycle, "local-to-local copy width in bytes per cycle"},
+      {"core.vector.repeats_per_cycle", &p.vector.repeats_per_cycle, "vector repeats (256 B) executed per cycle"},
+      {"core.mte1.l0a_bytes_per_cycle", &p.mte.l1_to_l0a_bytes_per_cycle, "L1 -> L0A bytes per cycle"},
+      {"core.mte1.l0b_bytes_per_cycle", &p.mte.l1_to_l0b_bytes_per_cycle, "L1 -> L0B bytes per cycle"},
+      {"core.mte1.bt_fb_bytes_per_cycle", &p.mte.l1_to_bt_fb_bytes_per_cycle, "L1 -> BT/FB bytes per cycle"},
+      {"core.fix.bytes_per_cycle", &p.mte.fix_bytes_per_cycle, "FixPipe L0C -> GM/L1 bytes per cycle"},
+      {"core.cube.f16_steps_per_cycle", &p.cube.f16_fractal_steps_per_cycle,
+       "16x16x16 f16/bf16 fractal steps per cycle"},
+      {"core.cube.s8_steps_per_cycle", &p.cube.s8_fractal_steps_per_cycle, "16x32x16 int8 fractal steps per cycle"},
+      {"core.cube.f32_steps_per_cycle", &p.cube.f32_fractal_steps_per_cycle, "16x8x16 f32 fractal steps per cycle"},
+  };
+  for (const auto& r : rates) *r.value = c.get_in(r.key, *r.value, Config::kPerCycle, r.what);
+  const Declared<uint64_t> fixed_costs[] = {
+      {"core.scalar.issue_cycles", &p.scalar_issue_cycles, "scalar cycles to issue one instruction"},
+      {"core.sync_cycles", &p.sync_cycles, "cycles a SetFlag/WaitFlag/barrier occupies its pipe"},
+      {"core.mte.issue_cycles", &p.mte.issue_cycles, "fixed start cost of a DataCopy in cycles"},
+      {"core.vector.head_cycles", &p.vector.head_cycles, "fixed issue cost of a vector instruction in cycles"},
+      {"core.mte1.start_cycles", &p.mte.mte1_start_cycles, "start cost of an MTE1 instruction in cycles"},
+      {"core.cube.head_cycles", &p.cube.head_cycles, "fixed issue cost of an Mmad"},
+  };
+  for (const auto& f : fixed_costs) *f.value = c.get_in<uint64_t>(f.key, *f.value, 0, Config::kMaxCycles, f.what);
   p.mte.burst_bytes = c.get_in<uint64_t>("core.mte.burst_bytes", p.mte.burst_bytes, uint64_t(0), uint64_t(1) << 30,
                                          "GM reads queued back to back go to memory together up to this many bytes "
                                          "(0: one at a time)");
-  p.vector.head_cycles = c.get_in<uint64_t>("core.vector.head_cycles", p.vector.head_cycles, uint64_t(0),
-                                            Config::kMaxCycles, "fixed issue cost of a vector instruction in cycles");
-  p.vector.repeats_per_cycle = c.get_in("core.vector.repeats_per_cycle", p.vector.repeats_per_cycle, Config::kPerCycle,
-                                        "vector repeats (256 B) executed per cycle");
-  p.mte.mte1_start_cycles = c.get_in<uint64_t>("core.mte1.start_cycles", p.mte.mte1_start_cycles, uint64_t(0),
-                                               Config::kMaxCycles, "start cost of an MTE1 instruction in cycles");
-  p.mte.l1_to_l0a_bytes_per_cycle = c.get_in("core.mte1.l0a_bytes_per_cycle", p.mte.l1_to_l0a_bytes_per_cycle,
-                                             Config::kPerCycle, "L1 -> L0A bytes per cycle");
-  p.mte.l1_to_l0b_bytes_per_cycle = c.get_in("core.mte1.l0b_bytes_per_cycle", p.mte.l1_to_l0b_bytes_per_cycle,
-                                             Config::kPerCycle, "L1 -> L0B bytes per cycle");
-  p.mte.l1_to_bt_fb_bytes_per_cycle = c.get_in("core.mte1.bt_fb_bytes_per_cycle", p.mte.l1_to_bt_fb_bytes_per_cycle,
-                                               Config::kPerCycle, "L1 -> BT/FB bytes per cycle");
-  p.mte.fix_bytes_per_cycle = c.get_in("core.fix.bytes_per_cycle", p.mte.fix_bytes_per_cycle, Config::kPerCycle,
-                                       "FixPipe L0C -> GM/L1 bytes per cycle");
-  p.cube.head_cycles = c.get_in<uint64_t>("core.cube.head_cycles", p.cube.head_cycles, uint64_t(0), Config::kMaxCycles,
-                                          "fixed issue cost of an Mmad");
-  p.cube.f16_fractal_steps_per_cycle = c.get_in("core.cube.f16_steps_per_cycle", p.cube.f16_fractal_steps_per_cycle,
-                                                Config::kPerCycle, "16x16x16 f16/bf16 fractal steps per cycle");
-  p.cube.s8_fractal_steps_per_cycle = c.get_in("core.cube.s8_steps_per_cycle", p.cube.s8_fractal_steps_per_cycle,
-                                               Config::kPerCycle, "16x32x16 int8 fractal steps per cycle");
-  p.cube.f32_fractal_steps_per_cycle = c.get_in("core.cube.f32_steps_per_cycle", p.cube.f32_fractal_steps_per_cycle,
-                                                Config::kPerCycle, "16x8x16 f32 fractal steps per cycle");
   p.cube_path = CubePath::params_from_config();
   p.cube.a2_types = is_a2(p.product);
   p.cube.f16_output = !is_a2(p.product);

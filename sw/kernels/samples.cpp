@@ -235,14 +235,16 @@ void require_host_memory(const char* sample, uint64_t bytes) {
         sample, size(bytes), size(limit));
 }
 
+// The host memory of an f16 matmul sample's data: A and B as f16 on the host and in GM, B
+// again as f32 in the reference; C (or Y) as f32 in GM, on the host and twice in the reference.
+uint64_t matmul_host_bytes(uint64_t m, uint64_t n, uint64_t k) { return 4 * m * k + 8 * k * n + 16 * m * n; }
+
 // f16 matmul on `blocks` blocks, checked against the numeric contract (SPEC.md §1.4).
 SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   Device& dev = Device::instance();
   const bool a2 = platform_is_a2();
   const uint32_t m = shape.m, n = shape.n, k = shape.k;
-  // A and B as f16 on the host and in GM, B again as f32 in the reference; C as f32 in GM, on
-  // the host and twice in the reference.
-  require_host_memory("matmul", 4ull * m * k + 8ull * k * n + 16ull * m * n);
+  require_host_memory("matmul", matmul_host_bytes(m, n, k));
   auto a = random_values<half>(size_t(m) * k, 11, -2, 2);
   auto b = random_values<half>(size_t(k) * n, 12, -2, 2);
   half *ga = gm_copy(a), *gb = gm_copy(b);
@@ -279,8 +281,7 @@ SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
     return {false, "matmul_softmax needs a separated chip (AIC + 2 AIV per AI Core): use --platform ascend910b"};
   }
   const uint32_t m = shape.m, n = shape.n, k = shape.k;
-  // As matmul's, with Y for C (the bias and the workspace are small).
-  require_host_memory("matmul_softmax", 4ull * m * k + 8ull * k * n + 16ull * m * n);
+  require_host_memory("matmul_softmax", matmul_host_bytes(m, n, k));  // the bias and workspace are small
   auto a = random_values<half>(size_t(m) * k, 31, -1, 1);
   auto b = random_values<half>(size_t(k) * n, 32, -1, 1);
   auto bias = random_values<float>(n, 33, -2, 2);
