@@ -29,15 +29,21 @@ TEST(BorrowedExtensionTest, IsClearedWhenAnErrorLeavesTheScope) {
   EXPECT_EQ(left_spans, nullptr);
 }
 
-// A null extension sets nothing (a transaction that has no span list to lend).
-TEST(BorrowedExtensionTest, NullLendsNothing) {
+// A null extension sets nothing (a transaction with no span list to lend leaves the slot as
+// it is), and the slot is clear when the scope ends, as after any lending.
+TEST(BorrowedExtensionTest, NullLendsNothingAndLeavesTheSlotClear) {
   tlm::tlm_generic_payload tx;
+  npuvp::SpanListExtension earlier;
+  tx.set_extension(&earlier);
   {
     npuvp::BorrowedExtension<npuvp::SpanListExtension> with_spans(tx, nullptr);
     npuvp::SpanListExtension* seen = nullptr;
     tx.get_extension(seen);
-    EXPECT_EQ(seen, nullptr);
+    EXPECT_EQ(seen, &earlier);
   }
+  npuvp::SpanListExtension* left = nullptr;
+  tx.get_extension(left);
+  EXPECT_EQ(left, nullptr);
 }
 
 }  // namespace
