@@ -1,6 +1,8 @@
 #include "models/interconnect/chi_interconnect.h"
 
 #include <gtest/gtest.h>
+#include <random>
+#include <tlm_utils/simple_target_socket.h>
 #include "tests/support/tlm_initiator.h"
 #include "tlm/memory.h"
 #include "tlm/stats.h"
@@ -137,6 +139,96 @@ TEST(ChiInterconnectTest, ABoundedSpanListIsCheckedByItsRangeOnlyInsideGm) {
   EXPECT_EQ(bounded, tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(bounded_delay, plain_delay);
   EXPECT_EQ(bad_bounded, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// A home node that records the spans of every transaction it serves.
+struct SpanRecorder : sc_core::sc_module {
+  tlm_utils::simple_target_socket<SpanRecorder> socket;
+  std::vector<std::vector<npuvp::AddressSpan>> received;  // by transaction
+  explicit SpanRecorder(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
+    socket.register_b_transport(this, &SpanRecorder::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& tx, sc_time&) {
+    auto& spans = received.emplace_back();
+    npuvp::for_each_span(tx, [&](uint64_t a, uint64_t n) { spans.push_back({a, n}); });
+    tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+// Each home receives exactly the plain split of a span list: every span cut at the 128 B
+// granules, each piece to the home of its granule, pieces that touch merged; lists come
+// again in random order, and a list with a span outside GM is an error every time.
+TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitOfASpanList) {
+  npuvp::testing::FreshStats fresh_stats;
+  Initiator init{"init"};
+  ChiInterconnect noc("ring", Ring::params());
+  SpanRecorder home0("home0"), home1("home1");
+  SpanRecorder* homes[2] = {&home0, &home1};
+  npuvp::Memory dram("dram", npuvp::testing::untimed_memory(1 << 20));
+  noc.add_requester("init", 0);
+  noc.add_home("home0", 1);
+  noc.add_home("home1", 4);
+  noc.add_subordinate("dram", 6);
+  noc.finalize(8);
+  init.socket.bind(noc.target_socket);
+  noc.initiator_socket.bind(home0.socket);
+  noc.initiator_socket.bind(home1.socket);
+  noc.initiator_socket.bind(dram.socket);
+
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<npuvp::AddressSpan>> pool;
+  for (int i = 0; i < 40; ++i) {
+    std::vector<npuvp::AddressSpan> list;
+    const size_t count = 1 + rng() % 12;
+    for (size_t j = 0; j < count; ++j) list.push_back({rng() % ((1 << 20) - 1024), 1 + rng() % 700});
+    pool.push_back(list);
+  }
+  const std::vector<npuvp::AddressSpan> bad = {{0, 128}, {(1 << 20) - 64, 128}};
+  std::vector<size_t> order;
+  for (int round = 0; round < 5; ++round) {
+    for (size_t i = 0; i < pool.size(); ++i) order.push_back(i);
+  }
+  std::shuffle(order.begin(), order.end(), rng);
+
+  std::vector<tlm::tlm_response_status> bad_status;
+  std::vector<std::vector<npuvp::AddressSpan>> expected[2];
+  init.script = [&](Initiator& self) {
+    for (size_t n = 0; n < order.size(); ++n) {
+      const auto& list = pool[order[n]];
+      sc_time d = sc_core::SC_ZERO_TIME;
+      ASSERT_EQ(self.spans(tlm::TLM_READ_COMMAND, list, d), tlm::TLM_OK_RESPONSE);
+      npuvp::SpanListExtension plain[2];
+      for (const auto& s : list) {
+        for (uint64_t at = s.address; at < s.address + s.length;) {
+          const uint64_t piece = std::min(s.address + s.length, (at / 128 + 1) * 128) - at;
+          plain[noc.home_of(at)].add(at, piece);
+          at += piece;
+        }
+      }
+      for (int h = 0; h < 2; ++h) {
+        if (!plain[h].spans.empty()) expected[h].push_back(plain[h].spans);
+      }
+      if (n % 50 == 0) {
+        sc_time bd = sc_core::SC_ZERO_TIME;
+        bad_status.push_back(self.spans(tlm::TLM_READ_COMMAND, bad, bd));
+      }
+    }
+  };
+  sc_core::sc_start();
+  for (int h = 0; h < 2; ++h) {
+    ASSERT_EQ(homes[h]->received.size(), expected[h].size()) << "home " << h;
+    for (size_t i = 0; i < expected[h].size(); ++i) {
+      const auto& got = homes[h]->received[i];
+      const auto& want = expected[h][i];
+      ASSERT_EQ(got.size(), want.size()) << "home " << h << " transaction " << i;
+      for (size_t j = 0; j < want.size(); ++j) {
+        ASSERT_EQ(got[j].address, want[j].address) << "home " << h << " transaction " << i << " span " << j;
+        ASSERT_EQ(got[j].length, want[j].length) << "home " << h << " transaction " << i << " span " << j;
+      }
+    }
+  }
+  ASSERT_EQ(bad_status.size(), (order.size() + 49) / 50);
+  for (auto status : bad_status) EXPECT_EQ(status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
 }  // namespace
