@@ -1,12 +1,11 @@
 #include "platforms/ascend_soc.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <fmt/format.h>
 
 #include "tlm/config.h"
 #include "tlm/log.h"
+#include "tlm/progress.h"
 #include "tlm/sim_time.h"
 
 namespace npuvp::platform {
@@ -276,24 +275,18 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   // change the simulation (sc_start resumes exactly where it stopped). A functional run takes
   // no simulated time, so there the cores pause the scheduler now and then instead
   // (AiCore::issue).
-  using clock = std::chrono::steady_clock;
-  const auto wall_start = clock::now();
-  auto next_report = wall_start + std::chrono::duration_cast<clock::duration>(
-                                      std::chrono::duration<double>(params_.progress_seconds));
   const sc_core::sc_time slice(100, sc_core::SC_US);
-  bool reported = false;
-  while (task.blocks_done < task.block_num) {
-    run_slice(slice);
-    if (!sc_core::sc_pending_activity()) break;  // finished, or deadlocked
-    if (clock::now() >= next_report) {
-      const double wall = std::chrono::duration<double>(clock::now() - wall_start).count();
-      std::fprintf(stderr, "\rnpuvp: %s: %u/%u blocks done, simulated %.3f us, wall %.1f s   ", task.name.c_str(),
-                   task.blocks_done, task.block_num, (sc_core::sc_time_stamp() - start).to_seconds() * 1e6, wall);
-      reported = true;
-      next_report = clock::now() + std::chrono::seconds(1);
+  {
+    ProgressLine progress(params_.progress_seconds);
+    while (task.blocks_done < task.block_num) {
+      run_slice(slice);
+      if (!sc_core::sc_pending_activity()) break;  // finished, or deadlocked
+      if (progress.due()) {
+        progress.print(fmt::format("{}: {}/{} blocks done, simulated {:.3f} us", task.name, task.blocks_done,
+                                   task.block_num, (sc_core::sc_time_stamp() - start).to_seconds() * 1e6));
+      }
     }
   }
-  if (reported) std::fprintf(stderr, "\n");
   if (task.blocks_done < task.block_num) {
     scheduler_->mark_deadlock();
     std::string states;

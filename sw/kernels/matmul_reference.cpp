@@ -1,8 +1,15 @@
 #include "sw/kernels/matmul_reference.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 namespace npuvp::kernels {
+
+namespace {
+// Products this large run on every host core (about a second on one core and up).
+constexpr uint64_t kThreadedMacs = uint64_t(1) << 30;
+}  // namespace
 
 // f16 inputs: exact products, f32 accumulation in increasing k with round-to-nearest-even
 // after every addition. Computed a few rows at a time, k outer and j inner: every element of
@@ -11,11 +18,11 @@ namespace npuvp::kernels {
 // several rows of C. A product of two f16 values is exact in f32, so a fused multiply-add,
 // if the compiler makes one, rounds as a multiply and an add do.
 std::vector<float> matmul_reference(const std::vector<_Float16>& a, const std::vector<_Float16>& b, uint32_t m,
-                                    uint32_t n, uint32_t k) {
+                                    uint32_t n, uint32_t k, const ReferenceRun& run) {
   constexpr uint32_t kRows = 8;
   const std::vector<float> bf(b.begin(), b.end());  // f16 -> f32 once (exact)
   std::vector<float> c(size_t(m) * n, 0.0f);
-  for (uint32_t i0 = 0; i0 < m; i0 += kRows) {
+  auto rows_from = [&](uint32_t i0) {
     const uint32_t rows = std::min(kRows, m - i0);
     for (uint32_t kk = 0; kk < k; ++kk) {
       const float* const b_row = &bf[size_t(kk) * n];
@@ -25,7 +32,25 @@ std::vector<float> matmul_reference(const std::vector<_Float16>& a, const std::v
         for (uint32_t j = 0; j < n; ++j) c_row[j] += aik * b_row[j];
       }
     }
-  }
+  };
+  // Groups of rows go to the threads in turn; the calling thread works too, and reports.
+  const uint32_t groups = (m + kRows - 1) / kRows;
+  unsigned threads = run.threads;
+  if (threads == 0) threads = uint64_t(m) * n * k >= kThreadedMacs ? std::thread::hardware_concurrency() : 1;
+  threads = std::max(1u, std::min<unsigned>(threads, groups));
+  std::atomic<uint32_t> next{0}, done{0};
+  auto work = [&](bool reports) {
+    for (uint32_t g; (g = next.fetch_add(1)) < groups;) {
+      rows_from(g * kRows);
+      const uint32_t finished = done.fetch_add(1) + 1;
+      if (reports && run.progress) run.progress(double(finished) / groups);
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work, false);
+  work(true);
+  for (std::thread& h : helpers) h.join();
+  if (run.progress) run.progress(1.0);
   return c;
 }
 

@@ -3,14 +3,24 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace npuvp::kernels {
 
+// How a reference runs, never what it computes: on how many host threads (0: the host's
+// cores when the product is large, else one; each element of C is still one thread's, summed
+// as the contract says), and a callback told the fraction done (from the calling thread), so
+// a check that takes minutes at a large --scale can show progress.
+struct ReferenceRun {
+  unsigned threads = 0;
+  std::function<void(double)> progress;
+};
+
 // f16 inputs: exact products, f32 accumulation in increasing k with round-to-nearest-even
 // after every addition (matmul_reference.cpp).
 std::vector<float> matmul_reference(const std::vector<_Float16>& a, const std::vector<_Float16>& b, uint32_t m,
-                                    uint32_t n, uint32_t k);
+                                    uint32_t n, uint32_t k, const ReferenceRun& run = {});
 
 // int8 inputs, B given transposed (Bt[N][K]): exact products, an int32 sum with
 // two's-complement wrap (done in uint32_t, where wrapping is defined).

@@ -50,8 +50,8 @@ inline float row_sum(const float* x, uint32_t n) {
 
 inline std::vector<float> matmul_softmax_reference(const std::vector<_Float16>& a, const std::vector<_Float16>& b,
                                                    const std::vector<float>& bias, uint32_t m, uint32_t n,
-                                                   uint32_t k) {
-  std::vector<float> y = matmul_reference(a, b, m, n, k);
+                                                   uint32_t k, const ReferenceRun& run = {}) {
+  std::vector<float> y = matmul_reference(a, b, m, n, k, run);  // the rows' softmax is quick next to it
   std::vector<float> x(n);
   for (uint32_t i = 0; i < m; ++i) {
     float* row = &y[size_t(i) * n];

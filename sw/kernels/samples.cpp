@@ -21,6 +21,7 @@
 #include "sw/runtime/device.h"
 #include "sw/runtime/tikicpulib.h"
 #include "tlm/log.h"
+#include "tlm/progress.h"
 
 namespace npuvp::kernels {
 namespace {
@@ -115,6 +116,16 @@ uint64_t bits_of(T v) {
   uint64_t b = 0;
   std::memcpy(&b, &v, sizeof(T));
   return b;
+}
+
+// A sample's host reference, for a kernel launched as `kernel`: runs on the host's cores and
+// shows a progress line when it runs long (at a large --scale it takes longer than the launch).
+ReferenceRun reference_run(ProgressLine& line, const char* kernel) {
+  ReferenceRun run;
+  run.progress = [&line, kernel](double done) {
+    if (line.due()) line.print(fmt::format("{}: checking the result on the host, {:.0f}% done", kernel, 100 * done));
+  };
+  return run;
 }
 
 // Compares bit for bit; reports the first mismatch.
@@ -260,7 +271,12 @@ SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   }, cube_kernel());
   std::vector<float> c(size_t(m) * n);
   dev.memcpy(c.data(), gc, c.size() * sizeof(float), Device::Copy::DeviceToHost);
-  SampleResult r = compare(c.data(), matmul_reference(a, b, m, n, k));
+  std::vector<float> want;
+  {
+    ProgressLine line(dev.soc().params().progress_seconds);
+    want = matmul_reference(a, b, m, n, k, reference_run(line, "matmul_custom"));
+  }
+  SampleResult r = compare(c.data(), want);
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
   AscendC::GmFree(gc);
@@ -297,7 +313,12 @@ SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
   }, options);
   std::vector<float> y(size_t(m) * n);
   dev.memcpy(y.data(), gy, y.size() * sizeof(float), Device::Copy::DeviceToHost);
-  SampleResult r = compare(y.data(), matmul_softmax_reference(a, b, bias, m, n, k));
+  std::vector<float> want;
+  {
+    ProgressLine line(dev.soc().params().progress_seconds);
+    want = matmul_softmax_reference(a, b, bias, m, n, k, reference_run(line, "matmul_softmax_custom"));
+  }
+  SampleResult r = compare(y.data(), want);
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
   AscendC::GmFree(gbias);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include "sw/kernels/matmul.h"
 #include "tests/support/device_fixture.h"
@@ -148,5 +149,33 @@ TEST(MatmulReference, EqualsTheContractsDefinition) {
   }
   EXPECT_GT(nonfinite, 0u);  // the specials reached some sums
   EXPECT_LT(nonfinite, size_t(m) * n);
+}
+
+// On several host threads (the samples' checks at a large --scale) the reference gives the
+// same bits as on one, with ragged row groups and more threads than some shapes have groups,
+// and it reports its progress from the calling thread, rising to 1.
+TEST(MatmulReference, ThreadsGiveTheSameBitsAndReportProgress) {
+  for (const uint32_t m : {61u, 8u, 3u}) {
+    const uint32_t n = 37, k = 45;
+    const auto a = npuvp::testing::random_halves(size_t(m) * k, 7);
+    const auto b = npuvp::testing::random_halves(size_t(k) * n, 8);
+    npuvp::kernels::ReferenceRun one;
+    one.threads = 1;
+    const auto want = npuvp::testing::matmul_reference(a, b, m, n, k, one);
+    for (const unsigned threads : {2u, 3u, 16u}) {
+      npuvp::kernels::ReferenceRun run;
+      run.threads = threads;
+      std::vector<double> reported;
+      run.progress = [&](double done) { reported.push_back(done); };
+      const auto got = npuvp::testing::matmul_reference(a, b, m, n, k, run);
+      ASSERT_EQ(got.size(), want.size());
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)), 0)
+          << m << " rows on " << threads << " threads";
+      ASSERT_FALSE(reported.empty());
+      for (size_t i = 1; i < reported.size(); ++i) EXPECT_GE(reported[i], reported[i - 1]);
+      EXPECT_GT(reported.front(), 0.0);
+      EXPECT_EQ(reported.back(), 1.0);
+    }
+  }
 }
 }  // namespace
