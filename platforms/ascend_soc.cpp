@@ -150,7 +150,9 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
     dram_.push_back(std::move(mc));
   }
   // The PCIe host bridge: a requester on the ring, bound after the L2 slices' downstream ports.
-  host_bridge_ = std::make_unique<soc::HostBridge>("host_bridge", soc::HostBridge::params_from_config());
+  soc::HostBridge::Params bridge = soc::HostBridge::params_from_config();
+  bridge.progress_seconds = params_.progress_seconds;
+  host_bridge_ = std::make_unique<soc::HostBridge>("host_bridge", bridge);
   host_bridge_->ring_socket.bind(noc_->target_socket);
   host_bridge_->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
   place_stops();

@@ -9,6 +9,7 @@
 #include "tlm/config.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
+#include "tlm/progress.h"
 #include "tlm/sim_time.h"
 #include "tlm/tracer.h"
 
@@ -72,7 +73,7 @@ std::string HostBridge::describe(const Job& job) const {
 }
 
 sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t* host, uint64_t bytes) {
-  job_ = Job{direction, device, bytes, true, false, {}};
+  job_ = Job{direction, device, bytes, 0, true, false, {}};
   // The host drives the simulation to run a copy, which it cannot do from inside it.
   if (sc_core::sc_get_current_process_handle().valid()) {
     raise(name(), "{}: host copies run between launches, not from a kernel or another SystemC process",
@@ -88,10 +89,14 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
     // Run until the copy is done: the DMA thread pauses the simulation at its last byte, so
     // time stops there even if some other process has an event pending later.
     const sc_core::sc_time slice(100, sc_core::SC_US);
+    ProgressLine progress(params_.progress_seconds);
     while (!job_.done) {
       run_slice(slice);
       if (!job_.done && !sc_core::sc_pending_activity()) {
         raise(name(), "{}: the DMA stalled (internal error)", describe(job_));
+      }
+      if (progress.due()) {
+        progress.print(fmt::format("{}: {}, {:.0f}% done", basename(), describe(job_), 100.0 * job_.moved / bytes));
       }
     }
   }
@@ -182,6 +187,7 @@ void HostBridge::run_job() {
     if (!job_.error.empty()) return;
     done = std::max(done, finished);
     off += n;
+    job_.moved = off;
     // Keep the bookings within a quantum of simulated time (bounds what the ring and memory
     // must hold in their time lines), never passing the time the next burst starts at (a read
     // issued in the past would start late and leave a gap on the link).

@@ -33,6 +33,7 @@ class HostBridge : public sc_core::sc_module {
     uint32_t max_payload_bytes = 256;    // one TLP's payload; a burst on the ring
     uint32_t outstanding_reads = 32;     // device to host: reads in flight ahead of the link
     double quantum_ns = 1000;            // how far the DMA thread books ahead of simulated time
+    double progress_seconds = 3;         // wall time before a copy prints a progress line (sim.*)
   };
   static Params params_from_config();  // the `pcie.*` keys
 
@@ -69,6 +70,7 @@ class HostBridge : public sc_core::sc_module {
     Direction direction = Direction::HostToDevice;
     uint64_t device = 0;
     uint64_t bytes = 0;
+    uint64_t moved = 0;  // bytes whose bursts are under way (the progress line's)
     bool pending = false;
     bool done = false;
     std::string error;

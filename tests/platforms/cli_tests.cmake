@@ -152,10 +152,11 @@ add_test(NAME platforms.cli.scale_grows_the_matmul
          COMMAND ${expect} ok "result: PASS \\(126243 elements" ${cli} run matmul --platform ascend910b --set platform.cores=2 --scale 2)
 add_test(NAME platforms.cli.scale_out_of_range_is_an_error
          COMMAND ${expect} fail "--scale: Value 0 not in range" ${cli} run matmul --scale 0)
-# A sample's check against its host reference shows progress as a launch does (at a large
-# --scale it runs longer than the launch); with sim.progress_seconds=0 every line is due.
-add_test(NAME platforms.cli.reference_check_shows_progress
-         COMMAND ${expect} ok "matmul_custom: checking the result on the host, [0-9]+% done, wall [0-9.]+ s.*result: PASS"
+# Host copies and a sample's check against its host reference show progress as a launch
+# does (at a large --scale each runs for many seconds; the check longer than the launch);
+# with sim.progress_seconds=0 every line is due.
+add_test(NAME platforms.cli.copies_and_reference_check_show_progress
+         COMMAND ${expect} ok "host_bridge: memcpy HostToDevice of 163840 bytes, GM 0x[0-9a-f]+, 100% done, wall [0-9.]+ s.*matmul_custom: checking the result on the host, [0-9]+% done, wall [0-9.]+ s.*result: PASS"
                  ${cli} run matmul --set sim.progress_seconds=0)
 add_test(NAME platforms.cli.fused_reference_check_shows_progress
          COMMAND ${expect} ok "matmul_softmax_custom: checking the result on the host, [0-9]+% done.*result: PASS"
