@@ -14,9 +14,23 @@ using npuvp::testing::Initiator;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-// A ring of 8 stops at 1 GHz, 2-cycle hops, 32 B links: a requester at stop 0, home nodes
-// at stops 1 ("near") and 4 ("far"), the memory controller at stop 6. The homes and the
-// memory are plain memories that take no time, so what is measured is the network.
+// Places and binds the nodes of a ring of 8 stops: the requester at stop 0, home nodes at
+// stops 1 ("near") and 4 ("far"), the memory controller at stop 6.
+template <class Near, class Far>
+void place(ChiInterconnect& noc, Initiator& init, Near& near, Far& far, npuvp::Memory& dram) {
+  noc.add_requester("init", 0);
+  noc.add_home("near", 1);
+  noc.add_home("far", 4);
+  noc.add_subordinate("dram", 6);
+  noc.finalize(8);
+  init.socket.bind(noc.target_socket);
+  noc.initiator_socket.bind(near.socket);
+  noc.initiator_socket.bind(far.socket);
+  noc.initiator_socket.bind(dram.socket);
+}
+
+// That ring at 1 GHz, 2-cycle hops, 32 B links. The homes and the memory are plain memories
+// that take no time, so what is measured is the network.
 struct Ring {
   npuvp::testing::FreshStats fresh_stats;  // first
   Initiator init{"init"};
@@ -37,15 +51,7 @@ struct Ring {
         near("near", npuvp::testing::untimed_memory(1 << 20)),
         far("far", npuvp::testing::untimed_memory(1 << 20)),
         dram("dram", npuvp::testing::untimed_memory(1 << 20)) {
-    noc.add_requester("init", 0);
-    noc.add_home("near", 1);
-    noc.add_home("far", 4);
-    noc.add_subordinate("dram", 6);
-    noc.finalize(8);
-    init.socket.bind(noc.target_socket);
-    noc.initiator_socket.bind(near.socket);
-    noc.initiator_socket.bind(far.socket);
-    noc.initiator_socket.bind(dram.socket);
+    place(noc, init, near, far, dram);
   }
   // The first 128 B granule that home `home` serves.
   uint64_t granule_of(unsigned home) const {
@@ -165,15 +171,7 @@ TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitOfASpanList) {
   SpanRecorder home0("home0"), home1("home1");
   SpanRecorder* homes[2] = {&home0, &home1};
   npuvp::Memory dram("dram", npuvp::testing::untimed_memory(1 << 20));
-  noc.add_requester("init", 0);
-  noc.add_home("home0", 1);
-  noc.add_home("home1", 4);
-  noc.add_subordinate("dram", 6);
-  noc.finalize(8);
-  init.socket.bind(noc.target_socket);
-  noc.initiator_socket.bind(home0.socket);
-  noc.initiator_socket.bind(home1.socket);
-  noc.initiator_socket.bind(dram.socket);
+  place(noc, init, home0, home1, dram);
 
   std::mt19937_64 rng(11);
   std::vector<std::vector<npuvp::AddressSpan>> pool;
