@@ -161,3 +161,11 @@ add_test(NAME platforms.cli.copies_and_reference_check_show_progress
 add_test(NAME platforms.cli.fused_reference_check_shows_progress
          COMMAND ${expect} ok "matmul_softmax_custom: checking the result on the host, [0-9]+% done.*result: PASS"
                  ${cli} run matmul_softmax --platform ascend910b --set sim.progress_seconds=0)
+# perf mode computes no data, so the sample does not run its host reference at all (at a
+# large --scale that would take longer than the launch): the copies print their progress
+# lines, the check none.
+add_test(NAME platforms.cli.perf_mode_runs_no_reference
+         COMMAND sh -c "err=$($<TARGET_FILE:npuvp> run matmul --mode perf --set sim.progress_seconds=0 2>&1 >/dev/null); \
+                        printf '%s\\n' \"$err\"; \
+                        printf '%s' \"$err\" | grep -q 'memcpy DeviceToHost of .* 100% done' && \
+                        ! printf '%s' \"$err\" | grep -q 'checking the result'")
