@@ -20,10 +20,10 @@ class ProgressLine {
   bool due() const { return clock::now() >= next_; }
   // Prints "npuvp: <what>, wall <s> s" over the previous line; the next is due in a second.
   void print(const std::string& what);
-  double wall_seconds() const;
 
  private:
   using clock = std::chrono::steady_clock;
+  double wall_seconds() const;
   clock::time_point start_, next_;
   bool printed_ = false;
 };

@@ -32,10 +32,9 @@ constexpr MemoryDefault kMemoryDefaults[] = {
     {Mem::PDM, "pdm", 512ull << 10, "LW", "PDM of each Group (4 MiB)"},
 };
 
+// A count of units: at least one, at most `limit`.
 unsigned count(const char* key, unsigned fallback, const char* what, unsigned limit) {
-  const unsigned v = Config::global().get<unsigned>(key, fallback, what);
-  if (v < 1 || v > limit) raise(kBlock, "config key '{}': {} is out of range [1, {}]", key, v, limit);
-  return v;
+  return Config::global().get_in<unsigned>(key, fallback, 1u, limit, what);
 }
 
 LinkSpec link(const std::string& prefix, const LinkSpec& fallback, const std::string& what) {
