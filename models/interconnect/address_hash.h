@@ -1,9 +1,9 @@
 // Which of `targets` (L2 slices, memory controllers, channels) serves granule `index` of the
 // address space. Plain modulo would send power-of-two strides — the rows of a matrix — to a
-// few targets only; folding the higher index bits in with XOR spreads them, as SoC address
-// hashes do. For a power-of-two count, every aligned run of `targets` granules still maps to
-// all targets exactly once (the fold only permutes the low bits), so `index / targets` is a
-// dense per-target numbering (a cache slice's set index uses it).
+// few targets only; mixing the higher index bits into the low ones spreads them, as SoC
+// address hashes do. For a power-of-two count, every aligned run of `targets` granules still
+// maps to all targets exactly once (the mix only permutes the low bits), so `index / targets`
+// is a dense per-target numbering (a cache slice's set index uses it).
 #pragma once
 #include <cstdint>
 
@@ -24,42 +24,42 @@ class Divisor {
   int shift_;  // log2(divisor), or -1
 };
 
-// The XOR of `value`'s chunks of `bits` bits (the low `bits` of the result are what counts).
-inline uint64_t fold_chunks(uint64_t value, unsigned bits) {
-  uint64_t folded = 0;
-  for (uint64_t rest = value; rest != 0; rest >>= bits) folded ^= rest;
-  return folded;
-}
+// Which level of the memory system a hash picks targets for. Each level mixes the high index
+// bits with its own multiplier: were they all one function of the address (as one XOR fold at
+// every level was), the lines of one L2 slice would reach only some of the memory channels
+// (with 8 slices, 4 controllers and 8 channels: 8 of the 32), and a fill would queue on a
+// few channels while the others idle. Independent levels spread every slice's lines over
+// every controller and channel.
+enum class HashLevel : unsigned { Home = 0, Controller = 1, Channel = 2 };
 
-inline unsigned hashed_target(uint64_t index, unsigned targets) {
-  if (targets <= 1) return 0;
-  if ((targets & (targets - 1)) != 0) return static_cast<unsigned>(index % targets);
-  return static_cast<unsigned>(fold_chunks(index, static_cast<unsigned>(__builtin_ctz(targets))) & (targets - 1));
-}
+// Odd 64-bit multipliers (splitmix64's and xxHash's primes), one per HashLevel.
+inline constexpr uint64_t kHashMultipliers[] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull};
 
-// hashed_target over runs of consecutive indices (the granules of a transaction's spans):
-// for a power-of-two count the hash is index ^ fold(index >> bits), and the fold of the high
-// bits changes only once every `targets` indices, so it is kept between calls.
+// For a power-of-two count (2^bits targets) the target is the low index bits XOR a
+// multiplicative hash of the others: the high bits pick a permutation of the targets, so a
+// power-of-two stride (the rows of a matrix) still spreads, and every aligned run of
+// `targets` granules reaches each target once. Other counts use plain modulo.
 class HashedTargets {
  public:
-  explicit HashedTargets(unsigned targets)
+  explicit HashedTargets(unsigned targets, HashLevel level = HashLevel::Home)
       : targets_(targets), pow2_(targets > 1 && (targets & (targets - 1)) == 0),
-        bits_(pow2_ ? static_cast<unsigned>(__builtin_ctz(targets)) : 0) {}
-  unsigned operator()(uint64_t index) {
-    if (!pow2_) return hashed_target(index, targets_);
-    const uint64_t high = index >> bits_;
-    if (high != high_) {
-      high_ = high;
-      fold_ = fold_chunks(high, bits_);
-    }
-    return static_cast<unsigned>((index ^ fold_) & (targets_ - 1));
+        bits_(pow2_ ? static_cast<unsigned>(__builtin_ctz(targets)) : 0),
+        multiplier_(kHashMultipliers[static_cast<unsigned>(level)]) {}
+  unsigned operator()(uint64_t index) const {
+    if (!pow2_) return targets_ <= 1 ? 0 : static_cast<unsigned>(index % targets_);
+    const uint64_t mix = ((index >> bits_) * multiplier_) >> (64 - bits_);
+    return static_cast<unsigned>((index ^ mix) & (targets_ - 1));
   }
 
  private:
   unsigned targets_;
   bool pow2_;
   unsigned bits_;
-  uint64_t high_ = 0, fold_ = 0;  // fold(0) = 0
+  uint64_t multiplier_;
 };
+
+inline unsigned hashed_target(uint64_t index, unsigned targets, HashLevel level = HashLevel::Home) {
+  return HashedTargets(targets, level)(index);
+}
 
 }  // namespace npuvp::interconnect

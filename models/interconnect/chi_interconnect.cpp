@@ -103,16 +103,24 @@ void ChiInterconnect::flush_link_bytes() {
 
 unsigned ChiInterconnect::home_of(uint64_t address) const {
   return hashed_target((address - params_.gm_base) / params_.home_interleave_bytes,
-                       static_cast<unsigned>(homes_index_.size()));
+                       static_cast<unsigned>(homes_index_.size()), HashLevel::Home);
+}
+
+bool ChiInterconnect::reaches_homes(int from) const {
+  return requesters_[from].role == Role::Requester && !homes_index_.empty();
 }
 
 const std::vector<unsigned>& ChiInterconnect::targets_of(int from) const {
-  return requesters_[from].role == Role::Requester && !homes_index_.empty() ? homes_index_ : subs_index_;
+  return reaches_homes(from) ? homes_index_ : subs_index_;
+}
+
+HashLevel ChiInterconnect::hash_level(int from) const {
+  return reaches_homes(from) ? HashLevel::Home : HashLevel::Controller;
 }
 
 unsigned ChiInterconnect::target_of_granule(int from, uint64_t granule) const {
   const std::vector<unsigned>& index = targets_of(from);
-  return index[hashed_target(granule, static_cast<unsigned>(index.size()))];
+  return index[hashed_target(granule, static_cast<unsigned>(index.size()), hash_level(from))];
 }
 
 int ChiInterconnect::target_for(int from, uint64_t address) const {
@@ -121,8 +129,7 @@ int ChiInterconnect::target_for(int from, uint64_t address) const {
 }
 
 uint64_t ChiInterconnect::piece_bytes(int from) const {
-  return requesters_[from].role == Role::Requester && !homes_index_.empty() ? params_.home_interleave_bytes
-                                                                             : params_.subordinate_interleave_bytes;
+  return reaches_homes(from) ? params_.home_interleave_bytes : params_.subordinate_interleave_bytes;
 }
 
 void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
@@ -268,7 +275,7 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   for (SpanListExtension& t : by_target) t.spans.clear();
   const Divisor granule(piece_bytes(from));
   const std::vector<unsigned>& index = targets_of(from);
-  HashedTargets target_of(static_cast<unsigned>(index.size()));  // target_of_granule, run by run
+  const HashedTargets target_of(static_cast<unsigned>(index.size()), hash_level(from));  // target_of_granule's
   const uint64_t gm_base = params_.gm_base, gm_size = params_.gm_size;  // in registers, not reloaded per span
   // Spans inside a known range that is GM need no check each.
   const bool all_in_gm = list.bounded && list.high >= list.low && within(list.low, list.high - list.low, gm_base, gm_size);

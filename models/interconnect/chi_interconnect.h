@@ -19,6 +19,7 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include "models/interconnect/address_hash.h"
 #include "models/interconnect/topology.h"
 #include "tlm/bandwidth.h"
 #include "tlm/extensions.h"
@@ -108,8 +109,11 @@ class ChiInterconnect : public sc_core::sc_module {
   static bool within(uint64_t address, uint64_t length, uint64_t base, uint64_t size) {
     return address >= base && address - base <= size && length <= size - (address - base);
   }
-  // The targets `from` reaches (home nodes, or subordinates when it is one or there are none).
+  // The targets `from` reaches (home nodes, or subordinates when it is one or there are none),
+  // and the address hash that picks among them.
+  bool reaches_homes(int from) const;
   const std::vector<unsigned>& targets_of(int from) const;
+  HashLevel hash_level(int from) const;
   // The target that serves interleave granule `granule` (of piece_bytes(from)) for `from`.
   unsigned target_of_granule(int from, uint64_t granule) const;
   uint64_t piece_bytes(int from) const;  // the interleave a transaction from `from` splits at

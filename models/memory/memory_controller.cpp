@@ -44,7 +44,7 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
   // Each channel serves its share of the bytes as one booking.
   std::fill(channel_share_.begin(), channel_share_.end(), 0);
   // The controller was chosen from the granule index; the channel comes from the rest.
-  interconnect::HashedTargets channel_of(static_cast<unsigned>(channels_.size()));
+  const interconnect::HashedTargets channel_of(static_cast<unsigned>(channels_.size()), interconnect::HashLevel::Channel);
   const interconnect::Divisor interleave(params_.interleave_bytes), controllers(params_.controllers);
   const uint64_t base = params_.base, granule_bytes = interleave.value();
   uint64_t* const share = channel_share_.data();  // local: the loop keeps its state in registers
@@ -66,13 +66,15 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const sc_core::sc_time now = sim_time();
-  sc_core::sc_time end = now + delay;
+  // In SystemC time units: building an sc_time is a library call, and this is every fill's path.
+  const uint64_t now = sim_time().value(), start = now + delay.value();
+  uint64_t end_ticks = start;
   for (unsigned c = 0; c < channels_.size(); ++c) {
-    if (channel_share_[c] == 0) continue;
-    end = std::max(end, channels_[c].reserve(now + delay, channel_share_[c]));
-    *channel_bytes_[c] += channel_share_[c];
+    if (share[c] == 0) continue;
+    end_ticks = std::max(end_ticks, channels_[c].reserve_ticks(now, start, share[c]));
+    *channel_bytes_[c] += share[c];
   }
+  const sc_core::sc_time end = sc_core::sc_time::from_value(end_ticks);
   (tx.is_write() ? bytes_written_ : bytes_read_) += length;
   if (Tracer::global().enabled()) trace_bandwidth(end, length);
   if (moves_data(tx)) {
@@ -82,7 +84,7 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
     tx.set_address(address);
     if (tx.is_response_error()) return;
   }
-  delay = end + latency_ - now;
+  delay = sc_core::sc_time::from_value(end_ticks - now) + latency_;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

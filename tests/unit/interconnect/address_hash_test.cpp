@@ -7,6 +7,7 @@
 namespace {
 
 using npuvp::interconnect::Divisor;
+using npuvp::interconnect::HashLevel;
 using npuvp::interconnect::hashed_target;
 using npuvp::interconnect::HashedTargets;
 
@@ -33,19 +34,49 @@ TEST(AddressHashTest, HashedTargetsMatchesTheHashForEveryIndex) {
 TEST(AddressHashTest, EveryAlignedRunReachesEveryTargetOnce) {
   for (unsigned targets : {2u, 4u, 8u, 16u}) {
     for (uint64_t run : {uint64_t(0), uint64_t(1), uint64_t(77), uint64_t(1) << 30}) {
-      std::vector<int> seen(targets, 0);
-      for (uint64_t i = 0; i < targets; ++i) ++seen[hashed_target(run * targets + i, targets)];
-      for (unsigned t = 0; t < targets; ++t) EXPECT_EQ(seen[t], 1) << targets << " targets, run " << run;
+      for (HashLevel level : {HashLevel::Home, HashLevel::Controller, HashLevel::Channel}) {
+        std::vector<int> seen(targets, 0);
+        for (uint64_t i = 0; i < targets; ++i) ++seen[hashed_target(run * targets + i, targets, level)];
+        for (unsigned t = 0; t < targets; ++t) EXPECT_EQ(seen[t], 1) << targets << " targets, run " << run;
+      }
     }
   }
 }
 
 // Rows of a matrix are power-of-two strides apart; plain modulo would send them all to one
-// target, the hash spreads them.
+// target, the hash spreads them (about evenly, at every level and stride).
 TEST(AddressHashTest, PowerOfTwoStridesAreSpread) {
-  std::vector<int> seen(8, 0);
-  for (uint64_t row = 0; row < 64; ++row) ++seen[hashed_target(row * 16, 8)];
-  for (int count : seen) EXPECT_GT(count, 0);
+  for (HashLevel level : {HashLevel::Home, HashLevel::Controller, HashLevel::Channel}) {
+    for (uint64_t stride : {uint64_t(8), uint64_t(16), uint64_t(1) << 10, uint64_t(1) << 20}) {
+      std::vector<int> seen(8, 0);
+      for (uint64_t row = 0; row < 256; ++row) ++seen[hashed_target(row * stride, 8, level)];
+      for (int count : seen) EXPECT_GT(count, 16) << "stride " << stride;
+    }
+  }
+}
+
+// The levels hash independently. With one hash at every level (as an XOR fold was), the
+// lines of one L2 slice reached only 8 of 32 (controller, channel) pairs: here each slice's
+// lines, 512 B granules over 8 slices, 256 B granules over 4 controllers and 8 channels each,
+// must reach all 32 about evenly.
+TEST(AddressHashTest, EachSlicesLinesSpreadOverEveryControllerAndChannel) {
+  constexpr unsigned kSlices = 8, kControllers = 4, kChannels = 8;
+  std::vector<std::vector<int>> seen(kSlices, std::vector<int>(kControllers * kChannels, 0));
+  for (uint64_t line = 0; line < (uint64_t(1) << 16); ++line) {  // 32 MiB of 512 B lines
+    const unsigned slice = hashed_target(line, kSlices, HashLevel::Home);
+    for (uint64_t granule : {2 * line, 2 * line + 1}) {
+      const unsigned controller = hashed_target(granule, kControllers, HashLevel::Controller);
+      const unsigned channel = hashed_target(granule / kControllers, kChannels, HashLevel::Channel);
+      ++seen[slice][controller * kChannels + channel];
+    }
+  }
+  const int even = (1 << 17) / int(kSlices * kControllers * kChannels);
+  for (unsigned s = 0; s < kSlices; ++s) {
+    for (unsigned p = 0; p < kControllers * kChannels; ++p) {
+      EXPECT_GT(seen[s][p], even / 2) << "slice " << s << ", controller " << p / kChannels << ", channel " << p % kChannels;
+      EXPECT_LT(seen[s][p], even * 2) << "slice " << s << ", controller " << p / kChannels << ", channel " << p % kChannels;
+    }
+  }
 }
 
 // Shifting for powers of two and dividing otherwise give the plain quotient.
