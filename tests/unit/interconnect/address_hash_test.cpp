@@ -11,20 +11,21 @@ using npuvp::interconnect::HashLevel;
 using npuvp::interconnect::hashed_target;
 using npuvp::interconnect::HashedTargets;
 
-// The run-by-run hasher the interconnect and the memory controllers use must give the same
-// target as the plain hash, whatever order the indices come in.
-TEST(AddressHashTest, HashedTargetsMatchesTheHashForEveryIndex) {
-  for (unsigned targets : {1u, 2u, 3u, 4u, 6u, 8u, 16u, 24u, 32u}) {
-    HashedTargets hash(targets);
-    // Runs of consecutive indices, jumps forward and back, and large indices.
-    std::vector<uint64_t> indices;
-    for (uint64_t i = 0; i < 300; ++i) indices.push_back(i);
-    for (uint64_t i = 0; i < 300; ++i) indices.push_back((i * 7919) % 100000);
-    for (uint64_t i = 0; i < 100; ++i) indices.push_back((uint64_t(1) << 40) + i * 33);
-    indices.push_back(0);
-    for (uint64_t index : indices) {
-      ASSERT_EQ(hash(index), hashed_target(index, targets)) << "targets " << targets << " index " << index;
-      ASSERT_LT(hash(index), targets);
+// Every index maps to one of the targets, for any count and level, from runs of consecutive
+// indices to large ones.
+TEST(AddressHashTest, EveryIndexMapsToATarget) {
+  for (HashLevel level : {HashLevel::Home, HashLevel::Controller, HashLevel::Channel}) {
+    for (unsigned targets : {1u, 2u, 3u, 4u, 6u, 8u, 16u, 24u, 32u}) {
+      const HashedTargets hash(targets, level);
+      std::vector<uint64_t> indices;
+      for (uint64_t i = 0; i < 300; ++i) indices.push_back(i);
+      for (uint64_t i = 0; i < 300; ++i) indices.push_back((i * 7919) % 100000);
+      for (uint64_t i = 0; i < 100; ++i) indices.push_back((uint64_t(1) << 40) + i * 33);
+      indices.push_back(~uint64_t(0));
+      for (uint64_t index : indices) {
+        ASSERT_LT(hash(index), targets) << "targets " << targets << " index " << index;
+        ASSERT_EQ(hash(index), hashed_target(index, targets, level));
+      }
     }
   }
 }
