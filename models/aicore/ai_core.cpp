@@ -39,7 +39,7 @@ AiCore::Params AiCore::params_from_config() {
   };
   for (const auto& b : buffers) *b.value = c.get_in<uint64_t>(b.key, *b.value, 0, Config::kMaxBufferBytes, b.what);
   p.ub_alignment = c.get<unsigned>("core.ub.alignment", p.ub_alignment, "UB address alignment in bytes");
-  p.event_ids = c.get<unsigned>("core.event_ids", p.event_ids, "event ids per HardEvent");
+  p.event_ids = c.get_in<unsigned>("core.event_ids", p.event_ids, 1u, 16u, "event ids per HardEvent");
   p.queue_depth = c.get_in<unsigned>("core.queue_depth", p.queue_depth, 1u, 65536u,
                                      "instruction queue depth of every pipe");
   p.system_counter_mhz = c.get_in("core.system_counter_mhz", p.system_counter_mhz, Config::kClockMhz,
@@ -86,9 +86,6 @@ AiCore::Params AiCore::params_from_config() {
   p.cube_path = CubePath::params_from_config();
   p.cube.a2_types = is_a2(p.product);
   p.cube.f16_output = !is_a2(p.product);
-  if (p.event_ids < 1 || p.event_ids > 16) {
-    raise("config", "core.event_ids must be in [1, 16], got {}", p.event_ids);
-  }
   if (p.scalar_stack_size < StackGuard::kMinimumSize) {
     raise("config", "core.scalar.stack_size {} is below the minimum {} bytes (the kernel body runs on it)",
           p.scalar_stack_size, StackGuard::kMinimumSize);

@@ -41,7 +41,7 @@ inline constexpr uint64_t kHashMultipliers[] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3
 // `targets` granules reaches each target once. Other counts use plain modulo.
 class HashedTargets {
  public:
-  explicit HashedTargets(unsigned targets, HashLevel level = HashLevel::Home)
+  HashedTargets(unsigned targets, HashLevel level)
       : targets_(targets), pow2_(targets > 1 && (targets & (targets - 1)) == 0),
         bits_(pow2_ ? static_cast<unsigned>(__builtin_ctz(targets)) : 0),
         multiplier_(kHashMultipliers[static_cast<unsigned>(level)]) {}
@@ -58,7 +58,7 @@ class HashedTargets {
   uint64_t multiplier_;
 };
 
-inline unsigned hashed_target(uint64_t index, unsigned targets, HashLevel level = HashLevel::Home) {
+inline unsigned hashed_target(uint64_t index, unsigned targets, HashLevel level) {
   return HashedTargets(targets, level)(index);
 }
 

@@ -74,9 +74,8 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
     end_ticks = std::max(end_ticks, channels_[c].reserve_ticks(now, start, share[c]));
     *channel_bytes_[c] += share[c];
   }
-  const sc_core::sc_time end = sc_core::sc_time::from_value(end_ticks);
   (tx.is_write() ? bytes_written_ : bytes_read_) += length;
-  if (Tracer::global().enabled()) trace_bandwidth(end, length);
+  if (Tracer::global().enabled()) trace_bandwidth(sc_core::sc_time::from_value(end_ticks), length);
   if (moves_data(tx)) {
     tx.set_address(address - params_.base);
     sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;  // the backing store is untimed

@@ -21,13 +21,10 @@ HostBridge::Params HostBridge::params_from_config() {
   p.gbps = c.get_in("pcie.gbps", p.gbps, Config::kGbps, "PCIe payload bandwidth per direction in GB/s (10^9 B/s)");
   p.latency_ns = c.get_in("pcie.latency_ns", p.latency_ns, Config::kLatencyNs,
                           "PCIe DMA latency in ns: first byte from host memory to GM, or back");
-  p.max_payload_bytes = c.get<uint32_t>("pcie.max_payload_bytes", p.max_payload_bytes,
-                                        "PCIe max payload (bytes per TLP): the DMA's burst on the ring");
+  p.max_payload_bytes = c.get_in<uint32_t>("pcie.max_payload_bytes", p.max_payload_bytes, 1u, 1u << 20,
+                                           "PCIe max payload (bytes per TLP): the DMA's burst on the ring");
   p.quantum_ns = c.get_in("pcie.quantum_ns", p.quantum_ns, Config::kQuantumNs,
                           "how far the DMA engine books ahead of simulated time (speed knob)");
-  if (p.max_payload_bytes < 1 || p.max_payload_bytes > (1u << 20)) {
-    raise("config", "pcie.max_payload_bytes must be in [1, 1 MiB], got {}", p.max_payload_bytes);
-  }
   p.outstanding_reads = c.get_in<uint32_t>("pcie.outstanding_reads", p.outstanding_reads, 1u, 65536u,
                                            "device to host: GM reads the DMA engine keeps in flight");
   return p;

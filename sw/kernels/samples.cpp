@@ -118,14 +118,17 @@ uint64_t bits_of(T v) {
   return b;
 }
 
-// A sample's host reference, for a kernel launched as `kernel`: runs on the host's cores and
-// shows a progress line when it runs long (at a large --scale it takes longer than the launch).
-ReferenceRun reference_run(ProgressLine& line, const char* kernel) {
+// Runs a sample's host reference, `reference(const ReferenceRun&)`, for a kernel launched as
+// `kernel`: on the host's cores, with a progress line when it runs long (at a large --scale it
+// takes longer than the launch).
+template <class Reference>
+auto on_host(const char* kernel, Reference&& reference) {
+  ProgressLine line(Device::instance().soc().params().progress_seconds);
   ReferenceRun run;
   run.progress = [&line, kernel](double done) {
     if (line.due()) line.print(fmt::format("{}: checking the result on the host, {:.0f}% done", kernel, 100 * done));
   };
-  return run;
+  return reference(run);
 }
 
 // Compares bit for bit; reports the first mismatch.
@@ -284,8 +287,7 @@ SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   std::vector<float> c(size_t(m) * n);
   dev.memcpy(c.data(), gc, c.size() * sizeof(float), Device::Copy::DeviceToHost);
   SampleResult r = check(c.data(), [&] {
-    ProgressLine line(dev.soc().params().progress_seconds);
-    return matmul_reference(a, b, m, n, k, reference_run(line, "matmul_custom"));
+    return on_host("matmul_custom", [&](const ReferenceRun& run) { return matmul_reference(a, b, m, n, k, run); });
   });
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
@@ -324,8 +326,8 @@ SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
   std::vector<float> y(size_t(m) * n);
   dev.memcpy(y.data(), gy, y.size() * sizeof(float), Device::Copy::DeviceToHost);
   SampleResult r = check(y.data(), [&] {
-    ProgressLine line(dev.soc().params().progress_seconds);
-    return matmul_softmax_reference(a, b, bias, m, n, k, reference_run(line, "matmul_softmax_custom"));
+    return on_host("matmul_softmax_custom",
+                   [&](const ReferenceRun& run) { return matmul_softmax_reference(a, b, bias, m, n, k, run); });
   });
   AscendC::GmFree(ga);
   AscendC::GmFree(gb);
