@@ -1,15 +1,18 @@
 // A bandwidth resource: a link, a port or a memory channel that moves a fixed number of bytes
 // per second. Its time line is cut into slots of 1-2 KiB's transfer time; a slot holds at
-// most that many bytes, and a transfer takes the free room of the slots from its start on, so
-// one that starts while the resource is busy waits for room. Because it books (start time,
-// bytes) rather than running a process per cycle, it stays correct under temporal decoupling:
-// initiators book at their local times, which arrive out of order, and a late booking for an
-// early time uses the room left in early slots instead of queueing behind bookings made for
-// the future. A booking costs one step per slot it touches, however busy the resource is.
+// most its length of transfer time, and a transfer takes the free room of the slots from its
+// start on, so one that starts while the resource is busy waits for room. Because it books
+// (start time, duration) rather than running a process per cycle, it stays correct under
+// temporal decoupling: initiators book at their local times, which arrive out of order, and a
+// late booking for an early time uses the room left in early slots instead of queueing behind
+// bookings made for the future. A booking costs one step per slot it touches, however busy
+// the resource is.
 //
-// Within a slot the bytes are taken as packed from the slot's start: a transfer ends at
-// max(its start, the slot's bytes before it) + its bytes, so ordering inside one slot is
-// approximate by at most one slot's time (a few cycles on a link).
+// Everything is counted in SystemC time units (a transfer's duration is its bytes' time,
+// rounded once to a unit), so the bookings are exact integer arithmetic. Within a slot the
+// booked time is packed from the slot's start: a transfer ends at max(its start, the slot's
+// booked time before it) + its duration, so ordering inside one slot is approximate by at
+// most one slot's time (a few cycles on a link).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +28,9 @@ class BandwidthResource {
   // most this many): small enough that a slot is a few cycles of a link or channel, large
   // enough that a typical transfer touches one or two slots.
   static constexpr uint64_t kSlotBytes = 2048;
+  // A slot's booked time is kept in 32 bits, so a slot is at most 2^31 time units (at 1 ps
+  // resolution, only a resource slower than 1 MB/s has slots of fewer than kSlotBytes / 2).
+  static constexpr unsigned kMaxSlotShift = 31;
 
   // bytes_per_second <= 0 means unlimited.
   explicit BandwidthResource(double bytes_per_second = 0) { set_bandwidth(bytes_per_second); }
@@ -35,10 +41,8 @@ class BandwidthResource {
     // A power of two of time units (so slot numbers are shifts, not divisions), holding
     // between kSlotBytes / 2 and kSlotBytes.
     slot_shift_ = 0;
-    while ((uint64_t(2) << slot_shift_) <= ticks(kSlotBytes)) ++slot_shift_;
-    bytes_per_tick_ = ticks_per_byte_ > 0 ? 1.0 / ticks_per_byte_ : 0.0;
-    slot_bytes_ = double(uint64_t(1) << slot_shift_) * bytes_per_tick_;
-    slots_per_byte_ = slot_bytes_ > 0 ? 1.0 / slot_bytes_ : 0.0;
+    while (slot_shift_ < kMaxSlotShift && (uint64_t(2) << slot_shift_) <= ticks(kSlotBytes)) ++slot_shift_;
+    slot_ticks_ = uint64_t(1) << slot_shift_;
     reset();
   }
   double bytes_per_second() const { return ps_per_byte_ > 0 ? 1e12 / ps_per_byte_ : 0.0; }
@@ -59,17 +63,17 @@ class BandwidthResource {
   }
   // The same, for a caller that has the booking's occupancy_ticks(bytes) at hand.
   uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes, uint64_t occupancy) {
-    if (ticks_per_byte_ == 0 || bytes == 0) return start;
+    if (ticks_per_byte_ == 0 || bytes == 0 || occupancy == 0) return start;
     forget_before(now);
     uint64_t slot = start >> slot_shift_;
     if (slot < base_) {  // before the forgotten past: book from the oldest slot kept
       slot = base_;
       start = base_ << slot_shift_;
     }
-    double left = double(bytes);
-    double offset = double(start - (slot << slot_shift_)) * bytes_per_tick_;  // bytes' worth of time into the slot
-    uint64_t end = start;
-    for (;; ++slot, offset = 0) {
+    uint64_t left = occupancy;
+    uint64_t offset = start & (slot_ticks_ - 1);  // time into the slot
+    uint64_t end;
+    for (;;) {
       if (slot >= limit_) {  // nothing booked from here on
         end = lay_clear(slot, offset, left);
         break;
@@ -78,18 +82,22 @@ class BandwidthResource {
       if (open != slot) {  // skip a run of full slots
         slot = open;
         offset = 0;
+        continue;
       }
-      float& used = slot_used(slot);
-      const double floor = std::max(double(used), offset);
-      const double room = slot_bytes_ - floor;
-      const double take = std::min(room, left);
-      if (take > kFullSlack) used = float(double(used) + take);
-      if (used >= slot_bytes_ - kFullSlack) slots_[slot & mask_].skip = 1;
+      Slot& s = slots_[slot & mask_];
+      const uint64_t floor = std::max<uint64_t>(s.used, offset);
+      const uint64_t room = slot_ticks_ - floor;  // > 0: the slot is open and offset < its length
       if (room >= left) {
-        end = (slot << slot_shift_) + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
+        s.used += static_cast<uint32_t>(left);
+        if (s.used == slot_ticks_) s.skip = 1;
+        end = (slot << slot_shift_) + floor + left;
         break;
       }
-      if (take > kFullSlack) left -= take;
+      s.used += static_cast<uint32_t>(room);
+      if (s.used == slot_ticks_) s.skip = 1;
+      left -= room;
+      ++slot;
+      offset = 0;
     }
     busy_total_ += occupancy;
     next_free_ = std::max(next_free_, end);
@@ -107,21 +115,12 @@ class BandwidthResource {
   }
 
  private:
-  // A slot's booked bytes, and 0 while it has room, else how far ahead to look for room;
-  // together, so a booking touches one host cache line per slot.
+  // A slot's booked time units, and 0 while it has room, else how far ahead to look for
+  // room; together, so a booking touches one host cache line per slot.
   struct Slot {
-    float used = 0.0f;
+    uint32_t used = 0;
     uint32_t skip = 0;
   };
-  // The bytes booked in `slot` (>= base_); the window grows to hold it.
-  float& slot_used(uint64_t slot) {
-    if (slot >= limit_) {
-      if (slot >= base_ + slots_.size()) grow(slot);
-      clear(limit_, slot + 1);
-      limit_ = slot + 1;
-    }
-    return slots_[slot & mask_].used;
-  }
   // Clears slots [from, to) (from >= limit_): the ring's places past limit_ still hold what
   // slots forgotten long ago left there, and are cleared only when the window reaches them.
   void clear(uint64_t from, uint64_t to) {
@@ -147,31 +146,27 @@ class BandwidthResource {
   // The rest of a booking from `slot` on, where no slot is booked yet: the same steps as
   // reserve_ticks' loop (so the same result), without the lookups; every slot it reaches is
   // written whole (the ring's places past limit_ are not clear). Returns the booking's end.
-  uint64_t lay_clear(uint64_t slot, double offset, double left) {
-    // The last slot it can reach, for the ring's size only (so a margin of a slot for the
-    // rounding of the product, which is cheaper than dividing, changes no result).
-    const uint64_t last = slot + static_cast<uint64_t>((offset + left) * slots_per_byte_) + 2;
+  uint64_t lay_clear(uint64_t slot, uint64_t offset, uint64_t left) {
+    const uint64_t last = slot + ((offset + left - 1) >> slot_shift_);
     if (last >= base_ + slots_.size()) grow(last);
     clear(limit_, slot);
     if (offset != 0) {  // a first slot entered part way
-      const double room = slot_bytes_ - offset;
+      const uint64_t room = slot_ticks_ - offset;
       if (room >= left) return lay_last(slot, offset, left);
-      lay_part(slots_[slot & mask_], room);
-      if (room > kFullSlack) left -= room;
+      slots_[slot & mask_] = Slot{static_cast<uint32_t>(room), 0};  // room < the slot's length
+      left -= room;
       ++slot;
     }
-    // Whole slots, simply full (the loop's steps give the same), each pointing to the last
-    // slot so that a later booking crosses the run in one step. Their number comes from the
-    // same subtractions the loop makes, so `left` ends exactly as there.
-    uint64_t whole = 0;
-    for (; left > slot_bytes_; ++whole) left -= slot_bytes_;
+    // Whole slots, simply full, each pointing to the last slot so that a later booking
+    // crosses the run in one step; the last slot takes the rest (1 to a slot's length).
+    const uint64_t whole = (left - 1) >> slot_shift_;
     lay_full(slot, whole);
-    return lay_last(slot + whole, 0, left);
+    return lay_last(slot + whole, 0, left - (whole << slot_shift_));
   }
   // lay_clear's `count` whole slots from `slot` on, written as the one or two stretches of
   // the ring they occupy (no index wrapping per slot: a large booking lays dozens).
   void lay_full(uint64_t slot, uint64_t count) {
-    const float full = float(slot_bytes_);
+    const auto full = static_cast<uint32_t>(slot_ticks_);
     const size_t at = slot & mask_;
     const size_t first = std::min<size_t>(count, slots_.size() - at);
     Slot* stretch = slots_.data() + at;
@@ -179,16 +174,12 @@ class BandwidthResource {
     Slot* ring = slots_.data();  // the run goes on from the ring's start
     for (size_t i = first; i < count; ++i) ring[i - first] = Slot{full, static_cast<uint32_t>(count - i)};
   }
-  // lay_clear's last slot, where the booking's `left` bytes fit from `offset` on.
-  uint64_t lay_last(uint64_t slot, double offset, double left) {
-    lay_part(slots_[slot & mask_], left);
+  // lay_clear's last slot, where the booking's `left` time units fit from `offset` on
+  // (packed from the slot's start, as reserve_ticks' loop books them).
+  uint64_t lay_last(uint64_t slot, uint64_t offset, uint64_t left) {
+    slots_[slot & mask_] = Slot{static_cast<uint32_t>(left), left == slot_ticks_ ? 1u : 0u};
     limit_ = std::max(limit_, slot + 1);
-    return (slot << slot_shift_) + static_cast<uint64_t>((offset + left) * ticks_per_byte_ + 0.5);
-  }
-  // A clear slot given `take` bytes (as reserve_ticks' loop books them).
-  void lay_part(Slot& s, double take) const {
-    s.used = take > kFullSlack ? float(take) : 0.0f;
-    s.skip = s.used >= slot_bytes_ - kFullSlack ? 1 : 0;
+    return (slot << slot_shift_) + offset + left;
   }
   // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
   // clear (their places in the ring are cleared when the window reaches them). Growing
@@ -216,15 +207,12 @@ class BandwidthResource {
 
   // Those a booking reads first (the resource spans two host cache lines).
   double ticks_per_byte_ = 0;  // in SystemC time resolution units
-  double bytes_per_tick_ = 0;
-  unsigned slot_shift_ = 0;  // a slot is 2^slot_shift_ time units
-  double slot_bytes_ = 0;
-  double slots_per_byte_ = 0;  // 1 / slot_bytes_
+  unsigned slot_shift_ = 0;    // a slot is 2^slot_shift_ time units
+  uint64_t slot_ticks_ = 1;
   std::vector<Slot> slots_;  // at slot & mask_
   uint64_t mask_ = 0;
   uint64_t base_ = 0;   // the oldest slot kept
   uint64_t limit_ = 0;  // one past the newest slot touched
-  static constexpr double kFullSlack = 1e-3;  // bytes of room that count as none
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;
   double ps_per_byte_ = 0;

@@ -45,15 +45,15 @@ TEST(BandwidthTest, ReserveQueuesBehindEarlierTransfers) {
 
 namespace {
 
-// The booking rule of tlm/bandwidth.h written plainly: every slot's booked bytes in a map,
+// The booking rule of tlm/bandwidth.h written plainly: every slot's booked time in a map,
 // nothing forgotten but what lies before `now`'s slot, no skip pointers, no ring.
 class PlainSlots {
  public:
   explicit PlainSlots(double bytes_per_second) {
     ticks_per_byte_ = 1e12 / bytes_per_second * double(sc_time(1, sc_core::SC_PS).value());
-    while ((uint64_t(2) << shift_) <= ticks(npuvp::BandwidthResource::kSlotBytes)) ++shift_;
-    bytes_per_tick_ = 1.0 / ticks_per_byte_;
-    slot_bytes_ = double(uint64_t(1) << shift_) * bytes_per_tick_;
+    while (shift_ < npuvp::BandwidthResource::kMaxSlotShift &&
+           (uint64_t(2) << shift_) <= ticks(npuvp::BandwidthResource::kSlotBytes))
+      ++shift_;
   }
   uint64_t reserve(uint64_t now, uint64_t start, uint64_t bytes) {
     base_ = std::max(base_, now >> shift_);
@@ -62,25 +62,25 @@ class PlainSlots {
       slot = base_;
       start = base_ << shift_;
     }
-    double left = double(bytes);
-    double offset = double(start - (slot << shift_)) * bytes_per_tick_;
+    const uint64_t length = uint64_t(1) << shift_;
+    uint64_t left = ticks(bytes);
+    uint64_t offset = start - (slot << shift_);
     for (;; ++slot, offset = 0) {
-      float& used = used_[slot];
-      const double floor = std::max(double(used), offset);
-      const double room = slot_bytes_ - floor;
-      const double take = std::min(room, left);
-      if (take > 1e-3) used = float(double(used) + take);
-      if (room >= left) return (slot << shift_) + static_cast<uint64_t>((floor + left) * ticks_per_byte_ + 0.5);
-      if (take > 1e-3) left -= take;
+      uint64_t& used = used_[slot];
+      const uint64_t floor = std::max(used, offset);
+      const uint64_t take = std::min(length - floor, left);
+      used += take;
+      if (take == left) return (slot << shift_) + floor + left;
+      left -= take;
     }
   }
 
  private:
   uint64_t ticks(uint64_t bytes) const { return static_cast<uint64_t>(ticks_per_byte_ * double(bytes) + 0.5); }
-  double ticks_per_byte_ = 0, bytes_per_tick_ = 0, slot_bytes_ = 0;
+  double ticks_per_byte_ = 0;
   unsigned shift_ = 0;
   uint64_t base_ = 0;
-  std::map<uint64_t, float> used_;
+  std::map<uint64_t, uint64_t> used_;
 };
 
 }  // namespace
@@ -90,7 +90,7 @@ class PlainSlots {
 // bookings out of order, overlapping and far apart, idle stretches longer than the ring,
 // transfers from a few bytes to hundreds of slots.
 TEST(BandwidthTest, BookingsMatchThePlainSlotRule) {
-  for (double bytes_per_second : {256e9, 37.5e9, 1e9}) {
+  for (double bytes_per_second : {256e9, 37.5e9, 1e9, 1e5}) {
     npuvp::BandwidthResource resource(bytes_per_second);
     PlainSlots plain(bytes_per_second);
     std::mt19937_64 random(7);
