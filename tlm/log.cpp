@@ -34,6 +34,18 @@ void log_warning(std::string_view block, std::string_view message) {
   SC_REPORT_WARNING(kReportType, text.c_str());
 }
 
+void print_warnings_as_one_line() {
+  sc_core::sc_report_handler::set_handler([](const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
+    if (report.get_severity() == sc_core::SC_WARNING && std::string_view(report.get_msg_type()) == kReportType &&
+        (actions & sc_core::SC_DISPLAY)) {
+      fmt::print(stderr, "npuvp: warning: {}\n", report.get_msg());
+      sc_core::sc_report_handler::default_handler(report, actions & ~(sc_core::SC_DISPLAY | sc_core::SC_LOG));
+      return;
+    }
+    sc_core::sc_report_handler::default_handler(report, actions);
+  });
+}
+
 std::string error_text(const std::exception& e) {
   // sc_report::what() adds severity, type and "In file:" lines; get_msg() is the bare text.
   if (const auto* report = dynamic_cast<const sc_core::sc_report*>(&e)) {

@@ -32,6 +32,10 @@ void info(std::string_view block, fmt::format_string<Args...> f, Args&&... args)
   log_info(block, fmt::format(f, std::forward<Args>(args)...));
 }
 
+// For command-line programs: warnings print as one line, "npuvp: warning: <block> @ <time>:
+// <message>", without SystemC's "In file:" line; everything else keeps SystemC's handling.
+void print_warnings_as_one_line();
+
 // The message part of a report or exception, without SystemC's "In file:" decoration.
 std::string error_text(const std::exception& e);
 

@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  npuvp::print_warnings_as_one_line();
   try {
     // The statistics are written when the run ends: a path that cannot be written fails now,
     // not after a long run (opened for appending: an existing file is left as it is).

@@ -237,7 +237,7 @@ TEST(Timing, StridedReadsMoveMoreDramBytesWithLongerLines) {
   const json small = npuvp::testing::in_child_process(
       [&] { return read_pattern_run(with(cfg, {"l2.line_bytes=128"}), 16 << 20, 1024, 1); });
   const json large = npuvp::testing::in_child_process(
-      [&] { return read_pattern_run(with(cfg, {"l2.line_bytes=512"}), 16 << 20, 1024, 1); });
+      [&] { return read_pattern_run(with(cfg, {"l2.line_bytes=512", "dram.interleave_bytes=512"}), 16 << 20, 1024, 1); });
   EXPECT_GE(large["dram_read"].get<double>(), 3.5 * small["dram_read"].get<double>());
 }
 

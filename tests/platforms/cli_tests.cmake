@@ -48,6 +48,10 @@ add_test(NAME platforms.cli.huge_counts_and_buffers_are_errors
                           ${cli} run add --set core.l1.size=4294967295")
 add_test(NAME platforms.cli.zero_l2_line_is_an_error
          COMMAND ${expect} fail "l2.line_bytes must be a power of two of at least 32, got 0" ${cli} run add --set l2.line_bytes=0)
+# A legal what-if that is rarely meant: the run goes on and says what it costs.
+add_test(NAME platforms.cli.dram_interleave_below_the_line_warns
+         COMMAND ${expect} ok "npuvp: warning: config @ 0 s: dram.interleave_bytes \\(256\\) is smaller than l2.line_bytes \\(512\\): every line fill is cut over 2 memory channels.*result: PASS"
+                 ${cli} run add --set l2.line_bytes=512)
 add_test(NAME platforms.cli.gm_base_inside_an_l2_run_is_an_error
          COMMAND ${expect} fail "gm.base 0x40 must be a multiple of l2.interleave_bytes" ${cli} run add --set gm.base=64)
 # At a slow clock the next event can lie beyond the run loop's 100 us slice (it used to spin).

@@ -140,7 +140,7 @@ TEST(AiCoreTest, GmLatencyAndBandwidthBoundCopies) {
 // not wait for the line's fill from DRAM, a reader of a missing line does (and both fills
 // cost DRAM bytes).
 TEST(AiCoreTest, PartialLineWritesArePostedReadsWaitForTheFill) {
-  auto& dev = npuvp::testing::make_device({"platform.cores=1", "l2.line_bytes=512", "dram.latency_ns=2000"});
+  auto& dev = npuvp::testing::make_device({"platform.cores=1", "l2.line_bytes=512", "dram.interleave_bytes=512", "dram.latency_ns=2000"});
   void* buf = dev.malloc(64 * 1024);
   const uint64_t gm = dev.device_address(buf);
   dev.launch("posted", 1, [&] {
