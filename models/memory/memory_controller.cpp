@@ -22,7 +22,11 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Params& p
       params_(params),
       latency_(params.latency_ns, sc_core::SC_NS),
       bytes_read_(Stats::global().counter(std::string(this->name()) + ".bytes_read", "bytes")),
-      bytes_written_(Stats::global().counter(std::string(this->name()) + ".bytes_written", "bytes")) {
+      bytes_written_(Stats::global().counter(std::string(this->name()) + ".bytes_written", "bytes")),
+      interleave_(std::max<uint64_t>(params.interleave_bytes, 1)),  // checked below
+      controllers_(std::max(params.controllers, 1u)),
+      // The controller was chosen from the granule index; the channel comes from the rest.
+      channel_of_(params.channels, interconnect::HashLevel::Channel) {
   if (params.channels < 1 || params.controllers < 1 || params.interleave_bytes == 0) {
     raise(this->name(), "channels, controllers and interleave must be positive");
   }
@@ -42,10 +46,8 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Params& p
 void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
   // Each channel serves its share of the bytes as one booking.
-  std::fill(channel_share_.begin(), channel_share_.end(), 0);
-  // The controller was chosen from the granule index; the channel comes from the rest.
-  const interconnect::HashedTargets channel_of(static_cast<unsigned>(channels_.size()), interconnect::HashLevel::Channel);
-  const interconnect::Divisor interleave(params_.interleave_bytes), controllers(params_.controllers);
+  const interconnect::HashedTargets channel_of = channel_of_;  // locals: the loop keeps them in registers
+  const interconnect::Divisor interleave = interleave_, controllers = controllers_;
   const uint64_t base = params_.base, granule_bytes = interleave.value();
   uint64_t* const share = channel_share_.data();  // local: the loop keeps its state in registers
   bool outside = false;
@@ -63,6 +65,7 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
     }
   });
   if (outside) {
+    std::fill(channel_share_.begin(), channel_share_.end(), 0);
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -73,6 +76,7 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
     if (share[c] == 0) continue;
     end_ticks = std::max(end_ticks, channels_[c].reserve_ticks(now, start, share[c]));
     *channel_bytes_[c] += share[c];
+    share[c] = 0;
   }
   (tx.is_write() ? bytes_written_ : bytes_read_) += length;
   if (Tracer::global().enabled()) trace_bandwidth(sc_core::sc_time::from_value(end_ticks), length);

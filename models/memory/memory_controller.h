@@ -9,6 +9,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include "models/interconnect/address_hash.h"
 #include "tlm/bandwidth.h"
 #include "tlm/stats.h"
 
@@ -46,7 +47,10 @@ class MemoryController : public sc_core::sc_module {
   Counter& bytes_read_;
   Counter& bytes_written_;
   std::vector<Counter*> channel_bytes_;
-  std::vector<uint64_t> channel_share_;  // bytes per channel of the transaction under way
+  std::vector<uint64_t> channel_share_;  // bytes per channel of the transaction under way (0 between them)
+  // The address split, fixed by the parameters.
+  interconnect::Divisor interleave_, controllers_;
+  interconnect::HashedTargets channel_of_;
   // Counter track in the trace: bytes per window, emitted when a window closes.
   sc_core::sc_time window_start_ = sc_core::SC_ZERO_TIME;
   uint64_t window_bytes_ = 0;
