@@ -70,6 +70,7 @@ class BandwidthResource {
       slot = base_;
       start = base_ << slot_shift_;
     }
+    if (slot < hole_end_) fill_hole();  // it may reach the hole's slots
     uint64_t left = occupancy;
     uint64_t offset = start & (slot_ticks_ - 1);  // time into the slot
     uint64_t end;
@@ -111,6 +112,7 @@ class BandwidthResource {
     slots_.clear();
     mask_ = 0;
     base_ = limit_ = 0;
+    hole_begin_ = hole_end_ = 0;
     next_free_ = busy_total_ = 0;
   }
 
@@ -129,6 +131,13 @@ class BandwidthResource {
     const size_t first = std::min(count, slots_.size() - at);
     std::fill_n(slots_.begin() + at, first, Slot{});
     std::fill_n(slots_.begin(), count - first, Slot{});
+  }
+  // The hole: slots [hole_begin_, hole_end_) that a booking past limit_ skipped. They are
+  // clear, but their places in the ring are cleared only when a booking may reach them; on
+  // an idle resource the window usually moves past them first, and they never are.
+  void fill_hole() {
+    if (hole_end_ > base_) clear(std::max(hole_begin_, base_), hole_end_);
+    hole_begin_ = hole_end_ = 0;
   }
   // The first slot at or after `slot` that has room: full slots point ahead (skip > 0),
   // and the pointers are shortened on the way, so a long run of full slots (a congested
@@ -149,7 +158,11 @@ class BandwidthResource {
   uint64_t lay_clear(uint64_t slot, uint64_t offset, uint64_t left) {
     const uint64_t last = slot + ((offset + left - 1) >> slot_shift_);
     if (last >= base_ + slots_.size()) grow(last);
-    clear(limit_, slot);
+    if (slot > limit_) {  // the slots skipped become the hole (the last one is cleared first)
+      fill_hole();
+      hole_begin_ = limit_;
+      hole_end_ = slot;
+    }
     if (offset != 0) {  // a first slot entered part way
       const uint64_t room = slot_ticks_ - offset;
       if (room >= left) return lay_last(slot, offset, left);
@@ -213,6 +226,7 @@ class BandwidthResource {
   uint64_t mask_ = 0;
   uint64_t base_ = 0;   // the oldest slot kept
   uint64_t limit_ = 0;  // one past the newest slot touched
+  uint64_t hole_begin_ = 0, hole_end_ = 0;  // see fill_hole()
   uint64_t next_free_ = 0;
   uint64_t busy_total_ = 0;
   double ps_per_byte_ = 0;
