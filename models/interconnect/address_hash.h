@@ -18,6 +18,7 @@ class Divisor {
       : divisor_(divisor), shift_((divisor & (divisor - 1)) == 0 ? __builtin_ctzll(divisor) : -1) {}
   uint64_t value() const { return divisor_; }
   uint64_t divide(uint64_t x) const { return shift_ >= 0 ? x >> shift_ : x / divisor_; }
+  int shift() const { return shift_; }  // log2(divisor), or -1 when it is not a power of two
 
  private:
   uint64_t divisor_;
@@ -47,11 +48,28 @@ class HashedTargets {
         multiplier_(kHashMultipliers[static_cast<unsigned>(level)]) {}
   unsigned operator()(uint64_t index) const {
     if (!pow2_) return targets_ <= 1 ? 0 : static_cast<unsigned>(index % targets_);
-    const uint64_t mix = ((index >> bits_) * multiplier_) >> (64 - bits_);
-    return static_cast<unsigned>((index ^ mix) & (targets_ - 1));
+    return mix(index, bits_, multiplier_);
   }
+  bool power_of_two() const { return pow2_; }
+
+  // The same for a power-of-two count, with no test per call: a loop that hashes every span
+  // chooses between the two forms once.
+  class PowerOfTwo {
+   public:
+    explicit PowerOfTwo(const HashedTargets& h) : bits_(h.bits_), multiplier_(h.multiplier_) {}
+    unsigned operator()(uint64_t index) const { return mix(index, bits_, multiplier_); }
+
+   private:
+    unsigned bits_;
+    uint64_t multiplier_;
+  };
 
  private:
+  static unsigned mix(uint64_t index, unsigned bits, uint64_t multiplier) {
+    const uint64_t high = ((index >> bits) * multiplier) >> (64 - bits);
+    return static_cast<unsigned>((index ^ high) & ((uint64_t(1) << bits) - 1));
+  }
+
   unsigned targets_;
   bool pow2_;
   unsigned bits_;

@@ -275,31 +275,42 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
   for (SpanListExtension& t : by_target) t.spans.clear();
   const Divisor granule(piece_bytes(from));
   const std::vector<unsigned>& index = targets_of(from);
-  const HashedTargets target_of(static_cast<unsigned>(index.size()), hash_level(from));  // target_of_granule's
+  const HashedTargets hash(static_cast<unsigned>(index.size()), hash_level(from));  // target_of_granule's
   const uint64_t gm_base = params_.gm_base, gm_size = params_.gm_size;  // in registers, not reloaded per span
   // Spans inside a known range that is GM need no check each.
   const bool all_in_gm = list.bounded && list.high >= list.low && within(list.low, list.high - list.low, gm_base, gm_size);
   SpanListExtension* const targets = by_target.data();  // locals, so the loop keeps them in registers
   const unsigned* const target_index = index.data();
-  for (const AddressSpan& s : list.spans) {
-    if (s.length == 0) continue;
-    if (!all_in_gm && !within(s.address, s.length, gm_base, gm_size)) {
-      tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
+  const uint64_t granule_bytes = granule.value();
+  // Returns false at a span outside GM.
+  auto split = [&](auto target_of, auto granule_of) {
+    for (const AddressSpan& s : list.spans) {
+      if (s.length == 0) continue;
+      if (!all_in_gm && !within(s.address, s.length, gm_base, gm_size)) return false;
+      // Offsets from gm_base; a span (a row, a line) usually lies in one granule.
+      const uint64_t from_offset = s.address - gm_base, end_offset = from_offset + s.length;
+      uint64_t g = granule_of(from_offset);
+      if (g == granule_of(end_offset - 1)) {
+        targets[target_index[target_of(g)]].add(s.address, s.length);
+        continue;
+      }
+      for (uint64_t at = from_offset; at < end_offset; ++g) {
+        const uint64_t n = std::min(end_offset, (g + 1) * granule_bytes) - at;
+        targets[target_index[target_of(g)]].add(gm_base + at, n);
+        at += n;
+      }
     }
-    // Offsets from gm_base; a span (a row, a line) usually lies in one granule.
-    const uint64_t from_offset = s.address - gm_base, end_offset = from_offset + s.length;
-    uint64_t g = granule.divide(from_offset);
-    const uint64_t last = granule.divide(end_offset - 1);
-    if (g == last) {
-      targets[target_index[target_of(g)]].add(s.address, s.length);
-      continue;
-    }
-    for (uint64_t at = from_offset; at < end_offset; ++g) {
-      const uint64_t n = std::min(end_offset, (g + 1) * granule.value()) - at;
-      targets[target_index[target_of(g)]].add(gm_base + at, n);
-      at += n;
-    }
+    return true;
+  };
+  // Power-of-two granules and target counts (every shipped platform) get a loop without the
+  // general forms' tests per span.
+  const int shift = granule.shift();
+  const bool inside = hash.power_of_two() && shift >= 0
+                          ? split(HashedTargets::PowerOfTwo(hash), [shift](uint64_t x) { return x >> shift; })
+                          : split(hash, [&granule](uint64_t x) { return granule.divide(x); });
+  if (!inside) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
   }
   // One timing-only payload per target reached, with that target's spans.
   InitiatorExtension* who = nullptr;

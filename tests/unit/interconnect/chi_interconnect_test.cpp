@@ -161,13 +161,15 @@ struct SpanRecorder : sc_core::sc_module {
   }
 };
 
-// Each home receives exactly the plain split of a span list: every span cut at the 128 B
-// granules, each piece to the home of its granule, pieces that touch merged; lists come
-// again in random order, and a list with a span outside GM is an error every time.
-TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitOfASpanList) {
+// Each home receives exactly the plain split of a span list: every span cut at the
+// `granule` B granules, each piece to the home of its granule, pieces that touch merged;
+// lists come again in random order, and a list with a span outside GM is an error every time.
+void check_plain_split(uint64_t granule) {
   npuvp::testing::FreshStats fresh_stats;
   Initiator init{"init"};
-  ChiInterconnect noc("ring", Ring::params());
+  ChiInterconnect::Params params = Ring::params();
+  params.home_interleave_bytes = granule;
+  ChiInterconnect noc("ring", params);
   SpanRecorder home0("home0"), home1("home1");
   SpanRecorder* homes[2] = {&home0, &home1};
   npuvp::Memory dram("dram", npuvp::testing::untimed_memory(1 << 20));
@@ -198,7 +200,7 @@ TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitOfASpanList) {
       npuvp::SpanListExtension plain[2];
       for (const auto& s : list) {
         for (uint64_t at = s.address; at < s.address + s.length;) {
-          const uint64_t piece = std::min(s.address + s.length, (at / 128 + 1) * 128) - at;
+          const uint64_t piece = std::min(s.address + s.length, (at / granule + 1) * granule) - at;
           plain[noc.home_of(at)].add(at, piece);
           at += piece;
         }
@@ -228,5 +230,10 @@ TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitOfASpanList) {
   ASSERT_EQ(bad_status.size(), (order.size() + 49) / 50);
   for (auto status : bad_status) EXPECT_EQ(status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
+
+TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitOfASpanList) { check_plain_split(128); }
+
+// The split's general form (a granule that is not a power of two divides instead of shifting).
+TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitWithAGranuleNotAPowerOfTwo) { check_plain_split(384); }
 
 }  // namespace
