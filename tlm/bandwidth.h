@@ -59,11 +59,12 @@ class BandwidthResource {
   // The same in SystemC time units; `now` is the current simulated time (nobody books before
   // it, so earlier slots are forgotten).
   uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes) {
-    return reserve_ticks(now, start, bytes, ticks(bytes));
+    return reserve_occupancy(now, start, ticks(bytes));
   }
-  // The same, for a caller that has the booking's occupancy_ticks(bytes) at hand.
-  uint64_t reserve_ticks(uint64_t now, uint64_t start, uint64_t bytes, uint64_t occupancy) {
-    if (ticks_per_byte_ == 0 || bytes == 0 || occupancy == 0) return start;
+  // The same for a caller that has the booking's occupancy_ticks(bytes) at hand (0 for no
+  // bytes or an unlimited resource: it takes no time).
+  uint64_t reserve_occupancy(uint64_t now, uint64_t start, uint64_t occupancy) {
+    if (occupancy == 0) return start;
     forget_before(now);
     uint64_t slot = start >> slot_shift_;
     if (slot < base_) {  // before the forgotten past: book from the oldest slot kept
@@ -87,16 +88,14 @@ class BandwidthResource {
       }
       Slot& s = slots_[slot & mask_];
       const uint64_t floor = std::max<uint64_t>(s.used, offset);
-      const uint64_t room = slot_ticks_ - floor;  // > 0: the slot is open and offset < its length
-      if (room >= left) {
-        s.used += static_cast<uint32_t>(left);
-        if (s.used == slot_ticks_) s.skip = 1;
+      const uint64_t take = std::min(slot_ticks_ - floor, left);  // > 0: the slot is open, offset < its length
+      s.used += static_cast<uint32_t>(take);
+      if (s.used == slot_ticks_) s.skip = 1;
+      if (take == left) {
         end = (slot << slot_shift_) + floor + left;
         break;
       }
-      s.used += static_cast<uint32_t>(room);
-      if (s.used == slot_ticks_) s.skip = 1;
-      left -= room;
+      left -= take;
       ++slot;
       offset = 0;
     }
@@ -123,8 +122,8 @@ class BandwidthResource {
     uint32_t used = 0;
     uint32_t skip = 0;
   };
-  // Clears slots [from, to) (from >= limit_): the ring's places past limit_ still hold what
-  // slots forgotten long ago left there, and are cleared only when the window reaches them.
+  // Clears slots [from, to): their places in the ring may still hold what slots forgotten
+  // long ago left there.
   void clear(uint64_t from, uint64_t to) {
     if (to <= from) return;
     const size_t at = from & mask_, count = to - from;
@@ -158,7 +157,7 @@ class BandwidthResource {
   uint64_t lay_clear(uint64_t slot, uint64_t offset, uint64_t left) {
     const uint64_t last = slot + ((offset + left - 1) >> slot_shift_);
     if (last >= base_ + slots_.size()) grow(last);
-    if (slot > limit_) {  // the slots skipped become the hole (the last one is cleared first)
+    if (slot > limit_) {  // the slots skipped become the hole (an earlier hole is cleared first)
       fill_hole();
       hole_begin_ = limit_;
       hole_end_ = slot;
@@ -194,9 +193,10 @@ class BandwidthResource {
     limit_ = std::max(limit_, slot + 1);
     return (slot << slot_shift_) + offset + left;
   }
-  // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on are
-  // clear (their places in the ring are cleared when the window reaches them). Growing
-  // re-lays the kept slots [base_, limit_) into a larger ring.
+  // The slots live in a power-of-two ring indexed by slot number; slots from limit_ on, and
+  // the hole's, are clear whatever their places in the ring hold (lay_clear writes every
+  // place it books, fill_hole clears the hole's). Growing re-lays the kept slots
+  // [base_, limit_) into a larger ring.
   void grow(uint64_t slot) {
     size_t size = std::max<size_t>(64, slots_.size());
     while (slot >= base_ + size) size *= 2;

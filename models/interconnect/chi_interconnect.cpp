@@ -192,7 +192,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
       if (!s.booked) {
         LinkChannel& lc = links_[link * 2 + kData];
         const uint64_t occupancy = lc.resource.occupancy_ticks(s.bytes);
-        s.end = lc.resource.reserve_ticks(now, head, s.bytes, occupancy);
+        s.end = lc.resource.reserve_occupancy(now, head, occupancy);
         s.pass_from = s.end > occupancy ? s.end - occupancy : 0;
         s.booked = true;
         lc.unflushed_bytes += s.bytes;
