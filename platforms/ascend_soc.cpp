@@ -96,10 +96,9 @@ AscendSoc::Params AscendSoc::params_from_config() {
   }
   // Legal (a what-if), but rarely meant: a line fill then queues on several channels.
   if (p.l2_slices > 0 && p.dram_interleave_bytes < p.l2_line_bytes) {
-    log_warning("config", fmt::format("dram.interleave_bytes ({}) is smaller than l2.line_bytes ({}): every line fill "
-                                      "is cut over {} memory channels; a multiple of the line size fills a line from one",
-                                      p.dram_interleave_bytes, p.l2_line_bytes,
-                                      (p.l2_line_bytes + p.dram_interleave_bytes - 1) / p.dram_interleave_bytes));
+    warning("config", "dram.interleave_bytes ({}) is smaller than l2.line_bytes ({}): every line fill is cut over {} "
+            "memory channels; a multiple of the line size fills a line from one",
+            p.dram_interleave_bytes, p.l2_line_bytes, (p.l2_line_bytes + p.dram_interleave_bytes - 1) / p.dram_interleave_bytes);
   }
   n.gm_base = p.gm_base;
   n.gm_size = p.gm_size;

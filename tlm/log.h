@@ -32,6 +32,11 @@ void info(std::string_view block, fmt::format_string<Args...> f, Args&&... args)
   log_info(block, fmt::format(f, std::forward<Args>(args)...));
 }
 
+template <class... Args>
+void warning(std::string_view block, fmt::format_string<Args...> f, Args&&... args) {
+  log_warning(block, fmt::format(f, std::forward<Args>(args)...));
+}
+
 // For command-line programs: warnings print as one line, "npuvp: warning: <block> @ <time>:
 // <message>", without SystemC's "In file:" line; everything else keeps SystemC's handling.
 void print_warnings_as_one_line();
