@@ -154,7 +154,9 @@ class BandwidthResource {
   // The rest of a booking from `slot` on, where no slot is booked yet: the same steps as
   // reserve_ticks' loop (so the same result), without the lookups; every slot it reaches is
   // written whole (the ring's places past limit_ are not clear). Returns the booking's end.
-  uint64_t lay_clear(uint64_t slot, uint64_t offset, uint64_t left) {
+  // Inlined into its one caller: three bookings in four end here, and a call's register
+  // saves and restores were an eighth of a booking's host instructions.
+  __attribute__((always_inline)) uint64_t lay_clear(uint64_t slot, uint64_t offset, uint64_t left) {
     const uint64_t last = slot + ((offset + left - 1) >> slot_shift_);
     if (last >= base_ + slots_.size()) grow(last);
     if (slot > limit_) {  // the slots skipped become the hole (an earlier hole is cleared first)

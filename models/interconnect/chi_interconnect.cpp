@@ -218,7 +218,7 @@ uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_
   // target is still producing it, so a long transfer costs its slowest stage.
   flows.clear();
   for (const Share& s : shares) {
-    flows.push_back(flow(a, targets_[s.target].stop, params_.request_bytes, start));
+    add_flow(flows, a, targets_[s.target].stop, params_.request_bytes, start);
   }
   traverse(flows, kRequest);
   for (unsigned i = 0; i < shares.size(); ++i) shares[i].arrival = shares[i].data_tail = flows[i].arrival;
@@ -245,8 +245,11 @@ uint64_t ChiInterconnect::exchange(int from, std::vector<Share>& shares, uint64_
   flows.clear();
   for (const Share& s : shares) {
     const unsigned b = targets_[s.target].stop;
-    flows.push_back(write ? flow(b, a, params_.request_bytes, s.served)
-                          : flow(b, a, s.bytes, std::max(s.arrival, minus(s.served, stream(s)))));
+    if (write) {
+      add_flow(flows, b, a, params_.request_bytes, s.served);
+    } else {
+      add_flow(flows, b, a, s.bytes, std::max(s.arrival, minus(s.served, stream(s))));
+    }
   }
   traverse(flows, write ? kRequest : kData);
   uint64_t done = start;
@@ -261,7 +264,11 @@ void ChiInterconnect::forward(int from, int target, tlm::tlm_generic_payload& tx
   const uint64_t now = sim_time().value();
   if (scratch_.size() <= depth_) scratch_.resize(depth_ + 1);
   std::vector<Share>& one = scratch_[depth_].shares;  // a plain transaction is never inside b_transport_spans
-  one.assign(1, Share{target, &tx, tx.get_data_length()});
+  one.clear();
+  Share& s = one.emplace_back();  // field by field (see add_flow)
+  s.target = target;
+  s.tx = &tx;
+  s.bytes = tx.get_data_length();
   const uint64_t done = exchange(from, one, now + delay.value(), tx.is_write());
   if (!tx.is_response_error()) delay = sc_core::sc_time::from_value(done - now);
 }
@@ -329,7 +336,10 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     prepare(piece, tx.get_command(), share.spans.front().address, nullptr, bytes);
     piece.set_extension(&initiator);
     if (share.spans.size() > 1) piece.set_extension(&share);
-    scratch.shares.push_back(Share{static_cast<int>(t), &piece, bytes});
+    Share& s = scratch.shares.emplace_back();  // field by field (see add_flow)
+    s.target = static_cast<int>(t);
+    s.tx = &piece;
+    s.bytes = bytes;
   }
   // The pieces borrow `initiator` and their share lists: both are cleared however this call
   // ends, an error raised downstream included (a payload deletes the extensions it holds).

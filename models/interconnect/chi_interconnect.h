@@ -142,9 +142,14 @@ class ChiInterconnect : public sc_core::sc_module {
     unsigned route = 0;  // its id (Topology::route_id)
     uint64_t bytes = 0, start = 0, arrival = 0;
   };
-  Flow flow(unsigned from_stop, unsigned to_stop, uint64_t bytes, uint64_t start) const {
-    const unsigned id = topology_->route_id(from_stop, to_stop);
-    return Flow{topology_->route(id), id, bytes, start, 0};
+  // Appends it field by field: a Flow built apart and copied in is read back as vectors
+  // before its scalar stores have landed (a store-forwarding stall on every flow).
+  void add_flow(std::vector<Flow>& flows, unsigned from_stop, unsigned to_stop, uint64_t bytes, uint64_t start) const {
+    Flow& f = flows.emplace_back();
+    f.route = topology_->route_id(from_stop, to_stop);
+    f.links = topology_->route(f.route);
+    f.bytes = bytes;
+    f.start = start;
   }
   // Sends the flows over their links on `channel`. Links that several flows cross are booked
   // once with the flows' sum, so a transaction costs one booking per link it touches.

@@ -36,6 +36,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Params& p
   for (unsigned c = 0; c < params.channels; ++c) {
     channels_.emplace_back(params.channel_gbps * 1e9);
     channel_share_.push_back(0);
+    touched_.push_back(0);
     channel_bytes_.push_back(&Stats::global().counter(fmt::format("{}.channel{}.bytes", this->name(), c), "bytes"));
   }
   upstream.register_b_transport(this, &MemoryController::b_transport);
@@ -50,6 +51,8 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
   const interconnect::Divisor interleave = interleave_, controllers = controllers_;
   const uint64_t base = params_.base, granule_bytes = interleave.value();
   uint64_t* const share = channel_share_.data();  // local: the loop keeps its state in registers
+  unsigned* const touched = touched_.data();
+  unsigned touched_count = 0;
   bool outside = false;
   for_each_span(tx, [&](uint64_t a, uint64_t n) {
     if (a < base) {
@@ -60,20 +63,22 @@ void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_tim
     for (uint64_t at = a - base, end = at + n; at < end;) {
       const uint64_t granule = interleave.divide(at);
       const uint64_t piece = std::min(end, (granule + 1) * granule_bytes) - at;
-      share[channel_of(controllers.divide(granule))] += piece;
+      const unsigned c = channel_of(controllers.divide(granule));
+      if (share[c] == 0) touched[touched_count++] = c;
+      share[c] += piece;  // piece > 0
       at += piece;
     }
   });
   if (outside) {
-    std::fill(channel_share_.begin(), channel_share_.end(), 0);
+    for (unsigned i = 0; i < touched_count; ++i) share[touched[i]] = 0;
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   // In SystemC time units: building an sc_time is a library call, and this is every fill's path.
   const uint64_t now = sim_time().value(), start = now + delay.value();
   uint64_t end_ticks = start;
-  for (unsigned c = 0; c < channels_.size(); ++c) {
-    if (share[c] == 0) continue;
+  for (unsigned i = 0; i < touched_count; ++i) {
+    const unsigned c = touched[i];
     end_ticks = std::max(end_ticks, channels_[c].reserve_ticks(now, start, share[c]));
     *channel_bytes_[c] += share[c];
     share[c] = 0;

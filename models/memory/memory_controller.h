@@ -48,6 +48,7 @@ class MemoryController : public sc_core::sc_module {
   Counter& bytes_written_;
   std::vector<Counter*> channel_bytes_;
   std::vector<uint64_t> channel_share_;  // bytes per channel of the transaction under way (0 between them)
+  std::vector<unsigned> touched_;         // the channels it reaches, in the order reached (a few of many)
   // The address split, fixed by the parameters.
   interconnect::Divisor interleave_, controllers_;
   interconnect::HashedTargets channel_of_;
