@@ -149,7 +149,11 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
     PipeSlot& slot = slots_.emplace_back();
     slot.unit = unit.get();
   }
-  for (PipeSlot& slot : slots_) slot_of_[static_cast<size_t>(slot.unit->pipe_kind())] = &slot;
+  slot_of_.fill(-1);
+  for (size_t i = 0; i < slots_.size(); ++i) slot_of_[static_cast<size_t>(slots_[i].unit->pipe_kind())] = int(i);
+  slot_keys_.assign(slots_.size(), kNotReady);
+  stale_slots_ = (1u << slots_.size()) - 1;
+  static_assert(sizeof(stale_slots_) * 8 > static_cast<size_t>(Pipe::ALL), "a bit per pipe");
   if (params.scalar_stack_size < StackGuard::kMinimumSize) {
     raise(this->name(), "scalar stack size {} is below the minimum {} bytes", params.scalar_stack_size,
           StackGuard::kMinimumSize);

@@ -190,16 +190,20 @@ class AiCore : public sc_core::sc_module {
   struct PipeSlot {
     PipeUnit* unit = nullptr;
     PipeEvent next;
-    bool stale = true;
-    bool ready = false;             // `next` can run
-    bool waits_other_core = false;  // its front is a CrossCoreWaitFlag not yet set
   };
   std::vector<PipeSlot> slots_;  // the core's pipes, in pipe order
-  std::array<PipeSlot*, static_cast<size_t>(Pipe::ALL) + 1> slot_of_{};
+  // Each slot's event as one number ordered as next_pipe_event picks (time, then completion
+  // before start), kNotReady when it cannot run: finding the earliest is a scan of a few
+  // words in one host cache line, without branches on the slots' states.
+  static constexpr uint64_t kNotReady = ~uint64_t(0);
+  std::vector<uint64_t> slot_keys_;
+  uint32_t stale_slots_ = 0;             // bit i: slot i must be refreshed before it is read
+  uint32_t waits_other_core_slots_ = 0;  // bit i: slot i's front is a CrossCoreWaitFlag not yet set
+  std::array<int, static_cast<size_t>(Pipe::ALL) + 1> slot_of_{};  // a pipe's slot, or -1
   void pipe_changed(Pipe p) {
-    if (PipeSlot* slot = slot_of_[static_cast<size_t>(p)]) slot->stale = true;
+    if (const int slot = slot_of_[static_cast<size_t>(p)]; slot >= 0) stale_slots_ |= 1u << slot;
   }
-  void refresh(PipeSlot& slot);
+  void refresh(size_t slot);
   PipeEvent next_pipe_event();
   // Runs the pipes' events in time order until `done()` holds; with a horizon, only events
   // up to it, returning when none is left.

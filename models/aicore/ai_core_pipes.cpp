@@ -12,51 +12,59 @@
 
 namespace npuvp::aicore {
 
-void AiCore::refresh(PipeSlot& slot) {
+__attribute__((always_inline)) inline void AiCore::refresh(size_t i) {  // its one caller is next_pipe_event
+  PipeSlot& slot = slots_[i];
   PipeUnit& u = *slot.unit;
-  slot.stale = false;
-  slot.ready = false;
-  slot.waits_other_core = false;
+  const uint32_t bit = 1u << i;
+  uint64_t& key = slot_keys_[i];
+  key = kNotReady;
+  waits_other_core_slots_ &= ~bit;
   if (u.idle()) return;
   if (u.in_flight() > 0) {
     slot.next = {&u, u.completes_at(), true};
-    slot.ready = true;
-    return;
-  }
-  const QueuedInstruction& front = u.front();
-  slot.next = {&u, std::max(u.free_at(), front.issue_time), false};
-  if (auto* f = std::get_if<WaitFlag>(&front.instr)) {
-    if (!flags_.is_set(f->src, f->dst, f->id)) {
-      u.mark_blocked();  // until a set marks the pipe changed
-      return;
+  } else {
+    const QueuedInstruction& front = u.front();
+    slot.next = {&u, std::max(u.free_at(), front.issue_time), false};
+    if (auto* f = std::get_if<WaitFlag>(&front.instr)) {
+      if (!flags_.is_set(f->src, f->dst, f->id)) {
+        u.mark_blocked();  // until a set marks the pipe changed
+        return;
+      }
+      // A pipe that waited starts when the flag was set: with the last event run.
+      slot.next.at = std::max(slot.next.at, last_event_);
+    } else if (auto* f = std::get_if<CrossCoreWaitFlag>(&front.instr)) {
+      stale_slots_ |= bit;  // another core may set it any time: looked at again each time
+      if (!cross_core_->is_set(id_, f->id)) {
+        u.mark_blocked();
+        waits_other_core_slots_ |= bit;
+        return;
+      }
+      slot.next.at = std::max({slot.next.at, last_event_, sim_time()});
     }
-    // A pipe that waited starts when the flag was set: with the last event run.
-    slot.next.at = std::max(slot.next.at, last_event_);
-  } else if (auto* f = std::get_if<CrossCoreWaitFlag>(&front.instr)) {
-    slot.stale = true;  // another core may set it any time: looked at again each time
-    if (!cross_core_->is_set(id_, f->id)) {
-      u.mark_blocked();
-      slot.waits_other_core = true;
-      return;
-    }
-    slot.next.at = std::max({slot.next.at, last_event_, sim_time()});
   }
-  slot.ready = true;
+  // Time, then a completion (0) before a start (1); a time is capped at 2^62 units (53 days
+  // of picoseconds, never reached) so that the key stays below kNotReady.
+  key = (std::min<uint64_t>(slot.next.at.value(), kNotReady >> 2) << 1) | (slot.next.completion ? 0 : 1);
 }
 
 AiCore::PipeEvent AiCore::next_pipe_event() {
-  const PipeEvent* next = nullptr;
-  bool waits_other_core = false;  // a local: a member written in the loop is stored every time
-  for (PipeSlot& slot : slots_) {
-    if (slot.stale) refresh(slot);
-    waits_other_core |= slot.waits_other_core;
-    if (!slot.ready) continue;
-    const PipeEvent& e = slot.next;
-    // Earliest first; at equal times a completion before a start, then by pipe.
-    if (!next || e.at < next->at || (e.at == next->at && e.completion && !next->completion)) next = &e;
+  uint32_t stale = stale_slots_;
+  stale_slots_ = 0;  // refresh() marks again the slots that must be looked at every time
+  for (; stale != 0; stale &= stale - 1) refresh(static_cast<size_t>(__builtin_ctz(stale)));
+  pipe_waits_other_core_ = waits_other_core_slots_ != 0;
+  // Earliest first; at equal times a completion before a start, then by pipe (the first).
+  if (slot_keys_.empty()) return PipeEvent{};
+  const uint64_t* keys = slot_keys_.data();
+  uint64_t best_key = keys[0];
+  size_t best = 0;
+  for (size_t i = 1, n = slot_keys_.size(); i < n; ++i) {
+    const uint64_t key = keys[i];
+    if (key < best_key) {
+      best_key = key;
+      best = i;
+    }
   }
-  pipe_waits_other_core_ = waits_other_core;
-  return next ? *next : PipeEvent{};
+  return best_key == kNotReady ? PipeEvent{} : slots_[best].next;
 }
 
 void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
