@@ -25,23 +25,28 @@ CacheTags::CacheTags(const Geometry& g, const char* block) : block_(block), geom
   }
   if (g.slices < 1 || g.interleave_lines < 1) raise(block, "slices and interleave lines must be at least 1");
   sets_ = lines / g.ways;
-  while ((uint64_t(1) << line_shift_) < g.line_bytes) ++line_shift_;
-  if (power_of_two(g.interleave_lines) && power_of_two(g.slices)) {
-    run_shift_ = __builtin_ctzll(g.interleave_lines);
-    stride_shift_ = run_shift_ + __builtin_ctzll(g.slices);
-    run_mask_ = g.interleave_lines - 1;
-  }
   first_.assign(size_t(sets_), 0);
   rest_.assign(size_t(sets_) * (g.ways - 1), 0);
+  Way0& w = way0_;
+  w.first_ = first_.data();
+  while ((uint64_t(1) << w.line_shift_) < g.line_bytes) ++w.line_shift_;
+  w.set_mask_ = sets_ - 1;
+  w.run_ = g.interleave_lines;
+  w.stride_ = uint64_t(g.interleave_lines) * g.slices;
+  if (power_of_two(g.interleave_lines) && power_of_two(g.slices)) {
+    w.run_shift_ = __builtin_ctzll(g.interleave_lines);
+    w.stride_shift_ = w.run_shift_ + __builtin_ctzll(g.slices);
+    w.run_mask_ = g.interleave_lines - 1;
+  }
 }
 
 // Past way 0: a hit in ways 1.., or a miss (into the first invalid way's place, or the last
 // way's, the LRU victim); either way the line then moves to way 0.
 CacheTags::Access CacheTags::access_beyond_way0(uint64_t address, bool write) {
-  const uint64_t line = address >> line_shift_;
+  const uint64_t line = address >> way0_.line_shift_;
   if (line >= kLineLimit) raise(block_, "address 0x{:x} is beyond the tag range (2^31 lines)", address);
   const uint32_t tag = static_cast<uint32_t>(line) + 1, dirty = write ? kDirtyBit : 0;
-  const size_t set = set_of(line);
+  const size_t set = way0_.set_of(line);
   ++deep_lookups_;
   const uint32_t ways = geometry_.ways;
   uint32_t& first = first_[set];  // way 0 (not `tag`: hit_in_way0 checked)
@@ -66,7 +71,7 @@ CacheTags::Access CacheTags::access_beyond_way0(uint64_t address, bool write) {
       const uint32_t victim = w == 0 ? first : rest[w - 1];
       if ((victim & kDirtyBit) != 0) {
         a.evicted_dirty = true;
-        a.victim_line = uint64_t((victim & kTagBits) - 1) << line_shift_;
+        a.victim_line = uint64_t((victim & kTagBits) - 1) << way0_.line_shift_;
       }
     }
   }
@@ -80,9 +85,9 @@ CacheTags::Access CacheTags::access_beyond_way0(uint64_t address, bool write) {
 }
 
 bool CacheTags::contains(uint64_t address) const {
-  const uint64_t line = address >> line_shift_;
+  const uint64_t line = address >> way0_.line_shift_;
   if (line >= kLineLimit) return false;
-  const size_t set = set_of(line);
+  const size_t set = way0_.set_of(line);
   for (uint32_t w = 0; w < geometry_.ways; ++w) {
     const uint32_t tag = way(set, w) & kTagBits;
     if (tag == 0) return false;

@@ -31,6 +31,10 @@ class CacheTags {
   // Raises (naming `block`) unless size, line and ways give a whole power-of-two set count.
   CacheTags(const Geometry& g, const char* block);
 
+  // Not copyable: way0_ points into first_.
+  CacheTags(const CacheTags&) = delete;
+  CacheTags& operator=(const CacheTags&) = delete;
+
   uint32_t sets() const { return static_cast<uint32_t>(sets_); }
   const Geometry& geometry() const { return geometry_; }
   // Looks up the line holding `address`; on a miss allocates it (LRU victim). `write` marks
@@ -41,14 +45,43 @@ class CacheTags {
   }
   // access()'s first step: true if `address`'s line is in way 0 of its set (a hit, and a
   // write marks it dirty); otherwise nothing changes.
-  bool hit_in_way0(uint64_t address, bool write) {
-    const uint64_t line = address >> line_shift_;
-    if (line >= kLineLimit) return false;  // access_beyond_way0 reports it
-    uint32_t& first = first_[set_of(line)];  // way 0, the most recently used
-    if ((first & kTagBits) != static_cast<uint32_t>(line) + 1) return false;
-    if (write) first |= kDirtyBit;  // a read hit stores nothing (see the members' types below)
-    return true;
-  }
+  bool hit_in_way0(uint64_t address, bool write) { return way0_.hit(address, write); }
+  // hit_in_way0 as a value to copy into a local: what it reads (the set arithmetic and way
+  // 0's array) then stays in registers across a loop over many lines, where members are
+  // read again after every call the loop makes. Valid while the tags live (way 0's array
+  // never moves).
+  class Way0 {
+   public:
+    bool hit(uint64_t address, bool write) const {
+      const uint64_t line = address >> line_shift_;
+      if (line >= kLineLimit) return false;  // access_beyond_way0 reports it
+      uint32_t& first = first_[set_of(line)];  // way 0, the most recently used
+      if ((first & kTagBits) != static_cast<uint32_t>(line) + 1) return false;
+      if (write) first |= kDirtyBit;  // a read hit stores nothing (see the members' types below)
+      return true;
+    }
+    uint64_t line_shift() const { return line_shift_; }
+    // The set of line number `line`: runs of `run` lines go to the slices in turn, and a
+    // slice numbers its own runs densely (run / slices), so every set is used.
+    uint32_t set_of(uint64_t line) const {
+      if (run_shift_ >= 0) {  // powers of two (the usual case): no divisions on this hot path
+        return static_cast<uint32_t>((((line >> stride_shift_) << run_shift_) | (line & run_mask_)) & set_mask_);
+      }
+      return static_cast<uint32_t>((line / stride_ * run_ + line % run_) & set_mask_);
+    }
+
+   private:
+    friend class CacheTags;
+    uint32_t* first_ = nullptr;  // way 0 of every set
+    uint64_t line_shift_ = 0;
+    uint64_t set_mask_ = 0;  // sets - 1
+    uint64_t run_ = 1, stride_ = 1;  // lines per run, and run x slices
+    // With power-of-two runs and slices: log2(run), log2(run x slices), run - 1; else -1.
+    int64_t run_shift_ = -1;
+    int64_t stride_shift_ = 0;
+    uint64_t run_mask_ = 0;
+  };
+  const Way0& way0() const { return way0_; }
   // The rest of access() once hit_in_way0 said no: out of line, so that a lookup loop that
   // calls hit_in_way0 inline makes no call for the common case.
   Access access_beyond_way0(uint64_t address, bool write);
@@ -59,8 +92,8 @@ class CacheTags {
   // otherwise wait on the host's memory. So they are fetched (their first two host lines)
   // unless way 0 is empty or already holds the line.
   void prefetch(uint64_t address) const {
-    const uint64_t line = address >> line_shift_;
-    const size_t set = set_of(line);
+    const uint64_t line = address >> way0_.line_shift_;
+    const size_t set = way0_.set_of(line);
     const uint32_t first_tag = first_[set] & kTagBits;
     if (first_tag == 0 || first_tag == static_cast<uint32_t>(line) + 1 || rest_.empty()) return;
     const uint32_t* rest = &rest_[set * (geometry_.ways - 1)];
@@ -72,13 +105,6 @@ class CacheTags {
   void invalidate_all();
 
  private:
-  uint32_t set_of(uint64_t line) const {
-    if (run_shift_ >= 0) {  // powers of two (the usual case): no divisions on this hot path
-      return static_cast<uint32_t>((((line >> stride_shift_) << run_shift_) | (line & run_mask_)) & (sets_ - 1));
-    }
-    const uint64_t run = geometry_.interleave_lines, local = line / (run * geometry_.slices) * run + line % run;
-    return static_cast<uint32_t>(local & (sets_ - 1));
-  }
   // A way is one 32-bit word: the line number + 1 in the low 31 bits (0: invalid) and the
   // dirty mark in the top bit, so 16 ways share a 64 B host line (a 32-core run's tags then
   // fit the host's L2). Addresses must stay below 2^31 lines (256 GiB with 128 B lines).
@@ -86,15 +112,8 @@ class CacheTags {
   static_assert(kLineLimit == kTagBits, "a tag is a line number + 1 in the tag bits");
   std::string block_;  // for errors
   Geometry geometry_;
-  // The geometry lookups read is 64-bit: a store to a tag (uint32_t) may alias any 32-bit
-  // member, so the compiler would reload every one after each write-hit of a span's loop.
   uint64_t sets_ = 0;
-  uint64_t line_shift_ = 0;
-  // With power-of-two runs and slices, set_of uses shifts: run_shift_ = log2(run),
-  // stride_shift_ = log2(run x slices); -1 when not.
-  int64_t run_shift_ = -1;
-  int64_t stride_shift_ = 0;
-  uint64_t run_mask_ = 0;
+  Way0 way0_;  // the set arithmetic, and way 0's array (first_)
   // Each way holds its line's tag and dirty mark (kTagBits, kDirtyBit). A set's ways
   // are kept in order of last use, most recent first (a recency stack): a line used moves
   // to way 0, a new line enters there, and when every way is valid the last one, the least

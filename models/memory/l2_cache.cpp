@@ -97,12 +97,13 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
     for (size_t i = 0; i < std::min(kPrefetchSpans, count); ++i) tags_.prefetch(spans[i].address);
   }
   const uint64_t line_mask = ~(line_bytes - 1);  // a power of two (CacheTags)
+  const CacheTags::Way0 way0 = tags_.way0();     // a local: stays in registers across the calls below
   uint64_t hits = 0, misses = 0;  // counted here, added once
   for (size_t i = 0; i < count; ++i) {
     if (prefetch && i + kPrefetchSpans < count) tags_.prefetch(spans[i + kPrefetchSpans].address);
     const uint64_t address = spans[i].address, end = address + spans[i].length;
     for (uint64_t line = address & line_mask; line < end; line += line_bytes) {
-      const bool hit = tags_.hit_in_way0(line, write) || lookup_beyond_way0(line, address, end, write);
+      const bool hit = way0.hit(line, write) || lookup_beyond_way0(line, address, end, write);
       ++(hit ? hits : misses);
     }
   }

@@ -5,7 +5,7 @@ namespace {
 using namespace npuvp::aicore;
 
 TEST(IsaTest, PipeOfEachInstruction) {
-  EXPECT_EQ(pipe_of(DataMove{Pipe::MTE3}), Pipe::MTE3);
+  EXPECT_EQ(pipe_of(DataMove{Pipe::MTE3, {}, {}}), Pipe::MTE3);
   EXPECT_EQ(pipe_of(VectorOp{}), Pipe::V);
   EXPECT_EQ(pipe_of(SetFlag{Pipe::MTE2, Pipe::V, 0}), Pipe::MTE2);  // runs on the source
   EXPECT_EQ(pipe_of(WaitFlag{Pipe::MTE2, Pipe::V, 0}), Pipe::V);    // runs on the destination
