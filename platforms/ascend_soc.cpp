@@ -286,14 +286,16 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   const sc_core::sc_time slice(100, sc_core::SC_US);
   {
     ProgressLine progress(params_.progress_seconds);
+    auto state = [&] {
+      return fmt::format("{}: {}/{} blocks done, simulated {:.3f} us", task.name, task.blocks_done, task.block_num,
+                         (sc_core::sc_time_stamp() - start).to_seconds() * 1e6);
+    };
     while (task.blocks_done < task.block_num) {
       run_slice(slice);
       if (!sc_core::sc_pending_activity()) break;  // finished, or deadlocked
-      if (progress.due()) {
-        progress.print(fmt::format("{}: {}/{} blocks done, simulated {:.3f} us", task.name, task.blocks_done,
-                                   task.block_num, (sc_core::sc_time_stamp() - start).to_seconds() * 1e6));
-      }
+      if (progress.due()) progress.print(state());
     }
+    progress.finish(state);
   }
   if (task.blocks_done < task.block_num) {
     scheduler_->mark_deadlock();

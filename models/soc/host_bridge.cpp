@@ -87,15 +87,15 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
     // time stops there even if some other process has an event pending later.
     const sc_core::sc_time slice(100, sc_core::SC_US);
     ProgressLine progress(params_.progress_seconds);
+    auto state = [&] { return fmt::format("{}: {}, {:.0f}% done", basename(), describe(job_), 100.0 * job_.moved / bytes); };
     while (!job_.done) {
       run_slice(slice);
       if (!job_.done && !sc_core::sc_pending_activity()) {
         raise(name(), "{}: the DMA stalled (internal error)", describe(job_));
       }
-      if (progress.due()) {
-        progress.print(fmt::format("{}: {}, {:.0f}% done", basename(), describe(job_), 100.0 * job_.moved / bytes));
-      }
+      if (progress.due()) progress.print(state());
     }
+    progress.finish(state);
   }
   job_.pending = false;
   if (!job_.error.empty()) raise(name(), "{}: {}", describe(job_), job_.error);

@@ -125,10 +125,15 @@ template <class Reference>
 auto on_host(const char* kernel, Reference&& reference) {
   ProgressLine line(Device::instance().soc().params().progress_seconds);
   ReferenceRun run;
-  run.progress = [&line, kernel](double done) {
-    if (line.due()) line.print(fmt::format("{}: checking the result on the host, {:.0f}% done", kernel, 100 * done));
+  auto state = [kernel](double done) {
+    return fmt::format("{}: checking the result on the host, {:.0f}% done", kernel, 100 * done);
   };
-  return reference(run);
+  run.progress = [&line, &state](double done) {
+    if (line.due()) line.print(state(done));
+  };
+  auto result = reference(run);
+  line.finish([&state] { return state(1.0); });
+  return result;
 }
 
 // Compares bit for bit; reports the first mismatch.

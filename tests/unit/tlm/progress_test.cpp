@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <limits>
+#include <string>
 
 namespace {
 
@@ -18,6 +19,35 @@ TEST(ProgressLineTest, SilentUntilDueThenOncePerSecondAndEnded) {
   const std::string out = testing::internal::GetCapturedStderr();
   EXPECT_EQ(out.rfind("\rnpuvp: kernel: 3/8 blocks done, wall 0.0 s", 0), 0u) << out;
   EXPECT_EQ(out.back(), '\n');  // ended once the work is done
+}
+
+// The last line shows where the work ended, not where it was a second before.
+TEST(ProgressLineTest, FinishPrintsTheFinalStateOverAPrintedLine) {
+  testing::internal::CaptureStderr();
+  {
+    ProgressLine line(0);
+    line.print("copy: 40% done");
+    line.finish([] { return std::string("copy: 100% done"); });
+  }
+  const std::string out = testing::internal::GetCapturedStderr();
+  const size_t last = out.rfind('\r');
+  ASSERT_NE(last, std::string::npos) << out;
+  EXPECT_EQ(out.compare(last, 30, "\rnpuvp: copy: 100% done, wall "), 0) << out;
+  EXPECT_EQ(out.back(), '\n');
+}
+
+TEST(ProgressLineTest, FinishPrintsNothingWhenNoLineWasPrinted) {
+  testing::internal::CaptureStderr();
+  bool asked = false;
+  {
+    ProgressLine line(3600);
+    line.finish([&asked] {
+      asked = true;
+      return std::string("done");
+    });
+  }
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_FALSE(asked);  // the text is not even formatted
 }
 
 TEST(ProgressLineTest, ALineNeverPrintedIsNeverEnded) {
