@@ -293,7 +293,7 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
     while (task.blocks_done < task.block_num) {
       run_slice(slice);
       if (!sc_core::sc_pending_activity()) break;  // finished, or deadlocked
-      if (progress.due()) progress.print(state());
+      progress.update(state);
     }
     progress.finish(state);
   }

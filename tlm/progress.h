@@ -20,6 +20,11 @@ class ProgressLine {
   bool due() const { return clock::now() >= next_; }
   // Prints "npuvp: <what>, wall <s> s" over the previous line; the next is due in a second.
   void print(const std::string& what);
+  // print(text()) if a line is due: `text` is formatted only then.
+  template <class Text>
+  void update(Text&& text) {
+    if (due()) print(text());
+  }
   // Once the work is done: if a line was printed, prints `text()` (the final state) over it,
   // so the last line shows where the work ended (100 %, every block), not where it was up to
   // a second before. `text` is only called then.

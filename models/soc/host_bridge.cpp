@@ -93,7 +93,7 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
       if (!job_.done && !sc_core::sc_pending_activity()) {
         raise(name(), "{}: the DMA stalled (internal error)", describe(job_));
       }
-      if (progress.due()) progress.print(state());
+      progress.update(state);
     }
     progress.finish(state);
   }

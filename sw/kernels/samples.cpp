@@ -128,11 +128,9 @@ auto on_host(const char* kernel, Reference&& reference) {
   auto state = [kernel](double done) {
     return fmt::format("{}: checking the result on the host, {:.0f}% done", kernel, 100 * done);
   };
-  run.progress = [&line, &state](double done) {
-    if (line.due()) line.print(state(done));
-  };
+  run.progress = [&line, &state](double done) { line.update([&] { return state(done); }); };
   auto result = reference(run);
-  line.finish([&state] { return state(1.0); });
+  line.finish([&] { return state(1.0); });
   return result;
 }
 

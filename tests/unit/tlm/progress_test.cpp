@@ -21,6 +21,24 @@ TEST(ProgressLineTest, SilentUntilDueThenOncePerSecondAndEnded) {
   EXPECT_EQ(out.back(), '\n');  // ended once the work is done
 }
 
+TEST(ProgressLineTest, UpdatePrintsOnlyWhenALineIsDue) {
+  testing::internal::CaptureStderr();
+  int asked = 0;
+  auto text = [&asked] {
+    ++asked;
+    return std::string("kernel: 1/8 blocks done");
+  };
+  {
+    ProgressLine line(0);
+    line.update(text);  // due at once
+    line.update(text);  // the next is a second away: not printed, not even formatted
+  }
+  const std::string out = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(out.rfind("\rnpuvp: kernel: 1/8 blocks done, wall 0.0 s", 0), 0u) << out;
+  EXPECT_EQ(out.find('\r', 1), std::string::npos) << out;  // one line
+}
+
 // The last line shows where the work ended, not where it was a second before.
 TEST(ProgressLineTest, FinishPrintsTheFinalStateOverAPrintedLine) {
   testing::internal::CaptureStderr();
