@@ -152,7 +152,7 @@ class BandwidthResource {
     return open;
   }
   // The rest of a booking from `slot` on, where no slot is booked yet: the same steps as
-  // reserve_ticks' loop (so the same result), without the lookups; every slot it reaches is
+  // reserve_occupancy's loop (so the same result), without the lookups; every slot it reaches is
   // written whole (the ring's places past limit_ are not clear). Returns the booking's end.
   // Inlined into its one caller: three bookings in four end here, and a call's register
   // saves and restores were an eighth of a booking's host instructions.
@@ -189,7 +189,7 @@ class BandwidthResource {
     for (size_t i = first; i < count; ++i) ring[i - first] = Slot{full, static_cast<uint32_t>(count - i)};
   }
   // lay_clear's last slot, where the booking's `left` time units fit from `offset` on
-  // (packed from the slot's start, as reserve_ticks' loop books them).
+  // (packed from the slot's start, as reserve_occupancy's loop books them).
   uint64_t lay_last(uint64_t slot, uint64_t offset, uint64_t left) {
     slots_[slot & mask_] = Slot{static_cast<uint32_t>(left), left == slot_ticks_ ? 1u : 0u};
     limit_ = std::max(limit_, slot + 1);

@@ -107,11 +107,13 @@ inline void prepare(tlm::tlm_generic_payload& tx, tlm::tlm_command command, uint
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
-// True unless the transaction carries an extension that says it is timing-only.
+// True unless the transaction carries an extension that says it is timing-only; the first
+// form for a target that has already read the transaction's extension (or found none).
+inline bool moves_data(const InitiatorExtension* ext) { return ext == nullptr || ext->moves_data; }
 inline bool moves_data(const tlm::tlm_generic_payload& tx) {
   const InitiatorExtension* ext = nullptr;
   tx.get_extension(ext);
-  return ext == nullptr || ext->moves_data;
+  return moves_data(ext);
 }
 
 }  // namespace npuvp

@@ -265,10 +265,7 @@ void ChiInterconnect::forward(int from, int target, tlm::tlm_generic_payload& tx
   if (scratch_.size() <= depth_) scratch_.resize(depth_ + 1);
   std::vector<Share>& one = scratch_[depth_].shares;  // a plain transaction is never inside b_transport_spans
   one.clear();
-  Share& s = one.emplace_back();  // field by field (see add_flow)
-  s.target = target;
-  s.tx = &tx;
-  s.bytes = tx.get_data_length();
+  add_share(one, target, &tx, tx.get_data_length());
   const uint64_t done = exchange(from, one, now + delay.value(), tx.is_write());
   if (!tx.is_response_error()) delay = sc_core::sc_time::from_value(done - now);
 }
@@ -336,10 +333,7 @@ void ChiInterconnect::b_transport_spans(int from, tlm::tlm_generic_payload& tx, 
     prepare(piece, tx.get_command(), share.spans.front().address, nullptr, bytes);
     piece.set_extension(&initiator);
     if (share.spans.size() > 1) piece.set_extension(&share);
-    Share& s = scratch.shares.emplace_back();  // field by field (see add_flow)
-    s.target = static_cast<int>(t);
-    s.tx = &piece;
-    s.bytes = bytes;
+    add_share(scratch.shares, static_cast<int>(t), &piece, bytes);
   }
   // The pieces borrow `initiator` and their share lists: both are cleared however this call
   // ends, an error raised downstream included (a payload deletes the extensions it holds).

@@ -135,6 +135,13 @@ class ChiInterconnect : public sc_core::sc_module {
   // out, every target served, read data (or acknowledgements) back. Returns when the last
   // share is done, in SystemC time units; a target's error stays in its share's payload.
   uint64_t exchange(int from, std::vector<Share>& shares, uint64_t start, bool write);
+  // Appends a share field by field (see add_flow).
+  static void add_share(std::vector<Share>& shares, int target, tlm::tlm_generic_payload* tx, uint64_t bytes) {
+    Share& s = shares.emplace_back();
+    s.target = target;
+    s.tx = tx;
+    s.bytes = bytes;
+  }
 
   // Bytes moving along a route from `start` (SystemC time units); `arrival` is the result.
   struct Flow {

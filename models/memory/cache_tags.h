@@ -57,10 +57,9 @@ class CacheTags {
       if (line >= kLineLimit) return false;  // access_beyond_way0 reports it
       uint32_t& first = first_[set_of(line)];  // way 0, the most recently used
       if ((first & kTagBits) != static_cast<uint32_t>(line) + 1) return false;
-      if (write) first |= kDirtyBit;  // a read hit stores nothing (see the members' types below)
+      if (write) first |= kDirtyBit;  // a read hit stores nothing
       return true;
     }
-    uint64_t line_shift() const { return line_shift_; }
     // The set of line number `line`: runs of `run` lines go to the slices in turn, and a
     // slice numbers its own runs densely (run / slices), so every set is used.
     uint32_t set_of(uint64_t line) const {

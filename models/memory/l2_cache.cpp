@@ -121,7 +121,7 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
     if (!write) ready = std::max(ready, filled);
   }
   const sc_core::sc_time done = std::max(ready, port_.reserve(lookup, tx.get_data_length()));
-  if (!ext || ext->moves_data) move_data(tx);  // moves_data(tx), with the extension at hand
+  if (moves_data(ext)) move_data(tx);
   delay = done - now;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
 }
