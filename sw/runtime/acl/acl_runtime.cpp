@@ -104,12 +104,17 @@ aclError fail(aclError code, const char* api, fmt::format_string<Args...> f, Arg
   return code;
 }
 
-// Kernel and device errors are printed as well: samples often ignore a launch's result.
+void print_error(const std::string& text) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "[npuvp] error: %s\n", text.c_str());
+  std::fflush(stderr);
+}
+
+// Device failures are printed as well as recorded: a program seldom survives them, and
+// samples often print only the code.
 aclError fail_loudly(aclError code, const char* api, const std::string& text) {
   fail(code, api, "{}", text);
-  std::fflush(stdout);
-  std::fprintf(stderr, "[npuvp] error: %s\n", t_errors.back().c_str());
-  std::fflush(stderr);
+  print_error(t_errors.back());
   return code;
 }
 
@@ -351,29 +356,38 @@ bool soc_name_is_product(const char* name, aicore::Product p) {
 
 }  // namespace
 
-uint32_t launch_kernel(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
+namespace {
+aclError launch_on_stream(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
   const char* api = "launch_kernel";
-  ACL_LOCK;
   Stream* s = nullptr;
-  if (aclError e = find_stream(api, stream, &s)) return uint32_t(e);
+  if (aclError e = find_stream(api, stream, &s)) return e;
   if (block_dim < 1 || block_dim > 65535) {
-    return uint32_t(fail(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '{}': blockDim {} is outside [1, 65535]",
-                         name ? name : "?", block_dim));
+    return fail(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '{}': blockDim {} is outside [1, 65535]", name, block_dim);
   }
-  if (!state().device_failure.empty()) return uint32_t(device_stopped(api));
+  if (!state().device_failure.empty()) return device_stopped(api);
   try {
-    const RunReport& r = Device::instance().launch(name ? name : "kernel", block_dim, body);
+    const RunReport& r = Device::instance().launch(name, block_dim, body);
     std::fflush(stdout);  // keep the host's own output in order with ours
     std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
   } catch (const std::exception& e) {
     // The simulation cannot go on after a kernel error: the stream reports it at every
     // synchronize, and later device work fails with it.
-    state().device_failure = fmt::format("kernel '{}': {}", name ? name : "?", error_text(e));
+    state().device_failure = fmt::format("kernel '{}': {}", name, error_text(e));
     s->error = ACL_ERROR_RT_AICORE_EXCEPTION;
     s->error_text = state().device_failure;
-    return uint32_t(fail_loudly(ACL_ERROR_RT_AICORE_EXCEPTION, api, state().device_failure));
+    return fail(ACL_ERROR_RT_AICORE_EXCEPTION, api, "{}", state().device_failure);
   }
   return ACL_SUCCESS;
+}
+}  // namespace
+
+// A failed launch is printed as well as returned: the launch forms CANN's samples use
+// (`kernel<<<...>>>(...)`) have no result to check.
+uint32_t launch_kernel(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
+  ACL_LOCK;
+  const aclError e = launch_on_stream(stream, name ? name : "kernel", block_dim, body);
+  if (e != ACL_SUCCESS) print_error(t_errors.back());
+  return uint32_t(e);
 }
 
 }  // namespace npuvp::acl
