@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -180,6 +181,12 @@ TEST(AclRuntime, CopyPastTheEndOfAnAllocationIsRefused) {
   const std::string e = recent_error();
   EXPECT_THAT(e, HasSubstr("destination"));
   EXPECT_THAT(e, HasSubstr("runs 100 bytes past the end of its aclrtMalloc allocation of 1000 bytes"));
+  // The host side is checked too when it is aclrtMallocHost memory.
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 300), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(d, 1000, pinned, 400, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_THAT(recent_error(), HasSubstr("source range"));
+  EXPECT_EQ(aclrtMemcpy(d, 1000, pinned, 300, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
 }
 
 TEST(AclRuntime, CountAboveDestMaxIsRefused) {
@@ -319,6 +326,31 @@ TEST(AclRuntime, ContextsAreCurrentPerThreadAndOwnTheirStreams) {
   ASSERT_EQ(aclrtSetCurrentContext(device_context), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_PARAM_INVALID);  // it went with its context
   EXPECT_THAT(recent_error(), HasSubstr("is not a live stream"));
+  // Another thread starts without a current context, and may share this one.
+  std::thread other([device_context] {
+    aclrtContext c = nullptr;
+    EXPECT_EQ(aclrtGetCurrentContext(&c), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_NE(aclGetRecentErrMsg(), nullptr);  // its own messages
+    EXPECT_EQ(aclrtSetCurrentContext(device_context), ACL_SUCCESS);
+    void* d = nullptr;
+    EXPECT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+  });
+  other.join();
+  EXPECT_EQ(aclGetRecentErrMsg(), nullptr);  // the other thread's error is not this thread's
+}
+
+TEST(AclRuntime, EverySetDeviceNeedsItsReset) {
+  open_device();
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // twice
+  void* d = nullptr;
+  ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemset(d, 64, 0, 64), ACL_SUCCESS);  // still in use
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemset(d, 64, 0, 64), ACL_ERROR_RT_PARAM_INVALID);  // released by the last reset
+  EXPECT_THAT(recent_error(), HasSubstr("aclrtMalloc did not return"));
 }
 
 // --- Kernels, streams and events -----------------------------------------------------------
