@@ -371,6 +371,39 @@ TEST(AclRuntime, KernelLaunchComputesTheRightResult) {
   EXPECT_EQ(Device::instance().last_run().block_dim, 8u);
 }
 
+// The lifecycle of CANN's kernel-launch samples' main(), every call checked.
+TEST(AclRuntime, SampleShapedHostProgramRunsCleanly) {
+  Device::configure("minimal");
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&context, 0), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  AddBuffers b = make_add_inputs();
+  void *xHost = nullptr, *yHost = nullptr, *zHost = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&xHost, kAddBytes), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMallocHost(&yHost, kAddBytes), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMallocHost(&zHost, kAddBytes), ACL_SUCCESS);
+  std::memcpy(xHost, b.hx.data(), kAddBytes);
+  std::memcpy(yHost, b.hy.data(), kAddBytes);
+  ASSERT_EQ(aclrtMemcpy(b.x, kAddBytes, xHost, kAddBytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(b.y, kAddBytes, yHost, kAddBytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(launch_add(stream, b), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(zHost, kAddBytes, b.z, kAddBytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  std::vector<uint16_t> z(kAddElements);
+  std::memcpy(z.data(), zHost, kAddBytes);
+  expect_add_result(b, z);
+  for (void* d : {b.x, b.y, b.z}) EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+  for (void* h : {xHost, yHost, zHost}) EXPECT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyContext(context), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_EQ(aclGetRecentErrMsg(), nullptr);  // nothing failed on the way
+}
+
 TEST(AclRuntime, WorkOnAStreamRunsInIssueOrder) {
   open_device();
   aclrtStream a = nullptr, b_stream = nullptr;
