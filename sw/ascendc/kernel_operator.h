@@ -10,3 +10,4 @@
 #include "sw/ascendc/ascendc/sync.h"
 #include "sw/ascendc/ascendc/cube.h"
 #include "sw/ascendc/ascendc/separated.h"
+#include "sw/ascendc/ascendc/cache.h"
