@@ -1,0 +1,11 @@
+# The environment of an npuvp install laid out as a CANN package: CANN projects' run.sh
+# sources <prefix>/bin/setenv.bash, as it sources CANN's. The prefix is where this file is.
+_npuvp_prefix=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)
+export ASCEND_HOME_PATH=$_npuvp_prefix
+export ASCEND_TOOLKIT_HOME=$_npuvp_prefix
+export ASCEND_AICPU_PATH=$_npuvp_prefix
+export ASCEND_OPP_PATH=$_npuvp_prefix/opp
+export NPUVP_HOME=$_npuvp_prefix
+export PATH=$_npuvp_prefix/bin${PATH:+:$PATH}
+export LD_LIBRARY_PATH=$_npuvp_prefix/lib64:$_npuvp_prefix/runtime/lib64:$_npuvp_prefix/tools/tikicpulib/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+unset _npuvp_prefix
