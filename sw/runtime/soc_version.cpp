@@ -1,5 +1,6 @@
 #include "sw/runtime/soc_version.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -39,6 +40,8 @@ bool set_default_soc(const char* soc_version) {
   const char* platform = platform_for_soc(soc_version);
   if (platform == nullptr) return false;
   default_platform() = platform;
+  // aclrtGetSocName reports the name the program was built for; a value the user set wins.
+  setenv("NPUVP_SOC_VERSION", soc_version, 0);
   return true;
 }
 
