@@ -4,3 +4,44 @@ add_executable(npuvp_compat_tests ${CMAKE_CURRENT_SOURCE_DIR}/compat/launch_synt
 target_link_libraries(npuvp_compat_tests PRIVATE npuvp_launch_syntax GTest::gtest GTest::gtest_main)
 target_compile_options(npuvp_compat_tests PRIVATE ${NPUVP_WARNINGS})
 gtest_discover_tests(npuvp_compat_tests TEST_PREFIX "compat." DISCOVERY_TIMEOUT 60)
+
+# CANN kernel-launch projects in the published samples' layout (tests/compat/cann/<project>/,
+# one directory per project), built with an installed npuvp as their CANN package through
+# both routes on three chips: the install is one fixture test, then one test per project,
+# route and chip (cann_project.sh says what each does).
+set(cann_script ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann_project.sh)
+set(cann_work ${CMAKE_BINARY_DIR}/cann)
+set(cann_prefix ${cann_work}/prefix)
+set(cann_socs Ascend910B3 Ascend310P3 Ascend910A)
+# The projects use the compiler of this build; sanitizer builds instrument them as libnpuvp
+# is; ccache, if this build uses it, through the variable CMake reads from the environment.
+set(cann_env "CMAKE=${CMAKE_COMMAND}" "CXX=${CMAKE_CXX_COMPILER}")
+if(NPUVP_SANITIZE)
+  list(APPEND cann_env "CXXFLAGS=-fsanitize=address,undefined -fno-omit-frame-pointer"
+       "LDFLAGS=-fsanitize=address,undefined")
+endif()
+if(CMAKE_CXX_COMPILER_LAUNCHER)
+  list(APPEND cann_env "CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}")
+endif()
+
+add_test(NAME compat.cann.install COMMAND ${cann_script} install ${CMAKE_BINARY_DIR} ${cann_prefix})
+set_tests_properties(compat.cann.install PROPERTIES FIXTURES_SETUP cann_prefix TIMEOUT 300
+  FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED" ENVIRONMENT "${cann_env}")
+
+file(GLOB cann_projects LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/*)
+foreach(project IN LISTS cann_projects)
+  if(NOT EXISTS ${project}/CMakeLists.txt)
+    continue()
+  endif()
+  get_filename_component(name ${project} NAME)
+  foreach(route cpu sim)
+    foreach(soc IN LISTS cann_socs)
+      set(test compat.cann.${name}.${route}.${soc})
+      add_test(NAME ${test} COMMAND ${cann_script} run ${project} ${cann_prefix} ${route} ${soc}
+                                    ${cann_work}/${name}-${route}-${soc})
+      set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED cann_prefix TIMEOUT 600
+        PASS_REGULAR_EXPRESSION "cann_project.sh: ${name}: ${route} on ${soc}: PASS"
+        FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED" ENVIRONMENT "${cann_env}")
+    endforeach()
+  endforeach()
+endforeach()

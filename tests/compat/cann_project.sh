@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# cann_project.sh install <npuvp build dir> <prefix>
+#   Installs the npuvp build into <prefix> (the CANN package every project test uses) and
+#   checks the paths CANN projects rely on.
+# cann_project.sh run <project dir> <prefix> <cpu|sim> <SoC name> <work dir>
+#   Builds and runs a CANN kernel-launch project as its run.sh would, on a copy in <work dir>
+#   (the project's own files are never touched):
+#     cmake -B build -DRUN_MODE=<route> -DSOC_VERSION=<SoC> -DASCEND_CANN_PACKAGE_PATH=<prefix>
+#     cmake --build build
+#     /usr/bin/python3 scripts/gen_data.py; ./build/ascendc_kernels_bbit
+#     /usr/bin/python3 scripts/verify_result.py <the arguments the project's run.sh gives it>
+#   The program must exit 0 and print "ran on <SoC>" (the chip it ran on, from
+#   aclrtGetSocName), and the verify script must exit 0.
+# Environment: CMAKE (the cmake to use); CMAKE_CXX_COMPILER_LAUNCHER and CMAKE_GENERATOR are
+# read by CMake itself.
+set -euo pipefail
+
+me=cann_project.sh
+reported=0
+fail() {
+  echo "$me: FAILED: $*" >&2
+  reported=1
+  exit 1
+}
+trap 'rc=$?; if ((rc != 0 && reported == 0)); then echo "$me: FAILED (exit status $rc)" >&2; fi' EXIT
+run() {
+  echo "+ $*"
+  "$@"
+}
+cmake=${CMAKE:-cmake}
+python=/usr/bin/python3
+# The chip must come from the project's SOC_VERSION alone.
+unset NPUVP_PLATFORM NPUVP_SET NPUVP_SOC_VERSION NPUVP_CONFIG_PATH
+
+install_prefix() {
+  local build=$1 prefix=$2
+  [[ -f $build/CMakeCache.txt ]] || fail "$build is not a CMake build dir"
+  run rm -rf "$prefix"
+  echo "+ $cmake --install $build --prefix $prefix > $prefix.log"
+  "$cmake" --install "$build" --prefix "$prefix" >"$prefix.log" 2>&1 || { cat "$prefix.log"; fail "installing into $prefix failed"; }
+  local path
+  for path in bin/setenv.bash bin/npuvp-ascendc-translate lib64/libnpuvp.so lib64/libascendcl.so lib64/libc_sec.so \
+    compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
+    tools/tikicpulib/lib/cmake/tikicpulib/tikicpulibConfig.cmake include/acl/acl.h runtime/include/acl/acl.h \
+    include/kernel_operator.h include/tikicpulib.h runtime/lib64/stub tools/tikicpulib/lib/Ascend910B1 \
+    tools/simulator/Ascend310P3/lib share/npuvp/configs/ascend910b.json; do
+    [[ -e $prefix/$path ]] || fail "$prefix/$path was not installed"
+  done
+  echo "$me: installed npuvp as a CANN package in $prefix"
+}
+
+run_project() {
+  local project=$1 prefix=$2 route=$3 soc=$4 work=$5
+  local name
+  name=$(basename "$project")
+  [[ -f $project/CMakeLists.txt && -f $project/scripts/gen_data.py && -f $project/scripts/verify_result.py ]] ||
+    fail "$project is not a project in the samples' layout (CMakeLists.txt, scripts/gen_data.py, scripts/verify_result.py)"
+  [[ -f $prefix/bin/setenv.bash ]] || fail "no npuvp install in $prefix (the install test runs first)"
+  # verify_result.py's arguments, as the project's run.sh passes them.
+  local verify_args
+  verify_args=$(sed -n 's/.*verify_result\.py[[:space:]]*//p' "$project/run.sh" 2>/dev/null | head -n 1)
+  [[ -n $verify_args ]] || fail "$project/run.sh does not run scripts/verify_result.py with its arguments"
+
+  run rm -rf "$work"
+  mkdir -p "$(dirname "$work")"
+  run cp -R "$project" "$work"
+  cd "$work"
+  local t0=$SECONDS
+  run "$cmake" -B build -DRUN_MODE="$route" -DSOC_VERSION="$soc" -DASCEND_CANN_PACKAGE_PATH="$prefix" ||
+    fail "$name: configuring for $route on $soc failed"
+  run "$cmake" --build build --parallel 2 || fail "$name: building for $route on $soc failed"
+  local built=$((SECONDS - t0))
+  [[ -x build/ascendc_kernels_bbit ]] || fail "$name: build/ascendc_kernels_bbit was not built"
+  mkdir -p input output
+  run "$python" scripts/gen_data.py || fail "$name: scripts/gen_data.py failed"
+
+  local out status=0
+  echo "+ ./build/ascendc_kernels_bbit"
+  out=$(./build/ascendc_kernels_bbit 2>&1) || status=$?
+  printf '%s\n' "$out"
+  ((status == 0)) || fail "$name: ascendc_kernels_bbit exited with status $status"
+  grep -q "ran on $soc\$" <<<"$out" || fail "$name: the program did not report running on $soc"
+
+  # shellcheck disable=SC2086  # the arguments are words of run.sh
+  run "$python" scripts/verify_result.py $verify_args || fail "$name: verify_result.py failed"
+  echo "$me: $name: $route on $soc: PASS (configure + build ${built} s, total $((SECONDS - t0)) s)"
+}
+
+case ${1:-} in
+  install)
+    (($# == 3)) || fail "usage: $me install <npuvp build dir> <prefix>"
+    install_prefix "$2" "$3"
+    ;;
+  run)
+    (($# == 6)) || fail "usage: $me run <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"
+    run_project "$2" "$3" "$4" "$5" "$6"
+    ;;
+  *)
+    fail "usage: $me install <npuvp build dir> <prefix> | run <project dir> <prefix> <cpu|sim> <SoC> <work dir>"
+    ;;
+esac
