@@ -45,3 +45,13 @@ foreach(project IN LISTS cann_projects)
     endforeach()
   endforeach()
 endforeach()
+
+# The installed public headers under the samples' host and kernel flags (-Werror, the old
+# string ABI; the ACL headers also as C with the system's cc), and two kernels linked with
+# libnpuvp.so under the old string ABI.
+add_test(NAME compat.cann.headers
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann_headers.sh ${cann_prefix} ${CMAKE_CXX_COMPILER} cc
+                 ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/vadd_launch/vadd_custom.cpp
+                 ${PROJECT_SOURCE_DIR}/examples/add_custom/add_custom.cpp)
+set_tests_properties(compat.cann.headers PROPERTIES FIXTURES_REQUIRED cann_prefix TIMEOUT 600
+  PASS_REGULAR_EXPRESSION "cann_headers.sh: OK" FAIL_REGULAR_EXPRESSION "FAILED")
