@@ -6,7 +6,8 @@
 #       translated (npuvp-ascendc-translate): `k<<<blockDim, l2ctrl, stream>>>(args)` becomes
 #       a launch on the ACL stream, and aclrtlaunch_<k>.h is generated for every kernel, in
 #       an include directory the library passes on to what links it
-#       (ACLRT_LAUNCH_KERNEL(k)(blockDim, stream, args...)).
+#       (ACLRT_LAUNCH_KERNEL(k)(blockDim, stream, args...)); `cmake --install` installs the
+#       library into lib/ and the headers into include/<name>/.
 #   ascendc_compile_definitions(<name> <scope> <defs>...)
 #   ascendc_compile_options(<name> <scope> <options>...)  options of CANN's device compiler
 #       (-mllvm X, --cce-*, --npu-arch=..., -x cce, ...) are dropped, with one message;
@@ -14,6 +15,7 @@
 #   ascendc_include_directories(<name> <scope> <dirs>...)
 #   host_intf_pub                                      what host programs link: the ACL
 #       runtime (libnpuvp.so), its headers, <prefix>/lib64 and the chip (NPUVP_SOC_VERSION).
+include(GNUInstallDirs)
 get_filename_component(_npuvp_cann_dir "${CMAKE_CURRENT_LIST_DIR}/../../../share/npuvp/cmake" ABSOLUTE)
 include("${_npuvp_cann_dir}/npuvp_cann.cmake")
 unset(_npuvp_cann_dir)
@@ -78,6 +80,11 @@ function(ascendc_library target kind)
   target_compile_definitions(${target} PRIVATE __CCE_AICORE__=${NPUVP_CHIP_AICORE} __NPU_ARCH__=${NPUVP_CHIP_ARCH}
                              NPUVP_SOC_VERSION="${NPUVP_CHIP_SOC}")
   target_link_libraries(${target} PUBLIC npuvp_cann_runtime)
+  # Installed as CANN installs it: the library beside the host program's, the launch headers
+  # in include/<name>/.
+  install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(DIRECTORY "${header_dir}/" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${target})
 endfunction()
 
 function(ascendc_compile_definitions target)

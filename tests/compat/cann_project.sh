@@ -11,6 +11,10 @@
 #     /usr/bin/python3 scripts/verify_result.py <the arguments the project's run.sh gives it>
 #   The program must exit 0 and print "ran on <SoC>" (the chip it ran on, from
 #   aclrtGetSocName), and the verify script must exit 0.
+# cann_project.sh run.sh <project dir> <prefix> <cpu|sim> <SoC name> <work dir>
+#   The same through the project's own run.sh (-r <route> -v <SoC> -i <prefix>), which sources
+#   <prefix>/bin/setenv.bash and runs the installed program through LD_LIBRARY_PATH; Debian's
+#   python3 (with numpy) first on PATH.
 # Environment: CMAKE (the cmake to use); CMAKE_CXX_COMPILER_LAUNCHER and CMAKE_GENERATOR are
 # read by CMake itself.
 set -euo pipefail
@@ -86,6 +90,24 @@ run_project() {
   echo "$me: $name: $route on $soc: PASS (configure + build ${built} s, total $((SECONDS - t0)) s)"
 }
 
+run_script() {
+  local project=$1 prefix=$2 route=$3 soc=$4 work=$5
+  local name
+  name=$(basename "$project")
+  [[ -f $project/run.sh ]] || fail "$project has no run.sh"
+  run rm -rf "$work"
+  mkdir -p "$(dirname "$work")"
+  run cp -R "$project" "$work"
+  cd "$work"
+  local out status=0
+  echo "+ bash run.sh -r $route -v $soc -i $prefix"
+  out=$(PATH=/usr/bin:$PATH bash run.sh -r "$route" -v "$soc" -i "$prefix" 2>&1) || status=$?
+  printf '%s\n' "$out"
+  ((status == 0)) || fail "$name: run.sh exited with status $status"
+  grep -q "ran on $soc\$" <<<"$out" || fail "$name: the program did not report running on $soc"
+  echo "$me: $name: run.sh, $route on $soc: PASS"
+}
+
 case ${1:-} in
   install)
     (($# == 3)) || fail "usage: $me install <npuvp build dir> <prefix>"
@@ -94,6 +116,10 @@ case ${1:-} in
   run)
     (($# == 6)) || fail "usage: $me run <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"
     run_project "$2" "$3" "$4" "$5" "$6"
+    ;;
+  run.sh)
+    (($# == 6)) || fail "usage: $me run.sh <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"
+    run_script "$2" "$3" "$4" "$5" "$6"
     ;;
   *)
     fail "usage: $me install <npuvp build dir> <prefix> | run <project dir> <prefix> <cpu|sim> <SoC> <work dir>"

@@ -45,6 +45,14 @@ foreach(project IN LISTS cann_projects)
     endforeach()
   endforeach()
 endforeach()
+# One project through its own run.sh, as a user runs it (setenv.bash, LD_LIBRARY_PATH, the
+# installed program without RPATH).
+add_test(NAME compat.cann.run_sh.vadd_launch.sim.Ascend910B2
+         COMMAND ${cann_script} run.sh ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/vadd_launch ${cann_prefix} sim
+                 Ascend910B2 ${cann_work}/run_sh-vadd_launch)
+set_tests_properties(compat.cann.run_sh.vadd_launch.sim.Ascend910B2 PROPERTIES FIXTURES_REQUIRED cann_prefix
+  TIMEOUT 600 PASS_REGULAR_EXPRESSION "vadd_launch: run.sh, sim on Ascend910B2: PASS"
+  FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED" ENVIRONMENT "${cann_env}")
 
 # The installed public headers under the samples' host and kernel flags (-Werror, the old
 # string ABI; the ACL headers also as C with the system's cc), and two kernels linked with
