@@ -56,7 +56,10 @@ function(ascendc_library target kind)
     execute_process(COMMAND "${NPUVP_ASCENDC_TRANSLATE}" "${file}" "${translated}" "${header_dir}"
                     RESULT_VARIABLE status ERROR_VARIABLE why)
     if(NOT status EQUAL 0)
-      message(FATAL_ERROR "npuvp: cannot translate ${file} for the sim route:\n${why}")
+      # Indented, so CMake prints the translator's "file:line: error: ..." unwrapped.
+      string(REGEX REPLACE "\n$" "" why "${why}")
+      string(REPLACE "\n" "\n  " why "${why}")
+      message(FATAL_ERROR "npuvp: cannot translate ${file} for the sim route:\n  ${why}")
     endif()
     execute_process(COMMAND "${NPUVP_ASCENDC_TRANSLATE}" --list "${file}" OUTPUT_VARIABLE kernels)
     string(REGEX REPLACE "\n$" "" kernels "${kernels}")

@@ -15,6 +15,10 @@
 #   The same through the project's own run.sh (-r <route> -v <SoC> -i <prefix>), which sources
 #   <prefix>/bin/setenv.bash and runs the installed program through LD_LIBRARY_PATH; Debian's
 #   python3 (with numpy) first on PATH.
+# cann_project.sh errors <project dir> <prefix> <work dir>
+#   The configure step's errors, on copies of the project: an unknown SOC_VERSION (both
+#   routes) names the known chips; a launch the sim route cannot translate (appended to the
+#   copy's kernel file) names its file and line.
 # Environment: CMAKE (the cmake to use); CMAKE_CXX_COMPILER_LAUNCHER and CMAKE_GENERATOR are
 # read by CMake itself.
 set -euo pipefail
@@ -108,6 +112,42 @@ run_script() {
   echo "$me: $name: run.sh, $route on $soc: PASS"
 }
 
+# Configures <dir> with the arguments that follow; must fail and print <pattern> (grep -E).
+configure_fails() {
+  local dir=$1 pattern=$2
+  shift 2
+  local out status=0
+  echo "+ (cd $dir && $cmake -B build $*)"
+  out=$(cd "$dir" && "$cmake" -B build "$@" 2>&1) || status=$?
+  ((status != 0)) || { printf '%s\n' "$out"; fail "configuring with $* succeeded; it must fail"; }
+  grep -Eq "$pattern" <<<"$out" || { printf '%s\n' "$out"; fail "configuring with $* did not say: $pattern"; }
+  grep -E "$pattern" <<<"$out" | head -n 1
+}
+
+check_errors() {
+  local project=$1 prefix=$2 work=$3
+  run rm -rf "$work"
+  mkdir -p "$work"
+  local route
+  for route in cpu sim; do
+    run cp -R "$project" "$work/$route"
+    configure_fails "$work/$route" "npuvp does not model SOC_VERSION 'Ascend999'" \
+      -DRUN_MODE=$route -DSOC_VERSION=Ascend999 -DASCEND_CANN_PACKAGE_PATH="$prefix"
+    configure_fails "$work/$route" "^ +Ascend910A, .*Ascend310P3" \
+      -DRUN_MODE=$route -DSOC_VERSION=Ascend999 -DASCEND_CANN_PACKAGE_PATH="$prefix"
+  done
+  run cp -R "$project" "$work/launch"
+  local kernel
+  kernel=$(grep -l "__global__" "$work/launch"/*.cpp | grep -v "/main.cpp$" | head -n 1)
+  [[ -n $kernel ]] || fail "$project has no kernel file"
+  local line=$(($(wc -l <"$kernel") + 3))
+  printf '\nvoid broken_do(void* stream)\n{ broken<<<8, nullptr>>>(stream); }\n' >>"$kernel"
+  configure_fails "$work/launch" \
+    "$kernel:$line: error: the launch configuration takes 3 arguments <<<blockDim, l2ctrl, stream>>>, found 2" \
+    -DRUN_MODE=sim -DSOC_VERSION=Ascend910B1 -DASCEND_CANN_PACKAGE_PATH="$prefix"
+  echo "$me: errors: PASS"
+}
+
 case ${1:-} in
   install)
     (($# == 3)) || fail "usage: $me install <npuvp build dir> <prefix>"
@@ -120,6 +160,10 @@ case ${1:-} in
   run.sh)
     (($# == 6)) || fail "usage: $me run.sh <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"
     run_script "$2" "$3" "$4" "$5" "$6"
+    ;;
+  errors)
+    (($# == 4)) || fail "usage: $me errors <project dir> <prefix> <work dir>"
+    check_errors "$2" "$3" "$4"
     ;;
   *)
     fail "usage: $me install <npuvp build dir> <prefix> | run <project dir> <prefix> <cpu|sim> <SoC> <work dir>"

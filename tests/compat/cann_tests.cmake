@@ -54,6 +54,14 @@ set_tests_properties(compat.cann.run_sh.vadd_launch.sim.Ascend910B2 PROPERTIES F
   TIMEOUT 600 PASS_REGULAR_EXPRESSION "vadd_launch: run.sh, sim on Ascend910B2: PASS"
   FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED" ENVIRONMENT "${cann_env}")
 
+# The configure step's errors: an unknown SoC, a launch that cannot be translated.
+add_test(NAME compat.cann.configure_errors
+         COMMAND ${cann_script} errors ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/vadd_launch ${cann_prefix}
+                 ${cann_work}/errors)
+set_tests_properties(compat.cann.configure_errors PROPERTIES FIXTURES_REQUIRED cann_prefix TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "cann_project.sh: errors: PASS" FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED"
+  ENVIRONMENT "${cann_env}")
+
 # The installed public headers under the samples' host and kernel flags (-Werror, the old
 # string ABI; the ACL headers also as C with the system's cc), and two kernels linked with
 # libnpuvp.so under the old string ABI.
