@@ -18,7 +18,8 @@
 # cann_project.sh errors <project dir> <prefix> <work dir>
 #   The configure step's errors, on copies of the project: an unknown SOC_VERSION (both
 #   routes) names the known chips; a launch the sim route cannot translate (appended to the
-#   copy's kernel file) names its file and line.
+#   copy's kernel file) names its file and line; so does a compiler error in a translated
+#   kernel file.
 # Environment: CMAKE (the cmake to use); CMAKE_CXX_COMPILER_LAUNCHER and CMAKE_GENERATOR are
 # read by CMake itself.
 set -euo pipefail
@@ -145,6 +146,19 @@ check_errors() {
   configure_fails "$work/launch" \
     "$kernel:$line: error: the launch configuration takes 3 arguments <<<blockDim, l2ctrl, stream>>>, found 2" \
     -DRUN_MODE=sim -DSOC_VERSION=Ascend910B1 -DASCEND_CANN_PACKAGE_PATH="$prefix"
+  # A compile error in a translated kernel file points at the user's file and line (#line).
+  run cp -R "$project" "$work/compile"
+  kernel=$work/compile/$(basename "$kernel")
+  line=$(($(wc -l <"$kernel") + 1))
+  printf 'static int broken = not_declared_anywhere;\n' >>"$kernel"
+  run "$cmake" -S "$work/compile" -B "$work/compile/build" -DRUN_MODE=sim -DSOC_VERSION=Ascend910B1 \
+    -DASCEND_CANN_PACKAGE_PATH="$prefix" >/dev/null || fail "configuring $work/compile failed"
+  local out status=0
+  out=$("$cmake" --build "$work/compile/build" 2>&1) || status=$?
+  ((status != 0)) || fail "building $work/compile succeeded; it must fail"
+  grep -Eq "^$kernel:$line:[0-9]+: error: .*not_declared_anywhere" <<<"$out" ||
+    { printf '%s\n' "$out"; fail "the compile error does not point at $kernel:$line"; }
+  grep -E "^$kernel:$line:[0-9]+: error:" <<<"$out" | head -n 1
   echo "$me: errors: PASS"
 }
 
