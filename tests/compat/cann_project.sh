@@ -20,6 +20,9 @@
 #   routes) names the known chips; a launch the sim route cannot translate (appended to the
 #   copy's kernel file) names its file and line; so does a compiler error in a translated
 #   kernel file.
+# cann_project.sh override <work dir of a run> <platform> <SoC name>
+#   Runs the program built by an earlier `run` again with NPUVP_PLATFORM=<platform>: it must
+#   run on that chip instead (aclrtGetSocName: <SoC name>) and exit 0.
 # Environment: CMAKE (the cmake to use); CMAKE_CXX_COMPILER_LAUNCHER and CMAKE_GENERATOR are
 # read by CMake itself.
 set -euo pipefail
@@ -162,6 +165,19 @@ check_errors() {
   echo "$me: errors: PASS"
 }
 
+check_override() {
+  local work=$1 platform=$2 soc=$3
+  [[ -x $work/build/ascendc_kernels_bbit ]] || fail "$work/build/ascendc_kernels_bbit is missing (its run test first)"
+  cd "$work"
+  local out status=0
+  echo "+ NPUVP_PLATFORM=$platform ./build/ascendc_kernels_bbit"
+  out=$(NPUVP_PLATFORM=$platform ./build/ascendc_kernels_bbit 2>&1) || status=$?
+  printf '%s\n' "$out"
+  ((status == 0)) || fail "ascendc_kernels_bbit exited with status $status on NPUVP_PLATFORM=$platform"
+  grep -q "ran on $soc\$" <<<"$out" || fail "NPUVP_PLATFORM=$platform did not override the project's chip"
+  echo "$me: override: PASS"
+}
+
 case ${1:-} in
   install)
     (($# == 3)) || fail "usage: $me install <npuvp build dir> <prefix>"
@@ -174,6 +190,10 @@ case ${1:-} in
   run.sh)
     (($# == 6)) || fail "usage: $me run.sh <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"
     run_script "$2" "$3" "$4" "$5" "$6"
+    ;;
+  override)
+    (($# == 4)) || fail "usage: $me override <work dir> <platform> <SoC name>"
+    check_override "$2" "$3" "$4"
     ;;
   errors)
     (($# == 4)) || fail "usage: $me errors <project dir> <prefix> <work dir>"

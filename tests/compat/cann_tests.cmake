@@ -45,6 +45,13 @@ foreach(project IN LISTS cann_projects)
     endforeach()
   endforeach()
 endforeach()
+# $NPUVP_PLATFORM overrides the chip SOC_VERSION chose (the program one run test built).
+set_tests_properties(compat.cann.vadd_launch.cpu.Ascend910B3 PROPERTIES FIXTURES_SETUP cann_vadd_cpu_910b3)
+add_test(NAME compat.cann.platform_override
+         COMMAND ${cann_script} override ${cann_work}/vadd_launch-cpu-Ascend910B3 ascend310p Ascend310P3)
+set_tests_properties(compat.cann.platform_override PROPERTIES FIXTURES_REQUIRED cann_vadd_cpu_910b3 TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "cann_project.sh: override: PASS" FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED")
+
 # One project through its own run.sh, as a user runs it (setenv.bash, LD_LIBRARY_PATH, the
 # installed program without RPATH).
 add_test(NAME compat.cann.run_sh.vadd_launch.sim.Ascend910B2
