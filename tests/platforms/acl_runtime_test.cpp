@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -180,6 +181,12 @@ TEST(AclRuntime, CopyPastTheEndOfAnAllocationIsRefused) {
   const std::string e = recent_error();
   EXPECT_THAT(e, HasSubstr("destination"));
   EXPECT_THAT(e, HasSubstr("runs 100 bytes past the end of its aclrtMalloc allocation of 1000 bytes"));
+  // The host side is checked too when it is aclrtMallocHost memory.
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 300), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(d, 1000, pinned, 400, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_THAT(recent_error(), HasSubstr("source range"));
+  EXPECT_EQ(aclrtMemcpy(d, 1000, pinned, 300, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
 }
 
 TEST(AclRuntime, CountAboveDestMaxIsRefused) {
@@ -319,6 +326,31 @@ TEST(AclRuntime, ContextsAreCurrentPerThreadAndOwnTheirStreams) {
   ASSERT_EQ(aclrtSetCurrentContext(device_context), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_PARAM_INVALID);  // it went with its context
   EXPECT_THAT(recent_error(), HasSubstr("is not a live stream"));
+  // Another thread starts without a current context, and may share this one.
+  std::thread other([device_context] {
+    aclrtContext c = nullptr;
+    EXPECT_EQ(aclrtGetCurrentContext(&c), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_NE(aclGetRecentErrMsg(), nullptr);  // its own messages
+    EXPECT_EQ(aclrtSetCurrentContext(device_context), ACL_SUCCESS);
+    void* d = nullptr;
+    EXPECT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+  });
+  other.join();
+  EXPECT_EQ(aclGetRecentErrMsg(), nullptr);  // the other thread's error is not this thread's
+}
+
+TEST(AclRuntime, EverySetDeviceNeedsItsReset) {
+  open_device();
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // twice
+  void* d = nullptr;
+  ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemset(d, 64, 0, 64), ACL_SUCCESS);  // still in use
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemset(d, 64, 0, 64), ACL_ERROR_RT_PARAM_INVALID);  // released by the last reset
+  EXPECT_THAT(recent_error(), HasSubstr("aclrtMalloc did not return"));
 }
 
 // --- Kernels, streams and events -----------------------------------------------------------
@@ -337,6 +369,39 @@ TEST(AclRuntime, KernelLaunchComputesTheRightResult) {
   expect_add_result(b, z);
   EXPECT_EQ(Device::instance().last_run().kernel, "add_custom");
   EXPECT_EQ(Device::instance().last_run().block_dim, 8u);
+}
+
+// The lifecycle of CANN's kernel-launch samples' main(), every call checked.
+TEST(AclRuntime, SampleShapedHostProgramRunsCleanly) {
+  Device::configure("minimal");
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&context, 0), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  AddBuffers b = make_add_inputs();
+  void *xHost = nullptr, *yHost = nullptr, *zHost = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&xHost, kAddBytes), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMallocHost(&yHost, kAddBytes), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMallocHost(&zHost, kAddBytes), ACL_SUCCESS);
+  std::memcpy(xHost, b.hx.data(), kAddBytes);
+  std::memcpy(yHost, b.hy.data(), kAddBytes);
+  ASSERT_EQ(aclrtMemcpy(b.x, kAddBytes, xHost, kAddBytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(b.y, kAddBytes, yHost, kAddBytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(launch_add(stream, b), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(zHost, kAddBytes, b.z, kAddBytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  std::vector<uint16_t> z(kAddElements);
+  std::memcpy(z.data(), zHost, kAddBytes);
+  expect_add_result(b, z);
+  for (void* d : {b.x, b.y, b.z}) EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+  for (void* h : {xHost, yHost, zHost}) EXPECT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyContext(context), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_EQ(aclGetRecentErrMsg(), nullptr);  // nothing failed on the way
 }
 
 TEST(AclRuntime, WorkOnAStreamRunsInIssueOrder) {

@@ -104,16 +104,22 @@ aclError fail(aclError code, const char* api, fmt::format_string<Args...> f, Arg
   return code;
 }
 
-// Kernel and device errors are printed as well: samples often ignore a launch's result.
+void print_error(const std::string& text) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "[npuvp] error: %s\n", text.c_str());
+  std::fflush(stderr);
+}
+
+// Device failures are printed as well as recorded: a program seldom survives them, and
+// samples often print only the code.
 aclError fail_loudly(aclError code, const char* api, const std::string& text) {
   fail(code, api, "{}", text);
-  std::fflush(stdout);
-  std::fprintf(stderr, "[npuvp] error: %s\n", t_errors.back().c_str());
-  std::fflush(stderr);
+  print_error(t_errors.back());
   return code;
 }
 
-#define ACL_LOCK std::lock_guard<std::recursive_mutex> acl_lock_(state().mutex)
+// Every call holds the runtime's lock (recursive: a call may make another).
+[[nodiscard]] std::unique_lock<std::recursive_mutex> hold() { return std::unique_lock<std::recursive_mutex>(state().mutex); }
 
 bool live(Context* c) { return c && state().contexts.count(c); }
 
@@ -351,29 +357,38 @@ bool soc_name_is_product(const char* name, aicore::Product p) {
 
 }  // namespace
 
-uint32_t launch_kernel(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
+namespace {
+aclError launch_on_stream(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
   const char* api = "launch_kernel";
-  ACL_LOCK;
   Stream* s = nullptr;
-  if (aclError e = find_stream(api, stream, &s)) return uint32_t(e);
+  if (aclError e = find_stream(api, stream, &s)) return e;
   if (block_dim < 1 || block_dim > 65535) {
-    return uint32_t(fail(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '{}': blockDim {} is outside [1, 65535]",
-                         name ? name : "?", block_dim));
+    return fail(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '{}': blockDim {} is outside [1, 65535]", name, block_dim);
   }
-  if (!state().device_failure.empty()) return uint32_t(device_stopped(api));
+  if (!state().device_failure.empty()) return device_stopped(api);
   try {
-    const RunReport& r = Device::instance().launch(name ? name : "kernel", block_dim, body);
+    const RunReport& r = Device::instance().launch(name, block_dim, body);
     std::fflush(stdout);  // keep the host's own output in order with ours
     std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
   } catch (const std::exception& e) {
     // The simulation cannot go on after a kernel error: the stream reports it at every
     // synchronize, and later device work fails with it.
-    state().device_failure = fmt::format("kernel '{}': {}", name ? name : "?", error_text(e));
+    state().device_failure = fmt::format("kernel '{}': {}", name, error_text(e));
     s->error = ACL_ERROR_RT_AICORE_EXCEPTION;
     s->error_text = state().device_failure;
-    return uint32_t(fail_loudly(ACL_ERROR_RT_AICORE_EXCEPTION, api, state().device_failure));
+    return fail(ACL_ERROR_RT_AICORE_EXCEPTION, api, "{}", state().device_failure);
   }
   return ACL_SUCCESS;
+}
+}  // namespace
+
+// A failed launch is printed as well as returned: the launch forms CANN's samples use
+// (`kernel<<<...>>>(...)`) have no result to check.
+uint32_t launch_kernel(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
+  const auto lock = hold();
+  const aclError e = launch_on_stream(stream, name ? name : "kernel", block_dim, body);
+  if (e != ACL_SUCCESS) print_error(t_errors.back());
+  return uint32_t(e);
 }
 
 }  // namespace npuvp::acl
@@ -396,7 +411,7 @@ const char* aclGetRecentErrMsg(void) {
 
 aclError aclInit(const char* configPath) {
   (void)configPath;  // dump/profiling configuration: nothing to configure here
-  ACL_LOCK;
+  const auto lock = hold();
   State& s = state();
   if (s.initialised) return fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit", "aclInit was already called");
   s.initialised = true;
@@ -404,7 +419,7 @@ aclError aclInit(const char* configPath) {
 }
 
 aclError aclFinalize(void) {
-  ACL_LOCK;
+  const auto lock = hold();
   State& s = state();
   if (!s.initialised) {
     return s.ever_finalised ? fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize", "aclFinalize was already called")
@@ -434,7 +449,7 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 
 aclError aclrtSetDevice(int32_t deviceId) {
   const char* api = "aclrtSetDevice";
-  ACL_LOCK;
+  const auto lock = hold();
   State& s = state();
   if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   if (aclError e = check_device_id(api, deviceId)) return e;
@@ -447,7 +462,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
 
 aclError aclrtResetDevice(int32_t deviceId) {
   const char* api = "aclrtResetDevice";
-  ACL_LOCK;
+  const auto lock = hold();
   State& s = state();
   if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   if (aclError e = check_device_id(api, deviceId)) return e;
@@ -458,7 +473,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
 
 aclError aclrtResetDeviceForce(int32_t deviceId) {
   const char* api = "aclrtResetDeviceForce";
-  ACL_LOCK;
+  const auto lock = hold();
   State& s = state();
   if (!s.initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   if (aclError e = check_device_id(api, deviceId)) return e;
@@ -470,7 +485,7 @@ aclError aclrtResetDeviceForce(int32_t deviceId) {
 aclError aclrtGetDevice(int32_t* deviceId) {
   const char* api = "aclrtGetDevice";
   if (!deviceId) return fail(ACL_ERROR_INVALID_PARAM, api, "deviceId is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   *deviceId = 0;
@@ -491,7 +506,7 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 
 aclError aclrtSynchronizeDevice(void) {
   const char* api = "aclrtSynchronizeDevice";
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   if (!state().device_failure.empty()) return device_stopped(api);
@@ -499,7 +514,7 @@ aclError aclrtSynchronizeDevice(void) {
 }
 
 const char* aclrtGetSocName(void) {
-  ACL_LOCK;
+  const auto lock = hold();
   if (build_device("aclrtGetSocName")) return nullptr;
   const auto product = Device::instance().soc().core(0).product();
   // The name the project was built for, when it names this chip (the CANN build flows set
@@ -511,7 +526,7 @@ const char* aclrtGetSocName(void) {
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
   const char* api = "aclrtSetDeviceSatMode";
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN) {
@@ -525,7 +540,7 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
 aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
   const char* api = "aclrtGetDeviceSatMode";
   if (!mode) return fail(ACL_ERROR_INVALID_PARAM, api, "mode is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   *mode = state().sat_mode;
@@ -537,7 +552,7 @@ aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   const char* api = "aclrtCreateContext";
   if (!context) return fail(ACL_ERROR_INVALID_PARAM, api, "context is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   if (!state().initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   if (aclError e = check_device_id(api, deviceId)) return e;
   if (aclError e = build_device(api)) return e;
@@ -549,7 +564,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 
 aclError aclrtDestroyContext(aclrtContext context) {
   const char* api = "aclrtDestroyContext";
-  ACL_LOCK;
+  const auto lock = hold();
   if (!state().initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   auto* c = static_cast<Context*>(context);
   if (!live(c)) return fail(ACL_ERROR_INVALID_PARAM, api, "context {} is not a live context", context);
@@ -564,7 +579,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
   const char* api = "aclrtSetCurrentContext";
-  ACL_LOCK;
+  const auto lock = hold();
   if (!state().initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   auto* c = static_cast<Context*>(context);
   if (!live(c)) return fail(ACL_ERROR_INVALID_PARAM, api, "context {} is not a live context", context);
@@ -575,7 +590,7 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
 aclError aclrtGetCurrentContext(aclrtContext* context) {
   const char* api = "aclrtGetCurrentContext";
   if (!context) return fail(ACL_ERROR_INVALID_PARAM, api, "context is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   *context = c;
@@ -587,7 +602,7 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
 aclError aclrtCreateStream(aclrtStream* stream) {
   const char* api = "aclrtCreateStream";
   if (!stream) return fail(ACL_ERROR_INVALID_PARAM, api, "stream is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   auto s = std::make_unique<Stream>();
@@ -605,7 +620,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
 
 aclError aclrtDestroyStream(aclrtStream stream) {
   const char* api = "aclrtDestroyStream";
-  ACL_LOCK;
+  const auto lock = hold();
   if (!state().initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   if (stream == nullptr) return fail(ACL_ERROR_INVALID_PARAM, api, "the default stream (nullptr) cannot be destroyed");
   if (!state().streams.erase(static_cast<Stream*>(stream))) {
@@ -618,7 +633,7 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) { return aclrtDestroyStream
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   const char* api = "aclrtSynchronizeStream";
-  ACL_LOCK;
+  const auto lock = hold();
   Stream* s = nullptr;
   if (aclError e = find_stream(api, stream, &s)) return e;
   if (s->error) return fail(s->error, api, "work on the stream failed: {}", s->error_text);
@@ -634,7 +649,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
   const char* api = "aclrtStreamWaitEvent";
-  ACL_LOCK;
+  const auto lock = hold();
   Stream* s = nullptr;
   Event* e = nullptr;
   if (aclError r = find_stream(api, stream, &s)) return r;
@@ -647,7 +662,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
   const char* api = "aclrtCreateEvent";
   if (!event) return fail(ACL_ERROR_INVALID_PARAM, api, "event is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   auto e = std::make_unique<Event>();
@@ -663,7 +678,7 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) { return a
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
   const char* api = "aclrtDestroyEvent";
-  ACL_LOCK;
+  const auto lock = hold();
   Event* e = nullptr;
   if (aclError r = find_event(api, event, &e)) return r;
   state().events.erase(e);
@@ -672,7 +687,7 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   const char* api = "aclrtRecordEvent";
-  ACL_LOCK;
+  const auto lock = hold();
   Event* e = nullptr;
   Stream* s = nullptr;
   if (aclError r = find_event(api, event, &e)) return r;
@@ -685,7 +700,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
   const char* api = "aclrtResetEvent";
-  ACL_LOCK;
+  const auto lock = hold();
   Event* e = nullptr;
   Stream* s = nullptr;
   if (aclError r = find_event(api, event, &e)) return r;
@@ -697,7 +712,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   const char* api = "aclrtQueryEvent";
   if (!status) return fail(ACL_ERROR_INVALID_PARAM, api, "status is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Event* e = nullptr;
   if (aclError r = find_event(api, event, &e)) return r;
   *status = ACL_EVENT_STATUS_COMPLETE;  // work completes as it is issued
@@ -707,7 +722,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
   const char* api = "aclrtQueryEventStatus";
   if (!status) return fail(ACL_ERROR_INVALID_PARAM, api, "status is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Event* e = nullptr;
   if (aclError r = find_event(api, event, &e)) return r;
   *status = e->recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
@@ -715,7 +730,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
-  ACL_LOCK;
+  const auto lock = hold();
   Event* e = nullptr;
   return find_event("aclrtSynchronizeEvent", event, &e);
 }
@@ -723,7 +738,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
   const char* api = "aclrtEventElapsedTime";
   if (!ms) return fail(ACL_ERROR_INVALID_PARAM, api, "ms is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   Event* start = nullptr;
   Event* end = nullptr;
   if (aclError r = find_event(api, startEvent, &start)) return r;
@@ -745,7 +760,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   (void)policy;  // GM has one kind of page
   if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, api, "devPtr is a null pointer");
   if (size == 0) return fail(ACL_ERROR_INVALID_PARAM, api, "size is 0");
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   void* p = nullptr;
@@ -763,10 +778,15 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy poli
   return aclrtMalloc(devPtr, size, policy);
 }
 
+// GM blocks are 512-byte aligned and sized, which covers the 32-byte promise.
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return aclrtMalloc(devPtr, size, policy);
+}
+
 aclError aclrtFree(void* devPtr) {
   const char* api = "aclrtFree";
   if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, api, "devPtr is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   if (!state().initialised) return fail(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called");
   auto& memory = state().device_memory;
   auto it = memory.find(static_cast<const uint8_t*>(devPtr));
@@ -783,7 +803,7 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   const char* api = "aclrtMallocHost";
   if (!hostPtr) return fail(ACL_ERROR_INVALID_PARAM, api, "hostPtr is a null pointer");
   if (size == 0) return fail(ACL_ERROR_INVALID_PARAM, api, "size is 0");
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   // 64-byte aligned as CANN's pinned memory; the size rounds up to whole alignment units.
@@ -797,7 +817,7 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 aclError aclrtFreeHost(void* hostPtr) {
   const char* api = "aclrtFreeHost";
   if (!hostPtr) return fail(ACL_ERROR_INVALID_PARAM, api, "hostPtr is a null pointer");
-  ACL_LOCK;
+  const auto lock = hold();
   auto& memory = state().host_memory;
   auto it = memory.find(static_cast<const uint8_t*>(hostPtr));
   if (it == memory.end()) {
@@ -811,7 +831,7 @@ aclError aclrtFreeHost(void* hostPtr) {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   const char* api = "aclrtMemcpy";
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   return copy(api, dst, destMax, src, count, kind);
@@ -820,7 +840,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
   const char* api = "aclrtMemcpyAsync";
-  ACL_LOCK;
+  const auto lock = hold();
   Stream* s = nullptr;
   if (aclError e = find_stream(api, stream, &s)) return e;
   // aclrtMemcpyAsync.md: an asynchronous host-to-host copy is not supported (EP products).
@@ -832,7 +852,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   const char* api = "aclrtMemset";
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   return fill(api, devPtr, maxCount, value, count);
@@ -840,7 +860,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
   const char* api = "aclrtMemsetAsync";
-  ACL_LOCK;
+  const auto lock = hold();
   Stream* s = nullptr;
   if (aclError e = find_stream(api, stream, &s)) return e;
   return fill(api, devPtr, maxCount, value, count);
@@ -852,7 +872,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   if (int(attr) < int(ACL_DDR_MEM) || int(attr) > int(ACL_HBM_MEM_P2P_NORMAL)) {
     return fail(ACL_ERROR_INVALID_PARAM, api, "attr {} is not an aclrtMemAttr", int(attr));
   }
-  ACL_LOCK;
+  const auto lock = hold();
   Context* c = nullptr;
   if (aclError e = need_context(api, &c)) return e;
   // GM is one memory (HBM or DDR, as the chip has): every attribute reports it.
