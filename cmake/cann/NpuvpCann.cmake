@@ -11,8 +11,8 @@
 #     LD_LIBRARY_PATH (empty: everything is in libnpuvp.so)
 set(NPUVP_CANN_LIBDIR ${NPUVP_SHARED_LIBDIR})
 set(NPUVP_CANN_LIBRARY_NAMES ascendcl c_sec tiling_api register platform ascendalog runtime runtime_camodel
-    graph graph_base nnopbase opapi unified_dlog mmpa ascend_dump error_manager exe_graph acl_op_compiler
-    ascend_hal)
+    graph graph_base nnopbase opapi opapi_transformer opapi_oam unified_dlog mmpa ascend_dump error_manager
+    exe_graph acl_op_compiler ascend_hal pem_davinci npu_drv profapi ge_common ge_common_base)
 
 # The sim route's launch-syntax translator, a library for its unit tests and a tool.
 add_library(npuvp_launch_syntax STATIC sw/cann/launch_syntax.cpp)

@@ -8,4 +8,9 @@ export ASCEND_OPP_PATH=$_npuvp_prefix/opp
 export NPUVP_HOME=$_npuvp_prefix
 export PATH=$_npuvp_prefix/bin${PATH:+:$PATH}
 export LD_LIBRARY_PATH=$_npuvp_prefix/lib64:$_npuvp_prefix/runtime/lib64:$_npuvp_prefix/tools/tikicpulib/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# A project's cpu_lib.cmake points CMAKE_PREFIX_PATH at tikicpulib only when the environment
+# sets none; when it does, tikicpulib must be on it.
+if [ -n "${CMAKE_PREFIX_PATH:-}" ]; then
+  export CMAKE_PREFIX_PATH=$_npuvp_prefix/tools/tikicpulib/lib/cmake:$CMAKE_PREFIX_PATH
+fi
 unset _npuvp_prefix

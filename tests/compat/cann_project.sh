@@ -41,8 +41,10 @@ run() {
 }
 cmake=${CMAKE:-cmake}
 python=/usr/bin/python3
-# The chip must come from the project's SOC_VERSION alone.
-unset NPUVP_PLATFORM NPUVP_SET NPUVP_SOC_VERSION NPUVP_CONFIG_PATH
+# The chip must come from the project's SOC_VERSION alone, and the package from
+# ASCEND_CANN_PACKAGE_PATH (the samples' cpu_lib.cmake uses it only when the environment has
+# no CMAKE_PREFIX_PATH).
+unset NPUVP_PLATFORM NPUVP_SET NPUVP_SOC_VERSION NPUVP_CONFIG_PATH CMAKE_PREFIX_PATH
 
 install_prefix() {
   local build=$1 prefix=$2
