@@ -48,6 +48,10 @@ function(ascendc_library target kind)
     get_filename_component(name "${file}" NAME_WE)
     get_filename_component(dir "${file}" DIRECTORY)
     list(APPEND source_dirs "${dir}")
+    if(file MATCHES "\\.(h|hh|hpp|hxx|inc)$")
+      list(APPEND sources "${file}")  # listed for IDEs; compiled where it is included
+      continue()
+    endif()
     set(translated "${work}/${index}_${name}.cpp")
     math(EXPR index "${index} + 1")
     # Once now, so a launch that cannot be translated stops the configure step with its file

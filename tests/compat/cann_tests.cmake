@@ -1,7 +1,11 @@
 # The CANN build flows (cmake/cann/, docs/writing-kernels.md "Bring your CANN project").
-# The launch-syntax translator's unit tests: a small executable of their own (no simulator).
-add_executable(npuvp_compat_tests ${CMAKE_CURRENT_SOURCE_DIR}/compat/launch_syntax_test.cpp)
+# The launch-syntax translator's and the SoC table's unit tests: a small executable of their
+# own (no simulator).
+add_executable(npuvp_compat_tests ${CMAKE_CURRENT_SOURCE_DIR}/compat/launch_syntax_test.cpp
+               ${CMAKE_CURRENT_SOURCE_DIR}/compat/soc_version_test.cpp ${PROJECT_SOURCE_DIR}/sw/runtime/soc_version.cpp)
 target_link_libraries(npuvp_compat_tests PRIVATE npuvp_launch_syntax GTest::gtest GTest::gtest_main)
+target_compile_definitions(npuvp_compat_tests PRIVATE
+  NPUVP_CANN_CMAKE="${PROJECT_SOURCE_DIR}/cmake/cann/npuvp_cann.cmake.in")
 target_compile_options(npuvp_compat_tests PRIVATE ${NPUVP_WARNINGS})
 gtest_discover_tests(npuvp_compat_tests TEST_PREFIX "compat." DISCOVERY_TIMEOUT 60)
 
