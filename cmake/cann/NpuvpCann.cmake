@@ -1,6 +1,6 @@
 # The CANN drop-ins (docs/writing-kernels.md, "Bring your CANN project"): an npuvp install
 # doubles as a CANN package, ASCEND_CANN_PACKAGE_PATH=<prefix>, laid out as CANN is:
-#   bin/setenv.bash, bin/npuvp-ascendc-translate (the sim route's build step)
+#   bin/setenv.bash (and set_env.sh), bin/npuvp-ascendc-translate (the sim route's build step)
 #   compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake, tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake
 #   tools/tikicpulib/lib/cmake/tikicpulib/tikicpulibConfig.cmake (+ version file)
 #   share/npuvp/cmake/npuvp_cann.cmake (what those share)
@@ -54,6 +54,7 @@ install(FILES cmake/cann/tikicpulibConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/cann
 install(FILES cmake/cann/ascendc.cmake DESTINATION compiler/tikcpp/ascendc_kernel_cmake)
 install(FILES cmake/cann/ascendc.cmake DESTINATION tools/tikcpp/ascendc_kernel_cmake)
 install(PROGRAMS cmake/cann/setenv.bash DESTINATION bin)
+install(PROGRAMS cmake/cann/setenv.bash DESTINATION . RENAME set_env.sh)
 
 # Headers where CANN has them (forwarding to npuvp's, whose root the targets also carry).
 foreach(dir include runtime/include)

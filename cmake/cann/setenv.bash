@@ -1,6 +1,8 @@
 # The environment of an npuvp install laid out as a CANN package: CANN projects' run.sh
-# sources <prefix>/bin/setenv.bash, as it sources CANN's. The prefix is where this file is.
-_npuvp_prefix=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)
+# sources <prefix>/bin/setenv.bash (older ones <prefix>/set_env.sh), as it sources CANN's.
+# The prefix is found from where this file is.
+_npuvp_prefix=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
+[ -e "$_npuvp_prefix/lib64/libnpuvp.so" ] || _npuvp_prefix=$(dirname "$_npuvp_prefix")
 export ASCEND_HOME_PATH=$_npuvp_prefix
 export ASCEND_TOOLKIT_HOME=$_npuvp_prefix
 export ASCEND_AICPU_PATH=$_npuvp_prefix
