@@ -1,9 +1,13 @@
 // Host program of scale_add_custom: input/x.bin, input/y.bin and the tiling in
-// input/tiling.bin; output/z.bin. The ACL branch calls the kernel file's scale_add_do.
+// input/tiling.bin; output/z.bin. The ACL branch calls the kernel file's scale_add_do, then
+// launches the kernel again through its generated launch header (the tiling by pointer) and
+// checks that both launches wrote the same bytes.
 #include "data_utils.h"
 #include "scale_add_tiling.h"
 #ifndef __CCE_KT_TEST__
 #include "acl/acl.h"
+#include "aclrtlaunch_scale_add_custom.h"
+#include <cstring>
 extern void scale_add_do(uint32_t blockDim, void* l2ctrl, void* stream, uint8_t* x, uint8_t* y, uint8_t* z,
                          ScaleAddTiling tiling);
 #else
@@ -53,6 +57,19 @@ int32_t main(int32_t argc, char* argv[]) {
 
   CHECK_ACL(aclrtMemcpy(zHost, bytes, zDevice, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
   if (!WriteFile("./output/z.bin", zHost, bytes)) return 1;
+
+  uint8_t *again, *againHost;
+  CHECK_ACL(aclrtMalloc(reinterpret_cast<void**>(&again), bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK_ACL(aclrtMallocHost(reinterpret_cast<void**>(&againHost), bytes));
+  CHECK_ACL(ACLRT_LAUNCH_KERNEL(scale_add_custom)(blockDim, stream, xDevice, yDevice, again, &tiling));
+  CHECK_ACL(aclrtSynchronizeStream(stream));
+  CHECK_ACL(aclrtMemcpy(againHost, bytes, again, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  if (std::memcmp(againHost, zHost, bytes) != 0) {
+    std::fprintf(stderr, "the launch through aclrtlaunch_scale_add_custom wrote other results\n");
+    return 1;
+  }
+  CHECK_ACL(aclrtFree(again));
+  CHECK_ACL(aclrtFreeHost(againHost));
   CHECK_ACL(aclrtFree(xDevice));
   CHECK_ACL(aclrtFree(yDevice));
   CHECK_ACL(aclrtFree(zDevice));
