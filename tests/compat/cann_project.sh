@@ -39,6 +39,13 @@ run() {
   echo "+ $*"
   "$@"
 }
+# A copy of project $1 in $2, without what an earlier build in the project left there.
+copy_project() {
+  run rm -rf "$2"
+  mkdir -p "$(dirname "$2")"
+  run cp -R "$1" "$2"
+  rm -rf "$2/build" "$2/out" "$2/input" "$2/output"
+}
 cmake=${CMAKE:-cmake}
 python=/usr/bin/python3
 # The chip must come from the project's SOC_VERSION alone, and the package from
@@ -75,9 +82,7 @@ run_project() {
   verify_args=$(sed -n 's/.*verify_result\.py[[:space:]]*//p' "$project/run.sh" 2>/dev/null | head -n 1)
   [[ -n $verify_args ]] || fail "$project/run.sh does not run scripts/verify_result.py with its arguments"
 
-  run rm -rf "$work"
-  mkdir -p "$(dirname "$work")"
-  run cp -R "$project" "$work"
+  copy_project "$project" "$work"
   cd "$work"
   local t0=$SECONDS
   run "$cmake" -B build -DRUN_MODE="$route" -DSOC_VERSION="$soc" -DASCEND_CANN_PACKAGE_PATH="$prefix" ||
@@ -105,9 +110,7 @@ run_script() {
   local name
   name=$(basename "$project")
   [[ -f $project/run.sh ]] || fail "$project has no run.sh"
-  run rm -rf "$work"
-  mkdir -p "$(dirname "$work")"
-  run cp -R "$project" "$work"
+  copy_project "$project" "$work"
   cd "$work"
   local out status=0
   echo "+ bash run.sh -r $route -v $soc -i $prefix"
@@ -136,13 +139,13 @@ check_errors() {
   mkdir -p "$work"
   local route
   for route in cpu sim; do
-    run cp -R "$project" "$work/$route"
+    copy_project "$project" "$work/$route"
     configure_fails "$work/$route" "npuvp does not model SOC_VERSION 'Ascend999'" \
       -DRUN_MODE=$route -DSOC_VERSION=Ascend999 -DASCEND_CANN_PACKAGE_PATH="$prefix"
     configure_fails "$work/$route" "^ +Ascend910A, .*Ascend310P3" \
       -DRUN_MODE=$route -DSOC_VERSION=Ascend999 -DASCEND_CANN_PACKAGE_PATH="$prefix"
   done
-  run cp -R "$project" "$work/launch"
+  copy_project "$project" "$work/launch"
   local kernel
   kernel=$(grep -l "__global__" "$work/launch"/*.cpp | grep -v "/main.cpp$" | head -n 1)
   [[ -n $kernel ]] || fail "$project has no kernel file"
@@ -152,7 +155,7 @@ check_errors() {
     "$kernel:$line: error: the launch configuration takes 3 arguments <<<blockDim, l2ctrl, stream>>>, found 2" \
     -DRUN_MODE=sim -DSOC_VERSION=Ascend910B1 -DASCEND_CANN_PACKAGE_PATH="$prefix"
   # A compile error in a translated kernel file points at the user's file and line (#line).
-  run cp -R "$project" "$work/compile"
+  copy_project "$project" "$work/compile"
   kernel=$work/compile/$(basename "$kernel")
   line=$(($(wc -l <"$kernel") + 1))
   printf 'static int broken = not_declared_anywhere;\n' >>"$kernel"
