@@ -78,7 +78,8 @@ class Scanner {
   void skip_directive() {
     while (i_ < s_.size() && s_[i_] != '\n') {
       if (s_[i_] == '\\' && i_ + 1 < s_.size() && (s_[i_ + 1] == '\n' || s_[i_ + 1] == '\r')) {
-        i_ = s_.find('\n', i_) + 1;
+        const size_t newline = s_.find('\n', i_);
+        i_ = newline == std::string::npos ? s_.size() : newline + 1;
         ++line_;
       } else if (starts("/*")) {
         skip_block_comment();

@@ -151,6 +151,15 @@ TEST(LaunchSyntax, FindsDefinedKernelsAndTheirParameters) {
   EXPECT_EQ(t.source.find("aclrtlaunch_declared_only"), std::string::npos);
 }
 
+TEST(LaunchSyntax, WindowsLineEndsAndAContinuationAtTheEndOfTheFile) {
+  const std::string src = "#define LONG a \\\r\n  b\r\nk<<<1, nullptr, s>>>(x);\r\n#define END \\\r";
+  const Translation t = translate(src, "k.cpp");
+  EXPECT_EQ(t.launches, 1);
+  EXPECT_NE(body(t).find("::npuvp::acl::launch_chevrons(\"k\", 1, nullptr, s, k, x);\r\n"), std::string::npos);
+  EXPECT_EQ(error_of("\r\n\r\nk<<<1, nullptr>>>(x);\r\n"),
+            "k.cpp:3: error: the launch configuration takes 3 arguments <<<blockDim, l2ctrl, stream>>>, found 2");
+}
+
 TEST(LaunchSyntax, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(error_of("void f() {\n  k<<<1, nullptr>>>(x);\n}\n"),
             "k.cpp:2: error: the launch configuration takes 3 arguments <<<blockDim, l2ctrl, stream>>>, found 2");
