@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [--with-bench] [--no-verilator]
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libsystemc-dev libfmt-dev libgtest-dev libgmock-dev
+packages=(build-essential cmake pkg-config libsystemc-dev libfmt-dev libgtest-dev libgmock-dev python3-numpy
           libbenchmark-dev nlohmann-json3-dev libcli11-dev)
 with_verilator=1
 for arg in "$@"; do

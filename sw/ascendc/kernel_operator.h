@@ -11,3 +11,5 @@
 #include "sw/ascendc/ascendc/cube.h"
 #include "sw/ascendc/ascendc/separated.h"
 #include "sw/ascendc/ascendc/cache.h"
+// SOC_VERSION of the CANN build flows (NPUVP_SOC_VERSION): the chip the program runs on.
+#include "sw/runtime/soc_version.h"

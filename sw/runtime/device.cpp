@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <filesystem>
 #include <tuple>
 #include <fmt/format.h>
 
 #include "platforms/ascend_soc.h"
 #include "sw/ascendc/declared_kernel_type.h"
+#include "sw/runtime/soc_version.h"
 #include "sw/runtime/tikicpulib.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
@@ -42,11 +44,31 @@ std::vector<std::string> split(const std::string& s, char separator) {
   return out;
 }
 
+// The configs installed beside the binary that holds this code (libnpuvp.so, or a program
+// linking libnpuvp.a), found from where that binary is, so a prefix works wherever it is
+// installed or moved; empty if there are none.
+fs::path installed_config_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&installed_config_dir), &info) == 0 || info.dli_fname == nullptr) return {};
+  // The main program may be named as it was invoked (argv[0], perhaps found through $PATH).
+  const std::string binary = std::strchr(info.dli_fname, '/') ? info.dli_fname : "/proc/self/exe";
+  std::error_code ec;
+  const fs::path binary_dir = fs::canonical(binary, ec).parent_path();
+  if (ec) return {};
+  for (const char* data_dir : {NPUVP_DATADIR_FROM_LIBDIR, NPUVP_DATADIR_FROM_BINDIR}) {
+    const fs::path dir = (binary_dir / data_dir / "configs").lexically_normal();
+    if (fs::is_directory(dir, ec)) return dir;
+  }
+  return {};
+}
+
 std::vector<fs::path> config_dirs() {
   std::vector<fs::path> dirs;
   if (const char* env = std::getenv("NPUVP_CONFIG_PATH")) {
     for (const auto& dir : split(env, ':')) dirs.emplace_back(dir);
   }
+  static const fs::path installed = installed_config_dir();
+  if (!installed.empty()) dirs.push_back(installed);
   dirs.emplace_back(fs::path(NPUVP_SOURCE_DIR) / "platforms" / "configs");
   dirs.emplace_back(fs::path(NPUVP_INSTALL_DATADIR) / "configs");
   return dirs;
@@ -95,7 +117,10 @@ Device& Device::instance() {
     if (!g_configured) {
       const char* p = std::getenv("NPUVP_PLATFORM");
       const char* set = std::getenv("NPUVP_SET");
-      configure(p ? p : "minimal", split(set ? set : "", ';'));
+      // $NPUVP_PLATFORM, else the chip the program was built for (SOC_VERSION in the CANN
+      // build flows), else the minimal platform.
+      const char* soc = runtime::default_soc_platform();
+      configure(p ? p : soc ? soc : "minimal", split(set ? set : "", ';'));
     }
     g_device.reset(new Device());
   }

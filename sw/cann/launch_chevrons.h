@@ -1,0 +1,21 @@
+// What a translated `kernel<<<blockDim, l2ctrl, stream>>>(args...)` calls (the sim route,
+// sw/cann/launch_syntax.h): the arguments are converted to the kernel's parameter types and
+// copied at the launch, as a device launch copies them, then the kernel runs on the stream.
+#pragma once
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "sw/runtime/acl/kernel_launch.h"
+
+namespace npuvp::acl {
+// l2ctrl is reserved in CANN (always nullptr in its samples) and unused here.
+template <typename... Params, typename... Args>
+uint32_t launch_chevrons(const char* name, uint32_t block_dim, void* /*l2ctrl*/, void* stream,
+                         void (*kernel)(Params...), Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "the kernel launch passes the wrong number of arguments");
+  std::tuple<std::decay_t<Params>...> bound{std::forward<Args>(args)...};
+  return launch_kernel(stream, name, block_dim, [kernel, bound]() { std::apply(kernel, bound); });
+}
+}  // namespace npuvp::acl
