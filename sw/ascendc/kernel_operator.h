@@ -10,3 +10,6 @@
 #include "sw/ascendc/ascendc/sync.h"
 #include "sw/ascendc/ascendc/cube.h"
 #include "sw/ascendc/ascendc/separated.h"
+#include "sw/ascendc/ascendc/atomic.h"
+#include "sw/ascendc/ascendc/sync_all.h"
+#include "sw/ascendc/ascendc/tpipe_ext.h"
