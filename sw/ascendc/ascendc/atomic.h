@@ -34,8 +34,8 @@ template <class T>
 void SetAtomicType() {
   npuvp::ascendc::set_atomic_type(npuvp::ascendc::DTypeOf<T>::value, "SetAtomicType");
 }
-inline void SetAtomicNone() { npuvp::ascendc::set_atomic(0, aicore::DType::F32, "SetAtomicNone"); }
-inline void DisableDmaAtomic() { npuvp::ascendc::set_atomic(0, aicore::DType::F32, "DisableDmaAtomic"); }
+inline void SetAtomicNone() { npuvp::ascendc::set_atomic(0, npuvp::aicore::DType::F32, "SetAtomicNone"); }
+inline void DisableDmaAtomic() { npuvp::ascendc::set_atomic(0, npuvp::aicore::DType::F32, "DisableDmaAtomic"); }
 
 }  // namespace AscendC
 
