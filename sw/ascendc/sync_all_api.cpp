@@ -59,6 +59,16 @@ SlotWrites& slot_writes() {
   return w;
 }
 
+// Blocks `c` until `ready()`, looking again at each `event`. The pipes drain and the scalar
+// unit catches up with SystemC time first, so scalar_wait_event yields nowhere but in its wait
+// and no notification after the look is lost.
+template <class Ready>
+void wait_until(AiCore& c, const sc_core::sc_event& event, const char* state, Ready&& ready) {
+  c.barrier_all();
+  c.scalar_sync();
+  while (!ready()) c.scalar_wait_event(event, state);
+}
+
 // Restores the core's atomic mode when SyncAll returns (its own flag writes are plain).
 class PlainWrites {
  public:
@@ -102,7 +112,8 @@ void sync_all_hard(bool aiv_only) {
     b.released.notify(sc_core::SC_ZERO_TIME);
     return;
   }
-  while (b.generation == mine) c.scalar_wait_event(b.released, "waiting in SyncAll for the other cores of the launch");
+  wait_until(c, b.released, "waiting in SyncAll for the other cores of the launch",
+             [&b, mine] { return b.generation != mine; });
 }
 
 void sync_all_soft(bool aiv_only, const void* gm_workspace, uint64_t gm_elements, MemSpace ub_space, uint64_t ub_addr,
@@ -163,7 +174,8 @@ void sync_all_soft(bool aiv_only, const void* gm_workspace, uint64_t gm_elements
     c.charge_scalar(cores);
     if (all) return;
     // Nothing new can be read until some core writes its slot again.
-    if (writes.count == seen) c.scalar_wait_event(writes.written, "waiting in SyncAll(gmWorkspace, ubWorkspace) for the other cores' flags");
+    wait_until(c, writes.written, "waiting in SyncAll(gmWorkspace, ubWorkspace) for the other cores' flags",
+               [&writes, seen] { return writes.count != seen; });
   }
 }
 

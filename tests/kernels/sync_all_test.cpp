@@ -191,7 +191,7 @@ TEST(SyncAll, MixedFormWaitsForTheAics910B) {
 
 TEST(SyncAllErrors, HardFormIsNotOnThe910) {
   auto& dev = make_device({}, "ascend910");
-  EXPECT_THAT(kernel_error(dev, 2, [] { SyncAll(); }),
+  EXPECT_THAT(kernel_error(dev, 1, [] { SyncAll(); }),
               IsKernelError("SyncAll<true>()", "exists on separated Atlas A2 cores"));
 }
 
@@ -205,7 +205,7 @@ TEST(SyncAllErrors, MoreBlocksThanResidentCoresIsAnError910B) {
 
 TEST(SyncAllErrors, MixedFormInAVectorKernelIsAnError910B) {
   auto& dev = make_device({}, "ascend910b");
-  EXPECT_THAT(kernel_error(dev, 2, [] { SyncAll<false>(); }),
+  EXPECT_THAT(kernel_error(dev, 1, [] { SyncAll<false>(); }),
               IsCoreError("aiv0", "SyncAll<false>()", "synchronises the AICs and AIVs of a mixed kernel"));
 }
 
