@@ -90,9 +90,8 @@ void sync_all_hard(bool aiv_only) {
     c.fail(api, fmt::format("the hard SyncAll exists on separated Atlas A2 cores (ascend910b) only, not on a {} "
                             "core; use SyncAll(gmWorkspace, ubWorkspace)", c.kind_text()));
   }
-  if (aiv_only && c.core_kind() == CoreKind::Aic) {
-    c.fail(api, "an AIC takes no part in SyncAll<true> (AIVs only): use SyncAll<false> in a mixed kernel");
-  }
+  // SyncAll<true> synchronises the vector cores only: an AIC of a mixed kernel passes through.
+  if (aiv_only && c.core_kind() == CoreKind::Aic) return;
   if (!aiv_only && c.kernel_type() != KernelType::Mix1To2) {
     c.fail(api, fmt::format("SyncAll<false> synchronises the AICs and AIVs of a mixed kernel; this one is {} "
                             "(CANN: a vector-only kernel hangs here; use SyncAll<true>)",
@@ -121,7 +120,7 @@ void sync_all_soft(bool aiv_only, const void* gm_workspace, uint64_t gm_elements
   AiCore& c = core();
   const char* api = "SyncAll(gmWorkspace, ubWorkspace)";
   if (!aiv_only) c.fail(api, "the soft SyncAll synchronises vector cores only (isAIVOnly must be true)");
-  if (c.core_kind() == CoreKind::Aic) c.fail(api, "the soft SyncAll runs on vector cores; this is an AIC");
+  if (c.core_kind() == CoreKind::Aic) return;  // vector cores only: an AIC of a mixed kernel passes through
   if (c.product() == aicore::Product::Ascend310P && c.core_kind() == CoreKind::Aiv) {
     c.fail(api, "the Vector Cores of ascend310p have no SyncAll");
   }
