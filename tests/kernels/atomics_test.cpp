@@ -15,6 +15,8 @@
 
 #include "kernel_operator.h"
 #include "platforms/ascend_soc.h"
+#include "sw/kernels/matmul.h"
+#include "tests/support/matmul_reference.h"
 #include "tests/support/device_fixture.h"
 #include "tikicpulib.h"
 #include "tlm/stats.h"
@@ -310,6 +312,32 @@ TEST(GmAtomics, OneSharedLineIsSlowerThanSeparateLines910B) {
   const sc_core::sc_time separate = dev.launch("separate", 48, kernel(false)).sim_time;
   const sc_core::sc_time shared = dev.launch("shared", 48, kernel(true)).sim_time;
   EXPECT_GT(shared, separate) << "shared " << shared << ", separate " << separate;
+}
+
+// L0C -> GM (Fixpipe on A2) honours the mode too: the A2 matmul run twice, the second time
+// with SetAtomicAdd<float>, leaves C = A*B + A*B, i.e. exactly twice the reference.
+TEST(GmAtomics, FixpipeWritesAddWithTheModeSet910B) {
+  auto& dev = make_device({}, "core910b");
+  constexpr uint32_t m = 32, n = 48, k = 64;
+  auto a = npuvp::testing::random_halves(size_t(m) * k, 11);
+  auto b = npuvp::testing::random_halves(size_t(k) * n, 12);
+  auto* ga = gm_of(a);
+  auto* gb = gm_of(b);
+  auto* gc = static_cast<float*>(GmAlloc(size_t(m) * n * sizeof(float)));
+  const npuvp::kernels::MatmulShape shape{m, n, k};
+  for (bool atomic : {false, true}) {
+    dev.launch("matmul", 1, [&] {
+      if (atomic) SetAtomicAdd<float>();
+      npuvp::kernels::matmul_a2<float>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
+                                       reinterpret_cast<GM_ADDR>(gc), shape);
+      DisableDmaAtomic();
+    });
+  }
+  auto want = npuvp::testing::matmul_reference(a, b, m, n, k);
+  for (auto& w : want) w = static_cast<float>(w) * 2;  // doubling is exact
+  const long bad = npuvp::testing::first_mismatch(gc, want);
+  EXPECT_EQ(bad, -1) << "C[" << bad << "] = " << (bad < 0 ? 0.0 : double(gc[bad]));
+  EXPECT_EQ(npuvp::Stats::global().value("core0.gm.atomic_bytes"), uint64_t(m) * n * sizeof(float));
 }
 
 // ---- Errors: what a product does not support, named with the core and the time.

@@ -158,6 +158,29 @@ TEST(TPipeExt, TBufPoolsShareMemoryAcrossStages) {
   }
 }
 
+// A pool divided further: a sub-pool takes the front of its parent, what the parent hands out
+// next comes after it, and a TBuf from the sub-pool starts at the sub-pool's base.
+TEST(TPipeExt, TBufPoolDividesIntoSubPools) {
+  auto& dev = make_device({}, "core910");
+  std::vector<uint64_t> addrs;
+  dev.launch("subpools", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> before, in_sub, after;
+    pipe.InitBuffer(before, 100);  // the pool starts past it, 32 B aligned
+    TBufPool<TPosition::VECCALC> pool, sub;
+    pipe.InitBufPool(pool, 4096);
+    pool.InitBufPool(sub, 1000);  // rounded up to 1024
+    sub.InitBuffer(in_sub, 512);
+    pool.InitBuffer(after, 256);
+    addrs = {pool.base(), sub.base(), in_sub.Get<uint8_t>().GetPhyAddr(), after.Get<uint8_t>().GetPhyAddr()};
+  });
+  ASSERT_EQ(addrs.size(), 4u);
+  EXPECT_EQ(addrs[0], 128u);
+  EXPECT_EQ(addrs[1], 128u);
+  EXPECT_EQ(addrs[2], 128u);
+  EXPECT_EQ(addrs[3], 128u + 1024u);
+}
+
 TEST(TPipeExt, TBufPoolOverflowIsAnError) {
   auto& dev = make_device({}, "core910");
   EXPECT_THAT(kernel_error(dev, 1, [] {
