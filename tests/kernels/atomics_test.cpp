@@ -238,6 +238,37 @@ TEST(GmAtomics, ModeIsCapturedWhenTheCopyIsIssued910B) {
   for (uint32_t i = 0; i < kTile; ++i) ASSERT_EQ(gout[i], 6.0f) << "element " << i;
 }
 
+// A strided copy adds its blocks and leaves the gaps between them as they were: 8 blocks of
+// 32 B (8 floats) written every other block, by 4 cores.
+TEST(GmAtomics, StridedCopyAddsItsBlocksOnly910B) {
+  auto& dev = make_device({}, "ascend910b");
+  std::vector<float> in(64), init(128);
+  for (uint32_t i = 0; i < 64; ++i) in[i] = float(i % 9);
+  for (uint32_t i = 0; i < 128; ++i) init[i] = 1000.0f + float(i);
+  float* gin = gm_of(in);
+  float* gout = gm_of(init);
+  dev.launch("strided", 4, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    LocalTensor<float> ub = buf.Get<float>();
+    GlobalTensor<float> src, dst;
+    src.SetGlobalBuffer(gin, 64);
+    dst.SetGlobalBuffer(gout, 128);
+    DataCopy(ub, src, 64);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    SetAtomicAdd<float>();
+    DataCopy(dst, ub, DataCopyParams(8, 1, 0, 1));
+    DisableDmaAtomic();
+  });
+  for (uint32_t i = 0; i < 128; ++i) {
+    const uint32_t block = i / 8;
+    const float want = block % 2 == 0 ? init[i] + 4 * in[(block / 2) * 8 + i % 8] : init[i];
+    ASSERT_EQ(gout[i], want) << "element " << i;
+  }
+}
+
 // Functional mode (no time) gives the same exact sum.
 TEST(GmAtomics, AddF32IsExactInFunctionalMode910B) {
   auto& dev = make_device({"sim.mode=functional"}, "ascend910b");
