@@ -43,6 +43,8 @@ AscendSoc::Params AscendSoc::params_from_config() {
                                        "L2 hit latency in interconnect cycles");
   p.l2_bytes_per_cycle = c.get_in("l2.bytes_per_cycle", p.l2_bytes_per_cycle, Config::kPerCycle,
                                   "data port of one L2 slice, bytes per interconnect cycle");
+  p.l2_atomic_bytes_per_cycle = c.get_in("l2.atomic_bytes_per_cycle", p.l2_atomic_bytes_per_cycle, Config::kPerCycle,
+                                         "atomic (read-modify-write) unit of one L2 slice, bytes per interconnect cycle");
   p.l2_interleave_bytes = c.get_in<uint64_t>("l2.interleave_bytes", p.l2_interleave_bytes, uint64_t(0),
                                              uint64_t(1) << 30, "consecutive bytes per L2 slice (0: one line)");
   p.dram_controllers = c.get_in<unsigned>("dram.controllers", p.dram_controllers, 1u, Config::kMaxUnits,
@@ -136,6 +138,7 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
     lp.clock_mhz = params_.interconnect.clock_mhz;
     lp.hit_cycles = params_.l2_hit_cycles;
     lp.bytes_per_cycle = params_.l2_bytes_per_cycle;
+    lp.atomic_bytes_per_cycle = params_.l2_atomic_bytes_per_cycle;
     for (const auto& core : cores_) lp.initiator_names.push_back(core->basename());  // aic0, aiv3, core7
     auto slice = std::make_unique<memory::L2Slice>(fmt::format("l2_{}", i).c_str(), lp);
     noc_->initiator_socket.bind(slice->upstream);

@@ -47,6 +47,7 @@ class AscendSoc : public sc_core::sc_module {
     unsigned l2_ways = 16;
     unsigned l2_hit_cycles = 24;
     double l2_bytes_per_cycle = 128;  // per slice
+    double l2_atomic_bytes_per_cycle = 32;  // per slice: its read-modify-write unit
     uint64_t l2_interleave_bytes = 0;  // 0: one line
     // Memory: controllers x channels, interleaved.
     unsigned dram_controllers = 4;

@@ -116,4 +116,30 @@ inline bool moves_data(const tlm::tlm_generic_payload& tx) {
   return moves_data(ext);
 }
 
+// A GM write that its home node (the L2 slice that owns the address) applies as a
+// read-modify-write of the bytes already there: element by element, old = old op new. Ascend
+// C's SetAtomicAdd/Max/Min; the write carries its bytes (the initiator cannot merge them
+// itself, other cores may hit the same address at the same simulated time).
+struct AtomicExtension : tlm::tlm_extension<AtomicExtension> {
+  enum class Op : uint8_t { None, Add, Max, Min };
+  enum class Type : uint8_t { F32, F16, BF16, S32, S16, S8 };
+  Op op = Op::None;
+  Type type = Type::F32;
+
+  AtomicExtension() = default;
+  AtomicExtension(Op o, Type t) : op(o), type(t) {}
+  tlm::tlm_extension_base* clone() const override { return new AtomicExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const AtomicExtension&>(other);
+  }
+};
+inline unsigned atomic_type_size(AtomicExtension::Type t) {
+  switch (t) {
+    case AtomicExtension::Type::F32: case AtomicExtension::Type::S32: return 4;
+    case AtomicExtension::Type::F16: case AtomicExtension::Type::BF16: case AtomicExtension::Type::S16: return 2;
+    case AtomicExtension::Type::S8: return 1;
+  }
+  return 1;
+}
+
 }  // namespace npuvp

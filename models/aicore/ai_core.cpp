@@ -123,6 +123,8 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
                                       "task blocks run")),
       gm_read_bytes_(Stats::global().counter(std::string(basename()) + ".gm.read_bytes", "bytes")),
       gm_write_bytes_(Stats::global().counter(std::string(basename()) + ".gm.write_bytes", "bytes")),
+      gm_atomic_bytes_(Stats::global().counter(std::string(basename()) + ".gm.atomic_bytes", "bytes",
+                                               "GM bytes written as atomic read-modify-writes")),
       cube_macs_(Stats::global().counter(std::string(basename()) + ".M.macs", "MAC",
                                          "multiply-accumulates the cube computed (m x n x k per Mmad)")) {
   const std::pair<MemSpace, uint64_t> sizes[] = {
@@ -367,7 +369,7 @@ void AiCore::issue(Instruction instr) {
     scalar_time_ = std::max(scalar_time_, last_event_);  // when the slot came free
     scalar_queue_stall_cycles_ += static_cast<uint64_t>((scalar_time_ - before) / cycle_);
   }
-  target->push(std::move(instr), scalar_time_);
+  target->push(std::move(instr), scalar_time_, atomic_mode_);
   pipe_changed(p);
 }
 
@@ -422,6 +424,16 @@ void AiCore::barrier_all() {
   });
   scalar_time_ = std::max(scalar_time_, last_event_);  // when the last pipe drained
   scalar_state_ = "running the kernel body";
+}
+
+void AiCore::scalar_wait_event(const sc_core::sc_event& event, const char* state) {
+  barrier_all();
+  scalar_sync();
+  scalar_state_ = state;
+  wait(event);  // never notified: the platform finds every core stalled and reports a deadlock
+  current_ = this;
+  scalar_state_ = "running the kernel body";
+  scalar_time_ = std::max(scalar_time_, sim_time());
 }
 
 std::string AiCore::state() const {

@@ -44,6 +44,9 @@ struct Task {
   uint32_t block_num = 1;
   KernelType type = KernelType::Default;
   uint32_t blocks_done = 0;
+  // How many blocks can run at once (the dispatch units the task scheduler has for this
+  // kernel type): a launch-wide barrier (SyncAll) needs block_num within it.
+  uint32_t resident_blocks = 0;
 };
 
 // What one core runs for one block (SPEC.md §1.3: the task scheduler configures the core).
@@ -143,6 +146,7 @@ class AiCore : public sc_core::sc_module {
   uint32_t block_num() const { return task_ ? task_->block_num : 0; }
   const BlockAssignment& block() const { return block_; }
   KernelType kernel_type() const { return task_ ? task_->type : KernelType::Default; }
+  uint32_t resident_blocks() const { return task_ ? task_->resident_blocks : 0; }
   // Issues an instruction to its pipe (checked first; blocks while the queue is full).
   void issue(Instruction instr);
   // Runs a flag or barrier on the scalar pipe itself.
@@ -152,6 +156,13 @@ class AiCore : public sc_core::sc_module {
   void scalar_cross_core_wait(uint32_t mode, uint32_t id);
   // PipeBarrier<PIPE_ALL>: waits until every pipe is idle.
   void barrier_all();
+  // Drains the pipes, then blocks the scalar unit until `event` (another core's doing, e.g.
+  // SyncAll); `state` is what a deadlock report shows meanwhile.
+  void scalar_wait_event(const sc_core::sc_event& event, const char* state);
+  // The atomic mode (SetAtomicAdd/Max/Min/None): the GM writes of instructions issued from
+  // now on are read-modify-writes at the L2 home node (op None: plain writes).
+  void set_atomic(const AtomicExtension& mode) { atomic_mode_ = mode; }
+  const AtomicExtension& atomic_mode() const { return atomic_mode_; }
   // Runs the pipes up to the scalar unit's local time and brings SystemC time up to it.
   void scalar_sync();
   // The scalar unit's time: what a kernel's clock reads (SystemC time plus how far the
@@ -246,7 +257,11 @@ class AiCore : public sc_core::sc_module {
   // An instruction's GM spans: bytes through the host view of GM, time through the memory
   // system; spans outside GM go one by one through gm_transaction, which reports them.
   sc_core::sc_time gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spans, Pipe pipe);
-  sc_core::sc_time gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length, Pipe pipe);
+  sc_core::sc_time gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length, Pipe pipe,
+                                 const AtomicExtension* atomic = nullptr);
+  // An atomic instruction's GM writes: each span a transaction carrying its bytes and the
+  // atomic op, which the L2 home node applies.
+  sc_core::sc_time gm_atomic_write(DataMover::GmSpans& spans, Pipe pipe);
   // Most bytes one timing transaction covers (bursts stay moderate; lengths are 32-bit).
   static constexpr uint64_t kGmBatchBytes = 64 * 1024;
   SpanListExtension batch_;  // an instruction's spans cut to kGmBatchBytes, when they are more
@@ -276,6 +291,8 @@ class AiCore : public sc_core::sc_module {
   // The instruction whose GM accesses are under way (they happen before its pipe waits).
   Pipe issuing_ = Pipe::S;
   const Instruction* issuing_instr_ = nullptr;
+  AtomicExtension issuing_atomic_;  // its atomic mode (op None: plain)
+  AtomicExtension atomic_mode_;     // what instructions issued now carry
 
   Task* task_ = nullptr;
   BlockAssignment block_;
@@ -307,6 +324,7 @@ class AiCore : public sc_core::sc_module {
   Counter& blocks_;
   Counter& gm_read_bytes_;
   Counter& gm_write_bytes_;
+  Counter& gm_atomic_bytes_;
   Counter& cube_macs_;
   std::array<std::array<Counter*, kMemSpaces>, kMemSpaces> path_bytes_{};  // [src][dst], made on first use
   Counter& path_counter(MemSpace src, MemSpace dst);  // "core0.path.GM->L1.bytes"

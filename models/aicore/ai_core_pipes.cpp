@@ -76,7 +76,9 @@ void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
   const sc_core::sc_time reached = std::max(u.free_at(), front.issue_time);
   const size_t n = u.queued() > 1 ? burst_length(u.queue(), at) : 1;
   if (n == 1) {
+    issuing_atomic_ = front.atomic;
     const ExecResult r = start_instruction(u.pipe_kind(), front.instr, at);
+    issuing_atomic_.op = AtomicExtension::Op::None;
     u.record(front.instr, r, reached, at + r.duration);
     u.started(1, at + r.duration);
   } else {
@@ -239,6 +241,7 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
   // The memory system and the other cores see the access at its simulated time.
   if (timed()) wait_until(event_time_);
   const bool read = cmd == tlm::TLM_READ_COMMAND;
+  if (!read && issuing_atomic_.op != AtomicExtension::Op::None) return gm_atomic_write(spans, p);
   const std::vector<AddressSpan>& list = spans.list.spans;
   // Every span is GM when the range that holds them all is (one window check).
   const bool in_window =
@@ -318,21 +321,44 @@ sc_core::sc_time AiCore::gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spa
   return memory;
 }
 
+sc_core::sc_time AiCore::gm_atomic_write(DataMover::GmSpans& spans, Pipe p) {
+  // Atomic writes are rare and never batched: the home node needs each span's bytes.
+  sc_core::sc_time memory = sc_core::SC_ZERO_TIME;
+  const std::vector<AddressSpan>& list = spans.list.spans;
+  for (size_t i = 0; i < list.size(); ++i) {
+    for (uint64_t off = 0; off < list[i].length; off += kGmBatchBytes) {
+      const auto n = static_cast<uint32_t>(std::min<uint64_t>(kGmBatchBytes, list[i].length - off));
+      uint8_t* data = spans.where(i) ? spans.where(i) + off : nullptr;
+      memory = std::max(memory, gm_transaction(tlm::TLM_WRITE_COMMAND, list[i].address + off, data, n, p,
+                                               &issuing_atomic_));
+    }
+  }
+  gm_atomic_bytes_ += spans.bytes;
+  return memory;
+}
+
 sc_core::sc_time AiCore::gm_transaction(tlm::tlm_command cmd, uint64_t address, uint8_t* data, uint32_t length,
-                                        Pipe p) {
+                                        Pipe p, const AtomicExtension* atomic) {
+  if (timed()) wait_until(event_time_);  // the memory system sees it at its simulated time
   tlm::tlm_generic_payload tx;
-  InitiatorExtension ext(id_, static_cast<int>(p), moves_data());
+  InitiatorExtension ext(id_, static_cast<int>(p), moves_data() && data != nullptr);
+  AtomicExtension atomic_ext;
+  if (atomic) atomic_ext = *atomic;
   prepare(tx, cmd, address, data, length);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   {
     BorrowedExtension<InitiatorExtension> with_initiator(tx, &ext);
+    BorrowedExtension<AtomicExtension> with_atomic(tx, atomic ? &atomic_ext : nullptr);
     gm_socket->b_transport(tx, delay);
   }
   if (tx.is_response_error()) {
-    const char* what = cmd == tlm::TLM_READ_COMMAND ? "read" : "write";
+    const char* what = cmd == tlm::TLM_READ_COMMAND ? "read" : atomic ? "atomic write" : "write";
     std::string why = tx.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE
                           ? fmt::format("GM {} of {} bytes at 0x{:x} is outside every mapped range "
                                         "(TLM_ADDRESS_ERROR_RESPONSE)", what, length, address)
+                      : atomic && tx.get_response_status() == tlm::TLM_COMMAND_ERROR_RESPONSE
+                          ? fmt::format("GM atomic write at 0x{:x} reached no L2 home node to combine it "
+                                        "(the platform has no L2: l2.slices=0)", address)
                           : fmt::format("GM {} at 0x{:x} failed: {}", what, address,
                                         tx.get_response_string());
     fail(issuing_instr_ ? describe(*issuing_instr_) : fmt::format("pipe {}", pipe_name(p)), why);

@@ -8,6 +8,7 @@
 #include <vector>
 #include <systemc>
 #include "models/aicore/isa.h"
+#include "tlm/extensions.h"
 #include "tlm/stats.h"
 
 namespace npuvp {
@@ -27,6 +28,8 @@ struct ExecResult {
 struct QueuedInstruction {
   Instruction instr;
   sc_core::sc_time issue_time;  // when the scalar unit issued it (may be ahead of now)
+  // The core's atomic mode when it was issued (SetAtomicAdd ...): its GM writes carry it.
+  AtomicExtension atomic;
 };
 
 // A pipe's queue: a FIFO of fixed capacity (the pipe's depth; the scalar unit never pushes
@@ -40,10 +43,12 @@ class InstructionQueue {
   QueuedInstruction& front() { return slots_[head_]; }
   const QueuedInstruction& front() const { return slots_[head_]; }
   const QueuedInstruction& operator[](size_t i) const { return slots_[wrap(head_ + i)]; }
-  void push_back(Instruction&& instr, const sc_core::sc_time& issue_time) {
+  void push_back(Instruction&& instr, const sc_core::sc_time& issue_time, const AtomicExtension& atomic = {}) {
     QueuedInstruction& slot = slots_[wrap(head_ + size_)];
     slot.instr = std::move(instr);
     slot.issue_time = issue_time;
+    slot.atomic.op = atomic.op;
+    slot.atomic.type = atomic.type;
     ++size_;
   }
   void pop_front(size_t n) {
@@ -67,7 +72,9 @@ class PipeUnit : public sc_core::sc_module {
   bool full() const { return queue_.size() >= depth_; }
   bool idle() const { return queue_.empty(); }
   size_t queued() const { return queue_.size(); }
-  void push(Instruction&& instr, const sc_core::sc_time& issue_time) { queue_.push_back(std::move(instr), issue_time); }
+  void push(Instruction&& instr, const sc_core::sc_time& issue_time, const AtomicExtension& atomic = {}) {
+    queue_.push_back(std::move(instr), issue_time, atomic);
+  }
   const InstructionQueue& queue() const { return queue_; }
   const QueuedInstruction& front() const { return queue_.front(); }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "models/memory/atomic_rmw.h"
 #include "tlm/extensions.h"
 #include "tlm/log.h"
 #include "tlm/sim_time.h"
@@ -19,12 +20,17 @@ L2Slice::L2Slice(sc_core::sc_module_name name, const Params& params)
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
       hit_time_(cycle_ * double(params.hit_cycles)),
       port_(params.bytes_per_cycle * params.clock_mhz * 1e6),
+      atomic_unit_(params.atomic_bytes_per_cycle * params.clock_mhz * 1e6),
       hits_(Stats::global().counter(std::string(this->name()) + ".hits", "lines", "line lookups that hit")),
       misses_(Stats::global().counter(std::string(this->name()) + ".misses", "lines", "line lookups that missed")),
       writebacks_(Stats::global().counter(std::string(this->name()) + ".writebacks", "lines",
                                           "dirty lines written back on eviction")),
-      fills_(Stats::global().counter(std::string(this->name()) + ".fills", "lines", "lines read from memory")) {
-  if (params.clock_mhz <= 0 || params.bytes_per_cycle <= 0) raise(this->name(), "clock and port width must be positive");
+      fills_(Stats::global().counter(std::string(this->name()) + ".fills", "lines", "lines read from memory")),
+      atomic_bytes_(Stats::global().counter(std::string(this->name()) + ".atomic_bytes", "bytes",
+                                            "bytes combined by atomic writes (read-modify-write)")) {
+  if (params.clock_mhz <= 0 || params.bytes_per_cycle <= 0 || params.atomic_bytes_per_cycle <= 0) {
+    raise(this->name(), "clock, port width and atomic unit width must be positive");
+  }
   upstream.register_b_transport(this, &L2Slice::b_transport);
   upstream.register_get_direct_mem_ptr(this, &L2Slice::get_direct_mem_ptr);
   upstream.register_transport_dbg(this, &L2Slice::transport_dbg);
@@ -69,6 +75,9 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   tx.get_extension(ext);
   const int initiator = ext ? ext->initiator : -1;
   const bool write = tx.is_write();
+  const AtomicExtension* atomic = nullptr;
+  if (write) tx.get_extension(atomic);
+  if (atomic && atomic->op == AtomicExtension::Op::None) atomic = nullptr;
   const uint64_t line_bytes = params_.geometry.line_bytes;
   const sc_core::sc_time now = sim_time();
   const sc_core::sc_time start = now + delay;
@@ -102,8 +111,10 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
   for (size_t i = 0; i < count; ++i) {
     if (prefetch && i + kPrefetchSpans < count) tags_.prefetch(spans[i + kPrefetchSpans].address);
     const uint64_t address = spans[i].address, end = address + spans[i].length;
+    // An atomic write needs every line's old bytes, even a line it covers whole.
+    const uint64_t covered_end = atomic ? address : end;
     for (uint64_t line = address & line_mask; line < end; line += line_bytes) {
-      const bool hit = way0.hit(line, write) || lookup_beyond_way0(line, address, end, write);
+      const bool hit = way0.hit(line, write) || lookup_beyond_way0(line, address, covered_end, write);
       ++(hit ? hits : misses);
     }
   }
@@ -118,10 +129,17 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay)
     // buffer and completes it; merging them into a partly written line needs that line from
     // memory, which costs DRAM and ring bandwidth but not the writer's time.
     const sc_core::sc_time filled = transfer(tlm::TLM_READ_COMMAND, fills_scratch_, lookup, initiator);
-    if (!write) ready = std::max(ready, filled);
+    if (!write || atomic) ready = std::max(ready, filled);
   }
-  const sc_core::sc_time done = std::max(ready, port_.reserve(lookup, tx.get_data_length()));
-  if (moves_data(ext)) move_data(tx);
+  sc_core::sc_time done = std::max(ready, port_.reserve(lookup, tx.get_data_length()));
+  if (atomic) {
+    // Read-modify-write: once the old bytes are there, the unit combines them and they cross
+    // the data port again; requests to the slice queue on both, whichever core sent them.
+    const uint64_t bytes = tx.get_data_length();
+    atomic_bytes_ += bytes;
+    done = std::max(port_.reserve(ready, bytes), atomic_unit_.reserve(ready, bytes));
+  }
+  if (moves_data(ext)) move_data(tx, atomic);
   delay = done - now;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -141,8 +159,7 @@ bool L2Slice::lookup_beyond_way0(uint64_t line, uint64_t address, uint64_t end, 
   return false;
 }
 
-void L2Slice::move_data(tlm::tlm_generic_payload& tx) {
-  const uint64_t address = tx.get_address(), length = tx.get_data_length();
+uint8_t* L2Slice::memory_behind(uint64_t address, uint64_t length) {
   if (!have_dmi_ || address < dmi_.get_start_address() || address + length - 1 > dmi_.get_end_address()) {
     tlm::tlm_generic_payload probe;
     probe.set_address(address);
@@ -150,18 +167,36 @@ void L2Slice::move_data(tlm::tlm_generic_payload& tx) {
     have_dmi_ = downstream->get_direct_mem_ptr(probe, dmi_) && dmi_.is_read_write_allowed() &&
                 address >= dmi_.get_start_address() && address + length - 1 <= dmi_.get_end_address();
   }
-  if (have_dmi_) {
-    uint8_t* mem = dmi_.get_dmi_ptr() + (address - dmi_.get_start_address());
-    if (tx.is_read()) {
+  return have_dmi_ ? dmi_.get_dmi_ptr() + (address - dmi_.get_start_address()) : nullptr;
+}
+
+void L2Slice::move_data(tlm::tlm_generic_payload& tx, const AtomicExtension* atomic) {
+  const uint64_t address = tx.get_address(), length = tx.get_data_length();
+  if (uint8_t* mem = memory_behind(address, length)) {
+    if (atomic) {
+      atomic_combine(*atomic, mem, tx.get_data_ptr(), length);
+    } else if (tx.is_read()) {
       std::memcpy(tx.get_data_ptr(), mem, length);
     } else {
       std::memcpy(mem, tx.get_data_ptr(), length);
     }
     return;
   }
-  if (downstream->transport_dbg(tx) != length) {
-    raise(name(), "cannot reach the data of 0x{:x} ({} bytes) behind the cache", address, length);
+  auto debug = [&](tlm::tlm_command cmd, uint8_t* data) {
+    tlm::tlm_generic_payload d;
+    prepare(d, cmd, address, data, length);
+    if (downstream->transport_dbg(d) != length) {
+      raise(name(), "cannot reach the data of 0x{:x} ({} bytes) behind the cache", address, length);
+    }
+  };
+  if (!atomic) {
+    debug(tx.get_command(), tx.get_data_ptr());
+    return;
   }
+  std::vector<uint8_t> old(length);  // no DMI: read, combine, write back
+  debug(tlm::TLM_READ_COMMAND, old.data());
+  atomic_combine(*atomic, old.data(), tx.get_data_ptr(), length);
+  debug(tlm::TLM_WRITE_COMMAND, old.data());
 }
 
 bool L2Slice::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) {

@@ -26,6 +26,10 @@ class L2Slice : public sc_core::sc_module {
     double clock_mhz = 1000;
     unsigned hit_cycles = 24;        // tag and data array access
     double bytes_per_cycle = 128;    // the slice's data port
+    // The slice's read-modify-write unit for atomic writes (AtomicExtension): how many bytes
+    // it combines per cycle. An atomic write also waits for its lines (it needs the old data)
+    // and crosses the data port twice (read, then write).
+    double atomic_bytes_per_cycle = 32;
     // The names the per-initiator counters use ("l2.by_initiator.<name>.hits"); initiators
     // outside the list are "core<id>" (or "other" for -1).
     std::vector<std::string> initiator_names;
@@ -51,8 +55,10 @@ class L2Slice : public sc_core::sc_module {
   // lists its fill and write-back. Returns whether it hit. Out of line, so that the loop over
   // a transaction's lines keeps its way-0 hits free of calls.
   bool lookup_beyond_way0(uint64_t line, uint64_t address, uint64_t end, bool write);
-  // Moves the payload's bytes in the memory behind the slice.
-  void move_data(tlm::tlm_generic_payload& tx);
+  // Moves the payload's bytes in the memory behind the slice; an atomic write combines them
+  // with the bytes there (models/memory/atomic_rmw.h).
+  void move_data(tlm::tlm_generic_payload& tx, const AtomicExtension* atomic);
+  uint8_t* memory_behind(uint64_t address, uint64_t length);  // DMI into it, or nullptr
   // The per-initiator hit or miss counter (inline once it exists: looked up on every access).
   Counter& initiator_counter(int initiator, bool hit) {
     const size_t at = size_t(std::max(initiator, -1) + 1) * 2 + (hit ? 1 : 0);  // -1 ("other") first
@@ -66,12 +72,14 @@ class L2Slice : public sc_core::sc_module {
   sc_core::sc_time cycle_;
   sc_core::sc_time hit_time_;
   BandwidthResource port_;
+  BandwidthResource atomic_unit_;
   tlm::tlm_dmi dmi_;
   bool have_dmi_ = false;
   Counter& hits_;
   Counter& misses_;
   Counter& writebacks_;
   Counter& fills_;
+  Counter& atomic_bytes_;
   std::vector<Counter*> per_initiator_;  // by (initiator + 1) * 2 + hit
   static constexpr size_t kPrefetchSpans = 32;  // how many rows ahead b_transport prefetches tags
   bool prefetch_tags_ = true;                   // whether it does (host speed only)

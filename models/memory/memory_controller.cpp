@@ -45,6 +45,13 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Params& p
 }
 
 void MemoryController::b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  // Atomic writes are combined by an L2 home node; a controller has no unit for them.
+  const AtomicExtension* atomic = nullptr;
+  tx.get_extension(atomic);
+  if (atomic && atomic->op != AtomicExtension::Op::None) {
+    tx.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
   const uint64_t address = tx.get_address(), length = tx.get_data_length();
   // Each channel serves its share of the bytes as one booking.
   const interconnect::HashedTargets channel_of = channel_of_;  // locals: the loop keeps them in registers

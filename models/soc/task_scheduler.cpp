@@ -68,6 +68,7 @@ void TaskScheduler::launch(aicore::Task& task) {
   }
   task_ = &task;
   task.blocks_done = 0;
+  task.resident_blocks = static_cast<uint32_t>(units_.size());
   next_block_ = 0;
   last_block_dim_ = task.block_num;
   last_blocks_done_ = 0;

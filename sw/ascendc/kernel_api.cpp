@@ -340,6 +340,21 @@ std::optional<std::pair<Pipe, Pipe>> queue_pipes(TPosition pos, aicore::Product 
   }
 }
 
+void QueueState::set_pipes(std::optional<std::pair<Pipe, Pipe>> pipes) {
+  synchronised_ = pipes.has_value();
+  if (pipes) {
+    producer_ = pipes->first;
+    consumer_ = pipes->second;
+  }
+}
+
+void QueueState::drain() {
+  for (Buffer& buf : buffers_) {
+    if (synchronised_ && buf.freed_by_consumer && !buf.in_use) wait_flag(consumer_, producer_, static_cast<int32_t>(buf.cp_id));
+    buf.freed_by_consumer = false;
+  }
+}
+
 int QueueState::alloc(const char* api) {
   const unsigned n = static_cast<unsigned>(buffers_.size());
   if (n == 0) core().fail(api, "the queue has no buffers; call TPipe::InitBuffer first");
@@ -393,12 +408,13 @@ namespace AscendC {
 
 using npuvp::ascendc::core;
 
-TPipe::TPipe() { core(); }
-TPipe::~TPipe() = default;
+TPipe::TPipe() { npuvp::ascendc::register_pipe(this); }  // GetTPipePtr (tpipe_api.cpp)
+TPipe::~TPipe() { npuvp::ascendc::unregister_pipe(this); }
 
 void TPipe::Reset() {
   for (auto& u : used_) u = 0;
   for (auto& e : event_ids_used_) e = 0;
+  for (auto& e : event_ids_allocated_) e = 0;
 }
 
 uint64_t TPipe::allocate(TPosition pos, uint64_t len, const char* api) {
@@ -427,26 +443,40 @@ uint64_t TPipe::FreeBytes(TPosition pos) const {
 
 uint32_t TPipe::next_event_id(HardEvent e) {
   auto& c = core();
-  uint32_t& n = event_ids_used_[static_cast<unsigned>(e)];
-  if (n >= c.params().event_ids) {
-    c.fail("TPipe::InitBuffer",
-           fmt::format("out of event ids for HardEvent {}_{}: the core has {} per HardEvent",
-                       npuvp::aicore::pipe_name(npuvp::ascendc::event_src(e)),
-                       npuvp::aicore::pipe_name(npuvp::ascendc::event_dst(e)), c.params().event_ids));
+  const unsigned i = static_cast<unsigned>(e);
+  const uint64_t taken = event_ids_used_[i] | event_ids_allocated_[i];
+  const unsigned ids = std::min(c.params().event_ids, 64u);
+  for (unsigned id = 0; id < ids; ++id) {
+    if (!(taken >> id & 1)) {
+      event_ids_used_[i] |= uint64_t(1) << id;
+      return id;
+    }
   }
-  return n++;
+  c.fail("TPipe::InitBuffer",
+         fmt::format("out of event ids for HardEvent {}_{}: the core has {} per HardEvent",
+                     npuvp::aicore::pipe_name(npuvp::ascendc::event_src(e)),
+                     npuvp::aicore::pipe_name(npuvp::ascendc::event_dst(e)), c.params().event_ids));
 }
 
 void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t depth, uint8_t num,
                        uint32_t len) {
   auto& c = core();
-  if (num < 1) c.fail("TPipe::InitBuffer", "a queue needs at least one buffer");
-  if (len == 0) c.fail("TPipe::InitBuffer", "buffer length 0");
-  if (depth < 1) c.fail("TPipe::InitBuffer", fmt::format("queue depth {} must be at least 1", depth));
   const uint64_t slot = (uint64_t(len) + 31) / 32 * 32;
-  const uint64_t base = allocate(pos, slot * num, "TPipe::InitBuffer");
+  const uint64_t base = num >= 1 && len > 0 ? allocate(pos, slot * num, "TPipe::InitBuffer") : 0;
+  init_queue_in(q, pos, depth, num, len, base, npuvp::ascendc::queue_pipes(pos, c.product()), "TPipe::InitBuffer");
+}
+
+void TPipe::init_queue_in(npuvp::ascendc::QueueState& q, TPosition pos, int32_t depth, uint8_t num, uint32_t len,
+                          uint64_t base, std::optional<std::pair<npuvp::aicore::Pipe, npuvp::aicore::Pipe>> pipes,
+                          const char* api) {
+  auto& c = core();
+  if (num < 1) c.fail(api, "a queue needs at least one buffer");
+  if (len == 0) c.fail(api, "buffer length 0");
+  if (depth < 1) c.fail(api, fmt::format("queue depth {} must be at least 1", depth));
+  const uint64_t slot = (uint64_t(len) + 31) / 32 * 32;
   q.init(pos, static_cast<unsigned>(depth), num, static_cast<uint32_t>(slot), base);
-  if (auto pipes = npuvp::ascendc::queue_pipes(pos, c.product())) {
+  q.set_pipes(pipes);
+  if (pipes) {
     for (uint8_t b = 0; b < num; ++b) {
       // Producer -> consumer first, so a shortage names that direction whatever the compiler's
       // argument order.

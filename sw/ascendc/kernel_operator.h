@@ -13,3 +13,6 @@
 #include "sw/ascendc/ascendc/cache.h"
 // SOC_VERSION of the CANN build flows (NPUVP_SOC_VERSION): the chip the program runs on.
 #include "sw/runtime/soc_version.h"
+#include "sw/ascendc/ascendc/atomic.h"
+#include "sw/ascendc/ascendc/sync_all.h"
+#include "sw/ascendc/ascendc/tpipe_ext.h"

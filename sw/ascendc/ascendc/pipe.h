@@ -16,7 +16,15 @@
 #include "sw/ascendc/ascendc/tensor.h"
 #include "models/aicore/product.h"
 
+namespace AscendC {
+class TPipe;
+}
+
 namespace npuvp::ascendc {
+
+// The current core's TPipe, for GetTPipePtr (the last one constructed and still alive).
+void register_pipe(AscendC::TPipe* pipe);
+void unregister_pipe(AscendC::TPipe* pipe);
 
 // The producer and consumer pipes of a queue at `pos`, or nothing (no implicit flags).
 std::optional<std::pair<aicore::Pipe, aicore::Pipe>> queue_pipes(AscendC::TPosition pos, aicore::Product product);
@@ -37,6 +45,10 @@ class QueueState {
   uint32_t length() const { return len_; }
   AscendC::TPosition position() const { return pos_; }
   bool has_queued() const { return !queued_.empty(); }
+  // The pipes whose flags guard the buffers, when not those of position() (TQueBind).
+  void set_pipes(std::optional<std::pair<aicore::Pipe, aicore::Pipe>> pipes);
+  // Waits for the consumer's pending frees (TBufPool::Reset: the pool's memory may be reused).
+  void drain();
 
  private:
   struct Buffer {
@@ -80,8 +92,45 @@ class TPipe {
     buf.init(allocate(buf.position(), len, "InitBuffer(TBuf)"), len);
     return true;
   }
+  // Any other queue (TQueBind): it asks init_queue_in for its memory and event ids.
+  template <class Q>
+  bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
+    que.init_from(*this, num, len);
+    return true;
+  }
   void Reset();
   void Destroy() { Reset(); }
+
+  // Event ids of a HardEvent (sw/ascendc/ascendc/tpipe_ext.h): Fetch names a free one without
+  // taking it, Alloc takes it until ReleaseEventID; queues take theirs at InitBuffer.
+  template <HardEvent evt>
+  TEventID FetchEventID() { return fetch_event_id(evt); }
+  TEventID FetchEventID(HardEvent evt) { return fetch_event_id(evt); }
+  template <HardEvent evt>
+  TEventID AllocEventID() { return alloc_event_id(evt); }
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID id) { release_event_id(evt, id); }
+  TEventID fetch_event_id(HardEvent e);
+  TEventID alloc_event_id(HardEvent e);
+  void release_event_id(HardEvent e, TEventID id);
+
+  // A TBufPool carved from this pipe's memory, or sharing another pool's (tpipe_ext.h).
+  template <class P>
+  bool InitBufPool(P& pool, uint32_t len) {
+    const uint32_t aligned = (len + 31) / 32 * 32;
+    pool.init_pool(this, allocate(P::position(), aligned, "TPipe::InitBufPool"), aligned);
+    return true;
+  }
+  template <class P, class S>
+  bool InitBufPool(P& pool, uint32_t len, S& share) {
+    pool.init_shared(this, len, share, "TPipe::InitBufPool");
+    return true;
+  }
+  // A queue of `num` buffers of `len` bytes at `base` (memory the caller reserved), its
+  // flags on `pipes` (none: unsynchronised).
+  void init_queue_in(npuvp::ascendc::QueueState& q, TPosition pos, int32_t depth, uint8_t num, uint32_t len,
+                     uint64_t base, std::optional<std::pair<npuvp::aicore::Pipe, npuvp::aicore::Pipe>> pipes,
+                     const char* api);
 
   // Reserves `len` bytes of the memory behind `pos`; returns the byte address.
   uint64_t allocate(TPosition pos, uint64_t len, const char* api);
@@ -94,7 +143,9 @@ class TPipe {
   void init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t depth, uint8_t num,
                   uint32_t len);
   uint64_t used_[8] = {};  // bytes allocated per memory space
-  uint32_t event_ids_used_[static_cast<int>(HardEvent::MAX)] = {};
+  // Per HardEvent, a bit per event id: taken by a queue, or by AllocEventID.
+  uint64_t event_ids_used_[static_cast<int>(HardEvent::MAX)] = {};
+  uint64_t event_ids_allocated_[static_cast<int>(HardEvent::MAX)] = {};
 };
 
 template <TPosition pos, int32_t depth = 1>
@@ -120,6 +171,7 @@ class TQue {
     state_.free(tensor.buffer_id(), "TQue::FreeTensor");
   }
   bool HasTensorInQue() const { return state_.has_queued(); }
+  npuvp::ascendc::QueueState& state() { return state_; }  // TBufPool initialises it
 
  private:
   friend class TPipe;

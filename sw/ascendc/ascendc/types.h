@@ -31,6 +31,7 @@ enum class TPosition : uint8_t {
   TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX,
 };
 using QuePosition = TPosition;  // the older name
+using TEventID = int8_t;        // an event id TPipe hands out (FetchEventID, AllocEventID)
 
 enum class HardEvent : uint8_t {
   MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
