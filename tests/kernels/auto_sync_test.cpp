@@ -206,8 +206,8 @@ TEST(AutoSync, HandWrittenSyncLeavesNothingToInsert) {
 TEST(AutoSync, InsertedFlagsDoNotTouchTheKernelsIds) {
   auto& dev = npuvp::testing::make_device();
   float seen = -1;
-  const uint32_t ids = dev.soc().core(0).flags().event_ids();
   dev.launch("ids", 1, [&] {
+    const uint32_t ids = npuvp::aicore::AiCore::current()->flags().event_ids();
     TPipe pipe;
     TBuf<TPosition::VECCALC> ba, bb;
     Buffers u(pipe, ba, bb, 2048);
