@@ -7,6 +7,8 @@
 #include <vector>
 #include "kernel_operator.h"
 #include "models/aicore/ai_core.h"
+#include "platforms/ascend_soc.h"
+#include "platforms/run_summary.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
 #include "tikicpulib.h"
@@ -54,6 +56,21 @@ TEST(AutoSync, ScalarReadAfterVectorOpWaitsAndSeesTheResult) {
   EXPECT_EQ(syncs(), 1u);  // V only
   // At least the Duplicate's fixed cost (core.vector.head_cycles) was waited for.
   EXPECT_GE(sync_cycles(), 37u);
+}
+
+// `npuvp run`'s summary shows the inserted syncs under the pipe table, and nothing when none was.
+TEST(AutoSync, TheRunSummaryShowsInsertedSyncs) {
+  auto& dev = npuvp::testing::make_device();
+  const auto& none = dev.launch("nothing_pending", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb;
+    Buffers u(pipe, ba, bb, 64);
+    (void)u.a.GetValue(0);
+  });
+  EXPECT_EQ(npuvp::platform::run_summary(dev.soc(), none.sim_time, 0).find("auto sync"), std::string::npos);
+  EXPECT_EQ(read_after_vector_op(), 5.0f);
+  const std::string text = npuvp::platform::run_summary(dev.soc(), dev.soc().core(0).cycle() * 100.0, 0);
+  EXPECT_NE(text.find("auto sync: 1 SetFlag/WaitFlag pairs inserted"), std::string::npos) << text;
 }
 
 TEST(AutoSync, OffTheScalarReadSeesTheStaleBytes) {
