@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 #include <fmt/format.h>
 #include "kernel_operator.h"
@@ -206,9 +207,15 @@ size_t mismatches(Kernel kernel, const std::vector<float>& x, const std::vector<
   return wrong;
 }
 
+// Over every core (coreN, aicN, aivN, vcoreN).
 uint64_t inserted_syncs() {
+  const std::string suffix = ".S.auto_sync.syncs";
   uint64_t n = 0;
-  for (unsigned i = 0; i < kBlocks; ++i) n += npuvp::Stats::global().value(fmt::format("core{}.S.auto_sync.syncs", i));
+  for (const auto& [name, counter] : npuvp::Stats::global().counters()) {
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      n += counter->value;
+    }
+  }
   return n;
 }
 
@@ -223,6 +230,22 @@ TEST(AutoSyncSamples, SoftmaxReadingReduceResultsIsWrongWithoutAutoSync) {
   npuvp::testing::make_device({"core.auto_sync=false"});
   const auto x = npuvp::testing::random_vector<float>(kBlocks * kRowsPerBlock * kCols, 11);
   EXPECT_GT(mismatches(softmax_rows_custom, x, softmax_rows_reference(x)), x.size() / 2);
+}
+
+// The same on the vector cores of a separated chip and on 310P.
+TEST(AutoSyncSamples, SoftmaxIsRightWithAutoSyncOnThe910BVectorCores) {
+  npuvp::testing::make_device({}, "ascend910b");
+  SetKernelMode(KernelMode::AIV_MODE);
+  const auto x = npuvp::testing::random_vector<float>(kBlocks * kRowsPerBlock * kCols, 13);
+  EXPECT_EQ(mismatches(softmax_rows_custom, x, softmax_rows_reference(x)), 0u);
+  EXPECT_EQ(inserted_syncs(), 2u * kBlocks * kRowsPerBlock);
+}
+
+TEST(AutoSyncSamples, MeanL2NormIsRightWithAutoSyncOn310P) {
+  npuvp::testing::make_device({}, "ascend310p");
+  const auto x = npuvp::testing::random_vector<float>(kBlocks * kTilesPerBlock * kTileLen, 14);
+  EXPECT_EQ(mismatches(mean_l2norm_custom, x, mean_l2norm_reference(x)), 0u);
+  EXPECT_EQ(inserted_syncs(), 2u * kBlocks * kTilesPerBlock);
 }
 
 TEST(AutoSyncSamples, MeanL2NormReadingReduceResultsIsRightWithAutoSync) {
