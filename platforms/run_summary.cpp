@@ -92,6 +92,17 @@ std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double 
     out += fmt::format("{:>10}\n", stats.value(core + ".blocks"));
   }
   if (shown < soc.num_cores()) out += fmt::format("  ... {} more cores (see --stats)\n", soc.num_cores() - shown);
+  // Automatic synchronisation's counters exist only on cores where it inserted a sync.
+  uint64_t auto_syncs = 0, auto_sync_cycles = 0;
+  for (unsigned i = 0; i < soc.num_cores(); ++i) {
+    const std::string core = soc.core(i).basename();
+    auto_syncs += stats.value(core + ".S.auto_sync.syncs");
+    auto_sync_cycles += stats.value(core + ".S.auto_sync.cycles");
+  }
+  if (auto_syncs > 0) {
+    out += fmt::format("auto sync: {} SetFlag/WaitFlag pairs inserted before scalar GetValue/SetValue, {} scalar "
+                       "cycles (core.auto_sync)\n", auto_syncs, auto_sync_cycles);
+  }
   const RunFigures f = run_figures(soc, elapsed);
   out += fmt::format("cube: {:.2f} TFLOPS achieved of {:.2f} peak ({:.1f}%)\n", f.cube_flops / 1e12,
                      f.cube_peak_flops / 1e12, f.cube_peak_flops > 0 ? 100 * f.cube_flops / f.cube_peak_flops : 0.0);

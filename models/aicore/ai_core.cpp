@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "models/aicore/footprint.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
 #include "tlm/sim_time.h"
@@ -40,6 +41,9 @@ AiCore::Params AiCore::params_from_config() {
   for (const auto& b : buffers) *b.value = c.get_in<uint64_t>(b.key, *b.value, 0, Config::kMaxBufferBytes, b.what);
   p.ub_alignment = c.get<unsigned>("core.ub.alignment", p.ub_alignment, "UB address alignment in bytes");
   p.event_ids = c.get_in<unsigned>("core.event_ids", p.event_ids, 1u, 16u, "event ids per HardEvent");
+  p.auto_sync = c.get<bool>("core.auto_sync", p.auto_sync,
+                            "scalar GetValue/SetValue wait for the MTE2/V/MTE3 instructions touching their "
+                            "bytes, as CANN's --cce-auto-sync (false: only the kernel's own flags order them)");
   p.queue_depth = c.get_in<unsigned>("core.queue_depth", p.queue_depth, 1u, 65536u,
                                      "instruction queue depth of every pipe");
   p.system_counter_mhz = c.get_in("core.system_counter_mhz", p.system_counter_mhz, Config::kClockMhz,
@@ -105,7 +109,7 @@ AiCore::AiCore(sc_core::sc_module_name name, int id, const Params& params)
       issue_cost_(cycle_ * double(params.scalar_issue_cycles)),
       sync_cost_(cycle_ * double(params.sync_cycles)),
       stack_guard_(this->name(), params.scalar_stack_size),
-      flags_(params.event_ids),
+      flags_(params.event_ids, /*model_ids=*/1),  // one for automatic synchronisation
       vector_(params.vector),
       cube_(params.cube),
       cube_path_(this->name(), basename(), id, cube_, params.cube_path),
@@ -361,16 +365,20 @@ void AiCore::issue(Instruction instr) {
   }
   std::string why = check(instr);
   if (!why.empty()) fail(describe(instr), why);
-  if (target->full()) {
+  enqueue(*target, std::move(instr));
+}
+
+inline void AiCore::enqueue(PipeUnit& target, Instruction&& instr) {
+  if (target.full()) {
     const sc_core::sc_time before = scalar_time_;
     // Described only if a deadlock report asks (formatting on every full queue is costly).
     scalar_blocked("waiting for room in its pipe's queue to issue", instr,
-                   [&] { run_pipes([&] { return !target->full(); }); });
+                   [&] { run_pipes([&] { return !target.full(); }); });
     scalar_time_ = std::max(scalar_time_, last_event_);  // when the slot came free
     scalar_queue_stall_cycles_ += static_cast<uint64_t>((scalar_time_ - before) / cycle_);
   }
-  target->push(std::move(instr), scalar_time_, atomic_mode_);
-  pipe_changed(p);
+  target.push(std::move(instr), scalar_time_, atomic_mode_);
+  pipe_changed(target.pipe_kind());
 }
 
 void AiCore::fail_if_illegal(const Instruction& instr) {
@@ -393,10 +401,64 @@ void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
 void AiCore::scalar_wait_flag(Pipe src, uint32_t id) {
   const Instruction waiting = WaitFlag{src, Pipe::S, id};
   fail_if_illegal(waiting);
+  wait_scalar_flag(src, id, waiting);
+}
+
+void AiCore::wait_scalar_flag(Pipe src, uint32_t id, const Instruction& waiting) {
   charge_scalar(sync_cost_);
   scalar_blocked("blocked in", waiting, [&] { run_pipes([&] { return flags_.is_set(src, Pipe::S, id); }); });
   flags_.take(src, Pipe::S, id);
   scalar_time_ = std::max(scalar_time_, last_event_);  // when it was set
+}
+
+void AiCore::scalar_access(MemSpace space, uint64_t addr, uint64_t size, bool write) {
+  charge_scalar(params_.scalar_issue_cycles);
+  scalar_sync();  // what has completed by now is done; what is still queued is pending
+  if (params_.auto_sync) auto_sync(space, addr, addr + size, write);
+}
+
+// CANN's compiler (--cce-auto-sync) inserts SetFlag<X_S>/WaitFlag<X_S> before a scalar access
+// that depends on pipe X's earlier instructions, for X in MTE2, V and MTE3 (the BiSheng
+// compiler's "Automatic Synchronization" page; docs/writing-kernels.md). The model inserts
+// the same pair, only for the pipes whose queued instructions touch the bytes: the SetFlag
+// runs on X after everything X holds, the scalar unit waits for it.
+void AiCore::auto_sync(MemSpace space, uint64_t begin, uint64_t end, bool write) {
+  std::array<PipeUnit*, 3> waits{};
+  size_t n = 0;
+  for (Pipe p : {Pipe::MTE2, Pipe::V, Pipe::MTE3}) {
+    PipeUnit* unit = pipe(p);
+    if (!unit || unit->idle()) continue;
+    const InstructionQueue& queue = unit->queue();
+    for (size_t i = 0; i < queue.size(); ++i) {
+      if (touches(queue[i].instr, space, begin, end, /*reads_too=*/write)) {
+        waits[n++] = unit;
+        break;
+      }
+    }
+  }
+  if (n == 0) return;
+  if (!auto_syncs_) {
+    auto_syncs_ = &Stats::global().counter(std::string(basename()) + ".S.auto_sync.syncs", "syncs",
+                                           "SetFlag/WaitFlag pairs automatic synchronisation inserted before "
+                                           "scalar GetValue/SetValue (core.auto_sync)");
+    auto_sync_cycles_ = &Stats::global().counter(std::string(basename()) + ".S.auto_sync.cycles", "cycles",
+                                                 "scalar cycles spent in them: issuing the SetFlag, waiting "
+                                                 "for the pipe and the WaitFlag");
+  }
+  const sc_core::sc_time before = scalar_time_;
+  const uint32_t id = auto_sync_id();
+  for (size_t i = 0; i < n; ++i) {
+    ++scalar_instructions_;
+    charge_scalar(issue_cost_);
+    enqueue(*waits[i], SetFlag{waits[i]->pipe_kind(), Pipe::S, id});
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Pipe src = waits[i]->pipe_kind();
+    wait_scalar_flag(src, id, WaitFlag{src, Pipe::S, id});
+  }
+  scalar_sync();  // SystemC time reaches the access (a GM access is seen by other cores then)
+  *auto_syncs_ += n;
+  *auto_sync_cycles_ += static_cast<uint64_t>((scalar_time_ - before) / cycle_);
 }
 
 void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {

@@ -102,6 +102,10 @@ class AiCore : public sc_core::sc_module {
     unsigned queue_depth = 32;
     uint64_t scalar_issue_cycles = 1;  // scalar cycles to issue one instruction
     uint64_t sync_cycles = 1;          // SetFlag / WaitFlag / barrier execution
+    // Automatic synchronisation, as CANN's compiler inserts it (--cce-auto-sync, on by default):
+    // a scalar GetValue/SetValue first waits for the MTE2, V and MTE3 pipes whose queued
+    // instructions touch its bytes (scalar_access).
+    bool auto_sync = true;
     double system_counter_mhz = 50;    // the counter GetSystemCycle reads (Ascend C: 50 MHz)
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
     uint64_t scalar_stack_size = 8ull << 20;  // the kernel body runs on this stack (>= StackGuard::kMinimumSize)
@@ -165,6 +169,13 @@ class AiCore : public sc_core::sc_module {
   const AtomicExtension& atomic_mode() const { return atomic_mode_; }
   // Runs the pipes up to the scalar unit's local time and brings SystemC time up to it.
   void scalar_sync();
+  // A scalar read (or write) of bytes [addr, addr + size) of `space` (GM: device addresses):
+  // charges its issue, runs the pipes up to the scalar unit's time and, with
+  // params().auto_sync, first waits for the pipes CANN's automatic synchronisation orders
+  // with the scalar unit (MTE2, V, MTE3) that still hold an instruction writing those bytes
+  // (or, for a write, reading or writing them), by the SetFlag/WaitFlag pair the compiler
+  // would insert. The bytes are then the scalar unit's to copy.
+  void scalar_access(MemSpace space, uint64_t addr, uint64_t size, bool write);
   // The scalar unit's time: what a kernel's clock reads (SystemC time plus how far the
   // scalar unit has run ahead of it).
   const sc_core::sc_time& scalar_time() const { return scalar_time_; }
@@ -254,6 +265,17 @@ class AiCore : public sc_core::sc_module {
   void fail_if_illegal(const Instruction& instr);
   std::string check(const Instruction& instr) const;
   std::string check_kind(const Instruction& instr) const;  // pipes and buffers this kind lacks
+  // Appends a checked instruction to `target`'s queue, charging its issue (and a full
+  // queue's stall) to the scalar unit.
+  void enqueue(PipeUnit& target, Instruction&& instr);
+  // The scalar unit's WaitFlag<src_S>(id), checked.
+  void wait_scalar_flag(Pipe src, uint32_t id, const Instruction& waiting);
+  // Automatic synchronisation (scalar_access): its flags use the one id past the kernel's,
+  // and its counters are made when it first inserts a sync (runs without one show none).
+  uint32_t auto_sync_id() const { return params_.event_ids; }
+  void auto_sync(MemSpace space, uint64_t begin, uint64_t end, bool write);
+  Counter* auto_syncs_ = nullptr;
+  Counter* auto_sync_cycles_ = nullptr;
   // An instruction's GM spans: bytes through the host view of GM, time through the memory
   // system; spans outside GM go one by one through gm_transaction, which reports them.
   sc_core::sc_time gm_access(tlm::tlm_command cmd, DataMover::GmSpans& spans, Pipe pipe);

@@ -11,6 +11,6 @@ std::string EventSync::check(uint32_t id) const {
   return {};
 }
 
-void EventSync::reset() { counts_.assign(kNumPipes * kNumPipes * event_ids_, 0); }
+void EventSync::reset() { counts_.assign(kNumPipes * kNumPipes * ids_, 0); }
 
 }  // namespace npuvp::aicore

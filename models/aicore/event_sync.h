@@ -13,10 +13,15 @@ namespace npuvp::aicore {
 
 class EventSync {
  public:
-  explicit EventSync(unsigned event_ids) : event_ids_(event_ids) { reset(); }
+  // Ids [0, event_ids) are the kernel's; `model_ids` more per flag are the model's own (the
+  // flags automatic synchronisation inserts), beyond any id a kernel may name.
+  explicit EventSync(unsigned event_ids, unsigned model_ids = 0)
+      : event_ids_(event_ids), ids_(event_ids + model_ids) {
+    reset();
+  }
 
   unsigned event_ids() const { return event_ids_; }
-  // Empty if the id is legal; else the reason.
+  // Empty if the id is legal for a kernel; else the reason.
   std::string check(uint32_t id) const;
 
   void set(Pipe src, Pipe dst, uint32_t id) { ++counts_[index(src, dst, id)]; }
@@ -28,11 +33,12 @@ class EventSync {
 
  private:
   unsigned index(Pipe src, Pipe dst, uint32_t id) const {
-    return (static_cast<unsigned>(src) * kNumPipes + static_cast<unsigned>(dst)) * event_ids_ + id;
+    return (static_cast<unsigned>(src) * kNumPipes + static_cast<unsigned>(dst)) * ids_ + id;
   }
   unsigned count(Pipe src, Pipe dst, uint32_t id) const { return counts_[index(src, dst, id)]; }
 
   unsigned event_ids_;
+  unsigned ids_;  // the kernel's and the model's
   std::vector<unsigned> counts_;
 };
 

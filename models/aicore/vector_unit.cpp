@@ -458,6 +458,19 @@ VectorOp VectorUnit::advance(const VectorOp& op, uint32_t repeats) {
   return v;
 }
 
+std::vector<VectorUnit::OperandBytes> VectorUnit::operand_bytes(const VectorOp& op) {
+  std::vector<OperandBytes> out;
+  for (const vector::Access& a : vector::accesses(op)) {
+    const bool write = a.name[0] == 'd';  // "dst"; the rest are sources
+    if (op.op == VecOp::Gather && !write && a.name[3] == '0') {
+      out.push_back({0, ~0ull, false});  // its reads are data: anywhere in UB
+    } else if (a.touched) {
+      out.push_back({a.addr, a.addr > ~0ull - a.end ? ~0ull : a.addr + a.end, write});
+    }
+  }
+  return out;
+}
+
 std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {
   checked_ub_size_ = ub_size;
   const uint32_t max = max_repeat(op.op);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 #include "models/aicore/isa.h"
 
 namespace npuvp::aicore {
@@ -60,6 +61,13 @@ class VectorUnit {
   // running `op` for k repeats and then advance(op, k) for the rest is the same as running
   // it once (the API splits long counter-mode runs this way). Counter masks are not touched.
   static VectorOp advance(const VectorOp& op, uint32_t repeats);
+  // The UB bytes an operand of `op` may touch: [begin, end) from its first to its last byte
+  // (strides' gaps included), written or read. Gather's data-dependent reads are all of UB.
+  struct OperandBytes {
+    uint64_t begin = 0, end = 0;
+    bool write = false;
+  };
+  static std::vector<OperandBytes> operand_bytes(const VectorOp& op);
 
  private:
   Params params_;

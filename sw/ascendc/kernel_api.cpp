@@ -179,8 +179,7 @@ void scalar_read_local(MemSpace space, uint64_t addr, void* out, unsigned size) 
   AiCore& c = core();
   auto& b = local_buffer(c, space, "LocalTensor::GetValue");
   check_scalar(c, b, addr, size, "LocalTensor::GetValue");
-  c.charge_scalar(c.params().scalar_issue_cycles);
-  c.scalar_sync();  // the scalar unit sees the buffer as it is now
+  c.scalar_access(space, addr, size, /*write=*/false);  // the buffer as it is now (after auto sync)
   std::memcpy(out, b.data() + addr, size);
 }
 
@@ -188,8 +187,7 @@ void scalar_write_local(MemSpace space, uint64_t addr, const void* in, unsigned 
   AiCore& c = core();
   auto& b = local_buffer(c, space, "LocalTensor::SetValue");
   check_scalar(c, b, addr, size, "LocalTensor::SetValue");
-  c.charge_scalar(c.params().scalar_issue_cycles);
-  c.scalar_sync();
+  c.scalar_access(space, addr, size, /*write=*/true);
   std::memcpy(b.data() + addr, in, size);
 }
 
@@ -206,16 +204,14 @@ uint8_t* gm_scalar_pointer(AiCore& c, const void* host_pointer, unsigned size, c
 void scalar_read_gm(const void* host_pointer, void* out, unsigned size) {
   AiCore& c = core();
   uint8_t* p = gm_scalar_pointer(c, host_pointer, size, "GlobalTensor::GetValue");
-  c.charge_scalar(c.params().scalar_issue_cycles);
-  c.scalar_sync();
+  c.scalar_access(MemSpace::GM, c.gm_address(host_pointer), size, /*write=*/false);
   std::memcpy(out, p, size);
 }
 
 void scalar_write_gm(void* host_pointer, const void* in, unsigned size) {
   AiCore& c = core();
   uint8_t* p = gm_scalar_pointer(c, host_pointer, size, "GlobalTensor::SetValue");
-  c.charge_scalar(c.params().scalar_issue_cycles);
-  c.scalar_sync();
+  c.scalar_access(MemSpace::GM, c.gm_address(host_pointer), size, /*write=*/true);
   std::memcpy(p, in, size);
 }
 
