@@ -24,6 +24,12 @@ using npuvp::testing::ub_at;
 
 namespace {
 
+// The process's device (one test per process): configured on first use, before any GmAlloc.
+npuvp::Device& device(const char* platform = "core910b") {
+  static npuvp::Device& dev = make_device({}, platform);
+  return dev;
+}
+
 constexpr uint32_t kUbBytes = 4096;  // the UB window a test sees, copied in and out whole
 constexpr uint8_t kSentinel = 0xA5;
 
@@ -45,7 +51,7 @@ GlobalTensor<T> gm(void* p, size_t offset_bytes = 0) {
 // the preload (MTE2) and the readback (MTE3) by flags.
 void run(const std::function<void(const LocalTensor<uint8_t>&)>& body, uint8_t* ub_in, uint8_t* ub_out,
          const char* platform = "core910b") {
-  auto& dev = make_device({}, platform);
+  auto& dev = device(platform);
   dev.launch("data_copy_pad", 1, [&] {
     TPipe pipe;
     TBuf<TPosition::VECIN> buf;
@@ -84,6 +90,7 @@ struct Buffers {
   uint8_t* ub_out;  // UB readback
 };
 Buffers buffers(size_t src_bytes) {
+  device();
   return {npuvp::testing::to_gm(pattern(src_bytes, 3)),
           npuvp::testing::to_gm(std::vector<uint8_t>(kUbBytes, kSentinel)),
           npuvp::testing::to_gm(std::vector<uint8_t>(kUbBytes, 0))};
@@ -172,6 +179,7 @@ TEST(DataCopyPad, ZeroBlockCountOrLengthIsANoOp) {
 // ---- UB -> GM: only the data bytes are written.
 
 TEST(DataCopyPad, UbToGmWritesOnlyTheValidBytes) {
+  device();
   const std::vector<uint8_t> ub_data = pattern(kUbBytes, 11);
   uint8_t* ub_in = npuvp::testing::to_gm(ub_data);
   uint8_t* ub_out = npuvp::testing::to_gm(std::vector<uint8_t>(kUbBytes, 0));
@@ -186,6 +194,7 @@ TEST(DataCopyPad, UbToGmWritesOnlyTheValidBytes) {
 }
 
 TEST(DataCopyPad, UbToGmDataCopyParamsFormAndALongBlock) {
+  device();
   const std::vector<uint8_t> ub_data = pattern(kUbBytes, 17);
   uint8_t* ub_in = npuvp::testing::to_gm(ub_data);
   uint8_t* ub_out = npuvp::testing::to_gm(std::vector<uint8_t>(kUbBytes, 0));
@@ -202,7 +211,7 @@ TEST(DataCopyPad, UbToGmDataCopyParamsFormAndALongBlock) {
 
 // The kernel pattern DataCopyPad exists for: a tail that is not a multiple of 32 B, in and out.
 TEST(DataCopyPad, OddLengthRoundTripThroughAVectorOp) {
-  auto& dev = make_device({}, "core910b");
+  auto& dev = device();
   const uint32_t n = 37;
   auto x = npuvp::testing::random_vector<float>(n, 5);
   float* src = npuvp::testing::to_gm(x);
@@ -232,11 +241,12 @@ TEST(DataCopyPad, OddLengthRoundTripThroughAVectorOp) {
 // ---- Limits: one error each.
 
 std::string pad_error(const char* platform, const std::function<void()>& body) {
-  auto& dev = make_device({}, platform);
+  auto& dev = device(platform);
   return kernel_error(dev, 1, body);
 }
 
 TEST(DataCopyPadErrors, NotOnAscend910) {
+  device("core910");
   void* p = GmAlloc(1024);
   std::string e = pad_error("core910", [p] {
     DataCopyPad(ub_at<half>(0, 16), gm<half>(p), DataCopyExtParams(1, 14, 0, 0, 0), DataCopyPadExtParams<half>());
@@ -248,6 +258,7 @@ TEST(DataCopyPadErrors, SetPadValueNotOnAscend910) {
   EXPECT_THAT(e, IsKernelError("SetPadValue", "not supported on ascend910"));
 }
 TEST(DataCopyPadErrors, BlockLenNotWholeElements) {
+  device("core910b");
   void* p = GmAlloc(1024);
   std::string e = pad_error("core910b", [p] {
     DataCopyPad(ub_at<float>(0, 16), gm<float>(p), DataCopyExtParams(1, 6, 0, 0, 0), DataCopyPadExtParams<float>());
@@ -255,6 +266,7 @@ TEST(DataCopyPadErrors, BlockLenNotWholeElements) {
   EXPECT_THAT(e, IsKernelError("DataCopyPad UB:0x0 <- GM:", "blockLen 6 B is not a whole number of 4 B elements"));
 }
 TEST(DataCopyPadErrors, BlockLenOver2097151) {
+  device("core910b");
   void* p = GmAlloc(1024);
   std::string e = pad_error("core910b", [p] {
     DataCopyPad(ub_at<uint8_t>(0, 16), gm<uint8_t>(p), DataCopyExtParams(1, 2097152, 0, 0, 0),
@@ -263,6 +275,7 @@ TEST(DataCopyPadErrors, BlockLenOver2097151) {
   EXPECT_THAT(e, IsKernelError("DataCopyPad UB:0x0 <- GM:", "blockLen 2097152 B out of range [1, 2097151]"));
 }
 TEST(DataCopyPadErrors, PaddingOver32Bytes) {
+  device("core910b");
   void* p = GmAlloc(1024);
   std::string e = pad_error("core910b", [p] {
     DataCopyPad(ub_at<float>(0, 64), gm<float>(p), DataCopyExtParams(1, 8, 0, 0, 0),
@@ -271,6 +284,7 @@ TEST(DataCopyPadErrors, PaddingOver32Bytes) {
   EXPECT_THAT(e, IsKernelError("DataCopyPad UB:0x0 <- GM:", "leftPadding 36 B / rightPadding 0 B: each must be at most 32 B"));
 }
 TEST(DataCopyPadErrors, BlockCount4096) {
+  device("core910b");
   void* p = GmAlloc(1 << 16);
   std::string e = pad_error("core910b", [p] {
     DataCopyPad(gm<half>(p), ub_at<half>(0, 16), DataCopyExtParams(4096, 2, 0, 0, 0));
@@ -278,6 +292,7 @@ TEST(DataCopyPadErrors, BlockCount4096) {
   EXPECT_THAT(e, IsKernelError("DataCopyPad GM:", "blockCount 4096 out of range [1, 4095]"));
 }
 TEST(DataCopyPadErrors, UbAddressNot32BAligned) {
+  device("core910b");
   void* p = GmAlloc(1024);
   std::string e = pad_error("core910b", [p] {
     DataCopyPad(ub_at<half>(16, 16), gm<half>(p), DataCopyExtParams(1, 14, 0, 0, 0), DataCopyPadExtParams<half>());
@@ -285,6 +300,7 @@ TEST(DataCopyPadErrors, UbAddressNot32BAligned) {
   EXPECT_THAT(e, IsKernelError("DataCopyPad UB:0x10 <- GM:", "dst address UB:0x10 is not 32 B aligned"));
 }
 TEST(DataCopyPadErrors, PastTheEndOfUb) {
+  device("core910b");
   void* p = GmAlloc(1 << 20);
   std::string e = pad_error("core910b", [p] {
     // 2 blocks of 100000 B each: the second ends past the 192 KiB UB.

@@ -27,6 +27,12 @@ using npuvp::testing::ub_at;
 
 namespace {
 
+// The process's device (one test per process): configured on first use, before any GmAlloc.
+npuvp::Device& device(const char* platform = "core910b") {
+  static npuvp::Device& dev = make_device({}, platform);
+  return dev;
+}
+
 constexpr uint32_t kUb = 8192;  // the UB window a test loads and reads back
 
 // The UB window as host bytes, with typed access.
@@ -61,7 +67,7 @@ LocalTensor<T> at(const LocalTensor<uint8_t>& ub, uint32_t offset, uint32_t n) {
 // Runs body on one core with UB [0, kUb) loaded from `in`; returns the window afterwards.
 Window run(const Window& in, const std::function<void(const LocalTensor<uint8_t>&)>& body,
            const char* platform = "core910b") {
-  auto& dev = make_device({}, platform);
+  auto& dev = device(platform);
   uint8_t* gin = npuvp::testing::to_gm(in.bytes);
   uint8_t* gout = npuvp::testing::to_gm(std::vector<uint8_t>(kUb, 0));
   dev.launch("vector_basic", 1, [&] {
@@ -405,7 +411,7 @@ TEST(VectorBasic, TensorOperatorsRunOverTheDestinationsSize) {
 // ---- Fill / InitGlobalMemory
 
 TEST(VectorBasic, FillAndInitGlobalMemoryWriteExactlyTheirElements) {
-  auto& dev = make_device({}, "core910b");
+  auto& dev = device();
   const uint32_t nf = 1001, nh = 20011;  // 4004 B; 40022 B, more than one 16 KiB piece
   float* f = npuvp::testing::to_gm(std::vector<float>(nf + 16, -1.0f));
   int16_t* h = npuvp::testing::to_gm(std::vector<int16_t>(nh + 16, 5));
@@ -427,7 +433,7 @@ TEST(VectorBasic, FillAndInitGlobalMemoryWriteExactlyTheirElements) {
 // ---- Limits: one error each.
 
 std::string error_on(const char* platform, const std::function<void()>& body) {
-  auto& dev = make_device({}, platform);
+  auto& dev = device(platform);
   return kernel_error(dev, 1, body);
 }
 
