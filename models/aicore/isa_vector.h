@@ -34,6 +34,7 @@ enum class VecOp : uint8_t {
   Copy,                   // dst = src0, bits unchanged
   GatherMask,             // the src0 elements a pattern selects, packed from dst on
   Scatter,                // element at dst + u32 byte offset src1[i] = src0[i]
+  Axpy,                   // dst = src1 + src0 * scalar, with src1 the destination (the API sets it so)
 };
 const char* vec_op_name(VecOp op);
 int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2

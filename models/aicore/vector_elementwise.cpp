@@ -296,6 +296,14 @@ void dispatch(const VectorOp& op, uint8_t* ub) {
       if constexpr (kB16) return run_binary<T>(op, ub, OrOp{});
       break;
     case VecOp::Duplicate: return run_fill<T>(op, ub, scalar_as<T>(op.scalar));
+    case VecOp::Axpy:
+      // src1 is the destination: dst + src * scalar, the product and the sum each rounded in
+      // float (then once to half for f16).
+      if constexpr (kFloat) {
+        const float s = static_cast<float>(scalar_as<T>(op.scalar));
+        return run_binary<T>(op, ub, [s](float a, float b) { return b + a * s; });
+      }
+      break;
     case VecOp::Maxs:
       if constexpr (kArith) return run_scalar<T>(op, ub, MaxOp{});
       break;

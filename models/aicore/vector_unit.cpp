@@ -93,6 +93,7 @@ const char* vec_op_name(VecOp op) {
     case VecOp::Copy: return "Copy";
     case VecOp::GatherMask: return "GatherMask";
     case VecOp::Scatter: return "Scatter";
+    case VecOp::Axpy: return "Axpy";
   }
   return "?";
 }
@@ -112,6 +113,7 @@ int vec_op_sources(VecOp op) {
     case VecOp::Select:  // src1 is unused in VSEL_TENSOR_SCALAR_MODE
     case VecOp::Gather:   // src0: data base, src1: offsets
     case VecOp::Scatter:  // src0: data, src1: offsets
+    case VecOp::Axpy:     // src1 is dst, read before it is written
       return 2;
     case VecOp::Duplicate:
     case VecOp::GetCmpMask: return 0;
@@ -156,6 +158,7 @@ std::string vec_op_details(const VectorOp& op) {
                          op.sel == SelMode::TensorScalar ? fmt::format(" scalar={}", op.scalar)
                                                          : std::string());
     case VecOp::LeakyRelu:
+    case VecOp::Axpy:
     case VecOp::Maxs:
     case VecOp::Mins:
     case VecOp::ShiftLeft: return fmt::format(" scalar={}", op.scalar);
@@ -203,6 +206,7 @@ bool dtype_legal(VecOp op, DType t) {
     case VecOp::GatherMask: return b16_b32;
     case VecOp::Scatter: return t == DType::F16 || t == DType::U16 || t == DType::F32 || t == DType::U32;
     case VecOp::Div:
+    case VecOp::Axpy:
     case VecOp::Abs:
     case VecOp::Exp:
     case VecOp::Ln:

@@ -263,6 +263,36 @@ TEST(VectorBasic, CopyMaskRepeatFormWithCopyRepeatParams) {
   EXPECT_EQ(out.bytes, want.bytes);
 }
 
+// ---- Axpy: dst + src * scalar, product and sum each rounded in float (docs/vector-isa.md).
+
+TEST(VectorBasic, AxpyHalfAndFloatCountAndMaskForms) {
+  Window in = filled(12);
+  for (uint32_t i = 0; i < 300; ++i) {
+    in.set<half>(0, i, half(static_cast<float>(i % 29) * 0.37f - 5.0f));
+    in.set<half>(1024, i, half(static_cast<float>(i % 11) * 1.25f));
+  }
+  for (uint32_t i = 0; i < 128; ++i) {
+    in.set<float>(2048, i, static_cast<float>(i) * 0.1f);
+    in.set<float>(3072, i, static_cast<float>(i % 5) - 2.0f);
+  }
+  Window out = run(in, [&](const LocalTensor<uint8_t>& ub) {
+    Axpy(at<half>(ub, 1024, 300), at<half>(ub, 0, 300), 0.5f, 257);
+    Axpy(at<float>(ub, 3072, 128), at<float>(ub, 2048, 128), 3.0f, 20, 2, UnaryRepeatParams());
+  });
+  Window want = in;
+  for (uint32_t i = 0; i < 257; ++i) {
+    const float r = static_cast<float>(in.get<half>(1024, i)) + static_cast<float>(in.get<half>(0, i)) * 0.5f;
+    want.set<half>(1024, i, half(r));
+  }
+  for (uint32_t r = 0; r < 2; ++r) {
+    for (uint32_t i = 0; i < 20; ++i) {
+      const uint32_t k = r * 64 + i;
+      want.set<float>(3072, k, in.get<float>(3072, k) + in.get<float>(2048, k) * 3.0f);
+    }
+  }
+  EXPECT_EQ(out.bytes, want.bytes);
+}
+
 // ---- GatherMask
 
 template <class T>
@@ -512,6 +542,10 @@ TEST(VectorBasicErrors, InitGlobalMemoryDoesNotTakeInt8) {
     InitGlobalMemory(g, 16, int8_t(1));
   });
   EXPECT_THAT(e, IsKernelError("InitGlobalMemory", "s8 is not supported"));
+}
+TEST(VectorBasicErrors, AxpyDoesNotTakeInt32) {
+  std::string e = error_on("core910b", [] { Axpy(ub_at<int32_t>(0, 64), ub_at<int32_t>(256, 64), 2, 64); });
+  EXPECT_THAT(e, IsKernelError("Axpy.s32", "Axpy does not support s32"));
 }
 TEST(VectorBasicErrors, CompareOperatorNeedsWholeRepeats) {
   std::string e = error_on("core910b", [] {

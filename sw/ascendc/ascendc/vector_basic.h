@@ -31,6 +31,32 @@ NPUVP_VEC_MASK_FORMS(ShiftRight, class T,
                                         a::scalar_value(scalarValue));
                      v.round_shift = roundEn;)
 
+// ---- Axpy: dst = dst + src * scalar (docs/api/context/Axpy.md), half or float; the
+// half-source, float-destination form is not modelled (static_assert).
+
+namespace detail {
+template <typename T, typename U>
+npuvp::aicore::VectorOp axpy_op(const LocalTensor<T>& dst, const LocalTensor<U>& src, double scalar) {
+  static_assert(std::is_same<T, U>::value, "npuvp: Axpy with a half source and a float destination is not modelled");
+  namespace a = npuvp::ascendc;
+  const uint64_t d = a::vaddr(dst, "Axpy");
+  return a::vec_op(npuvp::aicore::VecOp::Axpy, a::DTypeOf<T>::value, d, a::vaddr(src, "Axpy"), d, scalar);
+}
+}  // namespace detail
+
+template <typename T, typename U>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const npuvp::ascendc::Scalar<U>& scalarValue,
+          const int32_t& count) {
+  npuvp::ascendc::vector_count(detail::axpy_op(dst, src, npuvp::ascendc::scalar_value(scalarValue)), count);
+}
+NPUVP_VEC_MASK_FORMS(Axpy, typename T NPUVP_COMMA typename U,
+                     const LocalTensor<T>& dst NPUVP_COMMA const LocalTensor<U>& src
+                         NPUVP_COMMA const npuvp::ascendc::Scalar<U>& scalarValue,
+                     const UnaryRepeatParams& repeatParams, repeatParams,
+                     auto v = detail::axpy_op(dst, src, a::scalar_value(scalarValue));
+                     v.src1_blk_stride = repeatParams.dstBlkStride;
+                     v.src1_rep_stride = repeatParams.dstRepStride;)
+
 // ---- Copy: UB -> UB through the vector unit, with a mask and block/repeat strides.
 
 struct CopyRepeatParams {
