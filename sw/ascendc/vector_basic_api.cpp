@@ -15,8 +15,9 @@ using aicore::AiCore;
 using aicore::DType;
 using aicore::MemSpace;
 
-uint64_t gather_mask_issue(const aicore::VectorOp& v) {
+uint64_t gather_mask_issue(const aicore::VectorOp& v, bool built_in) {
   AiCore& c = core();
+  if (built_in && v.gather_pattern == 0) c.fail(aicore::describe(v), "src1Pattern 0 out of range [1, 7]");
   if (c.product() == aicore::Product::Ascend910) {
     c.fail(aicore::describe(v), "GatherMask is not supported on ascend910 (docs/api/context/GatherMask.md)");
   }

@@ -488,7 +488,14 @@ TEST(VectorBasicErrors, GatherMaskPatternOutOfRange) {
     uint64_t n = 0;
     GatherMask(ub_at<half>(0, 128), ub_at<half>(256, 128), uint8_t(8), false, 0, GatherMaskParams(1, 1, 8, 0), n);
   });
-  EXPECT_THAT(e, IsKernelError("GatherMask", "src1Pattern 8 out of range [1, 7]"));
+  EXPECT_THAT(e, IsKernelError("GatherMask.f16", "src1Pattern 8 out of range [1, 7]"));
+}
+TEST(VectorBasicErrors, GatherMaskPatternZero) {
+  std::string e = error_on("core910b", [] {
+    uint64_t n = 0;
+    GatherMask(ub_at<float>(0, 64), ub_at<float>(256, 64), uint8_t(0), false, 0, GatherMaskParams(1, 1, 8, 0), n);
+  });
+  EXPECT_THAT(e, IsKernelError("GatherMask.f32", "src1Pattern 0 out of range [1, 7]"));
 }
 TEST(VectorBasicErrors, GatherMaskCounterModeMaskZero) {
   std::string e = error_on("core910b", [] {

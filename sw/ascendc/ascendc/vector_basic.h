@@ -81,7 +81,8 @@ inline void set_strides(aicore::VectorOp& v, const AscendC::CopyRepeatParams& p)
 
 // GatherMask after its instruction is issued: the scalar unit waits for it (PIPE_ALL) and
 // reads the count it kept; the mask register is left in Normal mode.
-uint64_t gather_mask_issue(const aicore::VectorOp& v);
+// A built-in pattern is 1..7 (0 would mean "bits at src1").
+uint64_t gather_mask_issue(const aicore::VectorOp& v, bool built_in);
 // Scatter exists on Atlas inference AI Cores (310P) only.
 void scatter_check_product();
 // Fill / InitGlobalMemory: `count` elements of GM from `gm` on set to `bits` (elem_size bytes).
@@ -145,20 +146,18 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
   static_assert(std::is_same<U, uint16_t>::value || std::is_same<U, uint32_t>::value,
                 "GatherMask: src1Pattern is a uint16_t (16-bit T) or uint32_t (32-bit T) tensor");
   static_assert(sizeof(U) == sizeof(T), "GatherMask: src1Pattern's element width must be T's");
-  rsvdCnt = npuvp::ascendc::gather_mask_issue(detail::gather_mask_op(
-      dst, src0, npuvp::ascendc::vaddr(src1Pattern, "GatherMask"), 0, reduceMode, mask, gatherMaskParams));
+  rsvdCnt = npuvp::ascendc::gather_mask_issue(
+      detail::gather_mask_op(dst, src0, npuvp::ascendc::vaddr(src1Pattern, "GatherMask"), 0, reduceMode, mask,
+                             gatherMaskParams),
+      false);
 }
 // Built-in pattern 1..7: even, odd, and the 1st/2nd/3rd/4th of every 4 elements; 7 all.
 template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
 void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
                 const bool reduceMode, const uint32_t mask, const GatherMaskParams& gatherMaskParams,
                 uint64_t& rsvdCnt) {
-  if (src1Pattern < 1 || src1Pattern > 7) {
-    npuvp::ascendc::vector_fail("GatherMask", "src1Pattern " + std::to_string(src1Pattern) +
-                                                  " out of range [1, 7]");
-  }
   rsvdCnt = npuvp::ascendc::gather_mask_issue(
-      detail::gather_mask_op(dst, src0, 0, src1Pattern, reduceMode, mask, gatherMaskParams));
+      detail::gather_mask_op(dst, src0, 0, src1Pattern, reduceMode, mask, gatherMaskParams), true);
 }
 
 // ---- Scatter (Atlas inference AI Core): dst byte (dstBaseAddr + dstOffset[i]) = src[i].
