@@ -613,7 +613,13 @@ uint64_t VectorUnit::cost(const VectorOp& op) const {
   auto repeats = [rate](uint64_t n) {
     return static_cast<uint64_t>(std::max(std::ceil(static_cast<double>(n) / rate - 1e-9), 1.0));
   };
-  uint64_t cycles = params_.head_cycles + repeats(op.repeat);
+  uint64_t work = op.repeat;
+  if (op.op == VecOp::GatherMask && op.counter_mode) {
+    // reduceMode: a repeat of mask_lo elements takes as long as the 256 B repeats it spans.
+    const uint64_t epr = repeat_elems(op);
+    work *= std::max<uint64_t>(1, (op.mask_lo + epr - 1) / epr);
+  }
+  uint64_t cycles = params_.head_cycles + repeats(work);
   if (vector::is_reduce(op.op)) {
     // Ascend C reduces the per-repeat results again, one repeat per 256 B of them, until one
     // is left: every further round is another instruction.

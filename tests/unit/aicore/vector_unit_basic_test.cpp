@@ -93,6 +93,21 @@ TEST(VectorUnitBasic, GatherMaskResultPastTheUbFaults) {
   EXPECT_THROW(vu.execute(v, ub.data(), kUb), VectorFault);
 }
 
+// A counter-mode repeat of 70 u32 elements spans two 256 B repeats, and costs as much.
+TEST(VectorUnitBasic, GatherMaskCounterModeCostsTheRepeatsItSpans) {
+  VectorUnit vu;
+  VectorOp normal = op(VecOp::GatherMask, DType::U32, 0, 4096);
+  normal.gather_pattern = 1;
+  normal.repeat = 2;
+  VectorOp counted = normal;
+  counted.counter_mode = true;
+  counted.mask_lo = 70;
+  VectorOp four = normal;
+  four.repeat = 4;
+  EXPECT_GT(vu.cost(counted), vu.cost(normal));
+  EXPECT_EQ(vu.cost(counted), vu.cost(four));
+}
+
 TEST(VectorUnitBasic, ChecksOfTheNewOps) {
   VectorUnit vu;
   VectorOp g = op(VecOp::GatherMask, DType::F16, 0, 256);
