@@ -109,23 +109,49 @@ std::string DataMover::check_copy(const DataMove& m) const {
   if (m.block_count < 1 || m.block_count > 4095) {
     return fmt::format("blockCount {} out of range [1, 4095]", m.block_count);
   }
-  if (m.block_len < 1 || m.block_len > 65535) {
-    return fmt::format("blockLen {} out of range [1, 65535]", m.block_len);
+  if (m.pad) {
+    std::string why = check_pad(m);
+    if (!why.empty()) return why;
+  } else {
+    if (m.block_len < 1 || m.block_len > 65535) {
+      return fmt::format("blockLen {} out of range [1, 65535]", m.block_len);
+    }
+    if (m.src_gap > 65535 || m.dst_gap > 65535) {
+      return fmt::format("srcGap {} / dstGap {} out of range [0, 65535]", m.src_gap, m.dst_gap);
+    }
   }
-  if (m.src_gap > 65535 || m.dst_gap > 65535) {
-    return fmt::format("srcGap {} / dstGap {} out of range [0, 65535]", m.src_gap, m.dst_gap);
-  }
-  const uint64_t dst_unit = uint64_t(m.unit) * dtype_size(m.dst_type) / dtype_size(m.src_type);
-  auto extent = [&](uint64_t unit, uint32_t gap) {
-    return uint64_t(m.block_count - 1) * (uint64_t(m.block_len) + gap) * unit + uint64_t(m.block_len) * unit;
-  };
-  for (auto [op, unit, gap, what] : {std::tuple{m.src, uint64_t(m.unit), m.src_gap, "src"},
-                                     std::tuple{m.dst, dst_unit, m.dst_gap, "dst"}}) {
-    std::string why = op.space == MemSpace::GM
-                          ? check_gm(op.addr, m.elem_size, what)
-                          : check_local(op.space, {op.addr, op.addr + extent(unit, gap)}, what);
+  const uint64_t last = m.block_count - 1;
+  for (auto [op, extent, what] :
+       {std::tuple{m.src, last * move_src_pitch(m) + move_src_block(m), "src"},
+        std::tuple{m.dst, last * move_dst_pitch(m) + move_dst_block(m), "dst"}}) {
+    // DataCopyPad reaches GM at any byte address (ASCEND C: DataCopyPad(ISASI).md).
+    std::string why = op.space == MemSpace::GM ? check_gm(op.addr, m.pad ? 1 : m.elem_size, what)
+                                               : check_local(op.space, {op.addr, op.addr + extent}, what);
     if (!why.empty()) return why;
   }
+  return {};
+}
+
+// DataCopyPad's own limits (docs/api/context/DataCopyPad(ISASI).md): A2 products, GM <-> UB,
+// byte lengths that are whole elements, padding of at most 32 B on either side.
+std::string DataMover::check_pad(const DataMove& m) const {
+  if (!is_a2(product_)) return fmt::format("DataCopyPad is not supported on {}", product_name(product_));
+  const bool gm_to_ub = m.src.space == MemSpace::GM && m.dst.space == MemSpace::UB;
+  const bool ub_to_gm = m.src.space == MemSpace::UB && m.dst.space == MemSpace::GM;
+  if (!gm_to_ub && !ub_to_gm) {
+    return fmt::format("DataCopyPad {} is not supported (GM->UB and UB->GM are)", path_text(m.src.space, m.dst.space));
+  }
+  if (m.unit != 1) return fmt::format("DataCopyPad counts bytes, not {} B units", m.unit);
+  if (m.block_len < 1 || m.block_len > 2097151) {
+    return fmt::format("blockLen {} B out of range [1, 2097151]", m.block_len);
+  }
+  if (m.elem_size == 0 || m.block_len % m.elem_size != 0) {
+    return fmt::format("blockLen {} B is not a whole number of {} B elements", m.block_len, m.elem_size);
+  }
+  if (m.pad_left > 32 || m.pad_right > 32) {
+    return fmt::format("leftPadding {} B / rightPadding {} B: each must be at most 32 B", m.pad_left, m.pad_right);
+  }
+  if (ub_to_gm && (m.pad_left != 0 || m.pad_right != 0)) return "UB->GM takes no padding";
   return {};
 }
 
@@ -227,14 +253,12 @@ void DataMover::complete(const Instruction& instr) {
 namespace {
 // A DataMove's block i, as a byte offset from its source (src) or destination (dst; the
 // destination's unit is wider or narrower when the move converts).
-uint64_t src_offset(const DataMove& m, uint32_t i) { return i * (uint64_t(m.block_len) + m.src_gap) * m.unit; }
-uint64_t dst_offset(const DataMove& m, uint32_t i) {
-  return i * (uint64_t(m.block_len) + m.dst_gap) * (uint64_t(m.unit) * dtype_size(m.dst_type) / dtype_size(m.src_type));
-}
+uint64_t src_offset(const DataMove& m, uint32_t i) { return i * move_src_pitch(m); }
+uint64_t dst_offset(const DataMove& m, uint32_t i) { return i * move_dst_pitch(m); }
 }  // namespace
 
 DataMover::Result DataMover::start_copy(const DataMove& m, const sc_core::sc_time& cycle) {
-  const uint64_t src_block = uint64_t(m.block_len) * m.unit;
+  const uint64_t src_block = move_src_block(m);
   const uint64_t total = src_block * m.block_count;
   const bool gm_write = m.dst.space == MemSpace::GM;  // GM reads are start_reads'
   double rate = gm_write ? params_.gm_write_bytes_per_cycle : params_.local_bytes_per_cycle;
@@ -255,7 +279,7 @@ DataMover::Result DataMover::start_copy(const DataMove& m, const sc_core::sc_tim
 
 void DataMover::complete_copy(const DataMove& m) {
   const unsigned ssize = dtype_size(m.src_type), dsize = dtype_size(m.dst_type);
-  const uint64_t src_block = uint64_t(m.block_len) * m.unit;
+  const uint64_t src_block = move_src_block(m);
   uint8_t* dst = buffers_(m.dst.space)->data();
   const uint8_t* src = buffers_(m.src.space)->data();
   for (uint32_t i = 0; i < m.block_count; ++i) {
@@ -286,7 +310,7 @@ layout::Range DataMover::gm_read_range(const Instruction& instr) const {
   if (auto* op = std::get_if<Nd2Nz>(&instr)) return layout::nd2nz_src_range(*op);
   if (auto* op = std::get_if<LoadData2D>(&instr)) return layout::load2d_src_range(*op);
   const DataMove& m = std::get<DataMove>(instr);
-  return {m.src.addr, m.src.addr + src_offset(m, m.block_count - 1) + uint64_t(m.block_len) * m.unit};
+  return {m.src.addr, m.src.addr + src_offset(m, m.block_count - 1) + move_src_block(m)};
 }
 
 uint64_t DataMover::gm_read_bytes(const Instruction& instr) const {
@@ -295,7 +319,7 @@ uint64_t DataMover::gm_read_bytes(const Instruction& instr) const {
   }
   if (auto* op = std::get_if<LoadData2D>(&instr)) return uint64_t(op->repeat) * 512;
   const DataMove& m = std::get<DataMove>(instr);
-  return uint64_t(m.block_len) * m.unit * m.block_count;
+  return move_src_block(m) * m.block_count;
 }
 
 sc_core::sc_time DataMover::gm_read_work(const Instruction& instr, const sc_core::sc_time& cycle) const {
@@ -317,7 +341,7 @@ void DataMover::gather(const Instruction& instr, uint8_t* staging) {
     add_read_rows(op->src.addr + uint64_t(op->start_index) * 512, uint64_t(op->src_stride) * 512, op->repeat, 512);
   } else {  // DataMove: its blocks, packed in staging
     const DataMove& m = std::get<DataMove>(instr);
-    const uint64_t block = uint64_t(m.block_len) * m.unit;
+    const uint64_t block = move_src_block(m);
     spans_.add_rows(m.src.addr, src_offset(m, 1), m.block_count, block, staging, block);
   }
   read_staging_ = nullptr;
@@ -342,12 +366,35 @@ void DataMover::deliver(const Instruction& instr, const uint8_t* staging) {
     layout::load2d(*op, staged(), {out->data(), 0, out->size()});
   } else {  // GM -> local copies never convert (check_copy)
     const DataMove& m = std::get<DataMove>(instr);
-    const uint64_t block = uint64_t(m.block_len) * m.unit;
+    const uint64_t block = move_src_block(m);
     uint8_t* dst = buffers_(m.dst.space)->data();
     for (uint32_t i = 0; i < m.block_count; ++i) {
-      std::memcpy(dst + m.dst.addr + i * (uint64_t(m.block_len) + m.dst_gap) * m.unit, staging + i * block, block);
+      uint8_t* to = dst + m.dst.addr + dst_offset(m, i);
+      if (m.pad) {
+        deliver_padded(m, staging + i * block, to);
+      } else {
+        std::memcpy(to, staging + i * block, block);
+      }
     }
   }
+}
+
+// One DataCopyPad block into UB: left padding, the data, right padding, then up to the 32 B
+// boundary. The padding value fills the padding and the rest; with no padding the rest repeats
+// the block's first element (docs/api/context/DataCopyPad(ISASI).md).
+void DataMover::deliver_padded(const DataMove& m, const uint8_t* data, uint8_t* to) {
+  const uint64_t esize = m.elem_size;
+  const uint64_t block = move_dst_block(m);
+  const bool padded = m.pad_left != 0 || m.pad_right != 0;
+  uint8_t fill[8];
+  if (padded) {
+    std::memcpy(fill, &m.pad_value, esize);  // little-endian host: the low bytes are the element
+  } else {
+    std::memcpy(fill, data, esize);
+  }
+  for (uint64_t b = 0; b < m.pad_left; b += esize) std::memcpy(to + b, fill, esize);
+  std::memcpy(to + m.pad_left, data, m.block_len);
+  for (uint64_t b = m.pad_left + m.block_len; b < block; b += esize) std::memcpy(to + b, fill, esize);
 }
 
 void DataMover::start_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle,

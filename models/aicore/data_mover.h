@@ -146,6 +146,8 @@ class DataMover {
 
  private:
   std::string check_copy(const DataMove& m) const;
+  std::string check_pad(const DataMove& m) const;
+  static void deliver_padded(const DataMove& m, const uint8_t* data, uint8_t* to);
   std::string check_local(MemSpace space, layout::Range r, const char* what) const;
   std::string check_gm(uint64_t addr, unsigned elem_size, const char* what) const;
   Result start_copy(const DataMove& m, const sc_core::sc_time& cycle);

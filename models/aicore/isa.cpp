@@ -57,6 +57,24 @@ const char* mem_space_name(MemSpace space) {
 }
 
 namespace {
+uint64_t round_up_32(uint64_t bytes) { return (bytes + 31) / 32 * 32; }
+}  // namespace
+
+uint64_t move_src_block(const DataMove& m) { return uint64_t(m.block_len) * m.unit; }
+uint64_t move_dst_block(const DataMove& m) {
+  if (m.pad && m.dst.space != MemSpace::GM) return round_up_32(uint64_t(m.pad_left) + m.block_len + m.pad_right);
+  return uint64_t(m.block_len) * m.unit * dtype_size(m.dst_type) / dtype_size(m.src_type);
+}
+uint64_t move_src_pitch(const DataMove& m) {
+  if (m.pad && m.src.space != MemSpace::GM) return round_up_32(m.block_len) + uint64_t(m.src_gap) * 32;
+  return move_src_block(m) + uint64_t(m.src_gap) * m.unit;
+}
+uint64_t move_dst_pitch(const DataMove& m) {
+  if (m.pad && m.dst.space != MemSpace::GM) return move_dst_block(m) + uint64_t(m.dst_gap) * 32;
+  return move_dst_block(m) + uint64_t(m.dst_gap) * m.unit * dtype_size(m.dst_type) / dtype_size(m.src_type);
+}
+
+namespace {
 struct PipeOf {
   Pipe operator()(const DataMove& i) const { return i.pipe; }
   Pipe operator()(const VectorOp&) const { return Pipe::V; }
@@ -86,7 +104,7 @@ Pipe pipe_of(const Instruction& instr) { return std::visit(PipeOf{}, instr); }
 
 std::string instr_name(const Instruction& instr) {
   struct Name {
-    std::string operator()(const DataMove&) const { return "DataCopy"; }
+    std::string operator()(const DataMove& i) const { return i.pad ? "DataCopyPad" : "DataCopy"; }
     std::string operator()(const VectorOp& i) const {
       return fmt::format("{}.{}", vec_op_name(i.op), dtype_name(i.dtype));
     }
@@ -109,6 +127,7 @@ std::string instr_name(const Instruction& instr) {
 uint32_t instr_class(const Instruction& instr) {
   uint32_t detail = 0;
   if (auto* v = std::get_if<VectorOp>(&instr)) detail = uint32_t(v->op) << 8 | uint32_t(v->dtype);
+  if (auto* d = std::get_if<DataMove>(&instr)) detail = d->pad ? 1 : 0;  // "DataCopyPad"
   if (auto* m = std::get_if<Mmad>(&instr)) {
     detail = uint32_t(m->c_type) << 16 | uint32_t(m->a_type) << 8 | uint32_t(m->b_type);
   }
@@ -136,6 +155,12 @@ std::pair<MemSpace, MemSpace> move_spaces(const Instruction& instr) {
 std::string describe(const Instruction& instr) {
   struct Describe {
     std::string operator()(const DataMove& i) const {
+      if (i.pad) {
+        return fmt::format("DataCopyPad {} <- {} blockCount={} blockLen={}B srcStride={} dstStride={} "
+                           "padding=({}B,{}B) padValue=0x{:x}",
+                           operand_text(i.dst), operand_text(i.src), i.block_count, i.block_len, i.src_gap,
+                           i.dst_gap, i.pad_left, i.pad_right, i.pad_value);
+      }
       return fmt::format("DataCopy {} <- {} blockCount={} blockLen={} srcGap={} dstGap={} unit={}B",
                          operand_text(i.dst), operand_text(i.src), i.block_count, i.block_len,
                          i.src_gap, i.dst_gap, i.unit);

@@ -25,7 +25,24 @@ struct DataMove {
   // L1 -> BT may convert f16 to f32 (SPEC.md §1.5); L0C -> UB matrix mode may convert f32/s32
   // to f16. When src_type != dst_type the copy converts element by element.
   DType src_type = DType::U8, dst_type = DType::U8;
+
+  // DataCopyPad (unaligned GM <-> UB, A2): block_len counts bytes (unit is 1), and so does the
+  // gap on the GM side; the UB side of each block starts 32 B aligned, holds pad_left bytes,
+  // the block_len data bytes and pad_right bytes, rounded up to 32 B, and its gap counts 32 B
+  // units. GM -> UB writes the padding and the bytes up to the 32 B boundary: with padding,
+  // pad_value (one elem_size element, repeated); without, the block's first element repeated.
+  // UB -> GM writes only the data bytes.
+  bool pad = false;
+  uint32_t pad_left = 0, pad_right = 0;  // bytes, each at most 32
+  uint64_t pad_value = 0;                // the element's bits
 };
+
+// A DataMove's block geometry in bytes: what one block reads and writes, and the distance from
+// one block's start to the next on each side.
+uint64_t move_src_block(const DataMove& m);
+uint64_t move_dst_block(const DataMove& m);
+uint64_t move_src_pitch(const DataMove& m);
+uint64_t move_dst_pitch(const DataMove& m);
 
 // DataCopy with ND -> NZ conversion (Nd2NzParams), GM or UB -> L1 (and GM -> UB where legal).
 // For matrix i < nd_num, row j < n_value, 32 B block b < ceil(d_value * size / 32):

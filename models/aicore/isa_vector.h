@@ -28,6 +28,13 @@ enum class VecOp : uint8_t {
   Brcb,       // each of 8 src0 elements fills one 32 B block of dst, per repeat
   Transpose,  // one 16x16 matrix of 16-bit elements (512 B)
   Gather,     // dst[i] = element at src0 + u32 byte offset src1[i]
+  // Issue 22's basic API (scalar family, Copy, GatherMask, Scatter):
+  Maxs, Mins,             // dst = max/min(src0, scalar)
+  ShiftLeft, ShiftRight,  // dst = src0 shifted by scalar bits (arithmetic for signed types)
+  Copy,                   // dst = src0, bits unchanged
+  GatherMask,             // the src0 elements a pattern selects, packed from dst on
+  Scatter,                // element at dst + u32 byte offset src1[i] = src0[i]
+  Axpy,                   // dst = src1 + src0 * scalar, with src1 the destination (the API sets it so)
 };
 const char* vec_op_name(VecOp op);
 int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2
@@ -67,6 +74,10 @@ struct VectorOp {
   SelMode sel = SelMode::CmpMaskSpr;             // Select
   ReduceOrder order = ReduceOrder::ValueIndex;   // Reduce/WholeReduce Max/Min: what is stored
   uint64_t src2 = 0;  // Select TensorScalar/TensorTensor: UB address of the selection bits
+  // GatherMask: built-in pattern 1..7, or 0 for the pattern bits at src1 (src1_rep_stride
+  // apart per repeat). Its counter mode (reduceMode) takes mask_lo elements in every repeat.
+  uint8_t gather_pattern = 0;
+  bool round_shift = false;  // ShiftRight roundEn: add the last bit shifted out
 };
 
 // The fields describe() in isa.cpp does not show, e.g. " dst_dtype=s32 round=CAST_FLOOR";

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "models/numerics/bfloat16.h"
@@ -127,6 +128,41 @@ struct OrOp {
   template <typename C>
   C operator()(C a, C b) const { return static_cast<C>(a | b); }
 };
+// Shifts by s in [0, bits] (checked). Unsigned: logical. Signed left: the sign bit stays and
+// the bits below it shift; signed right: arithmetic (Ascend C ShiftLeft/ShiftRight).
+struct ShiftLeftOp {
+  template <typename C>
+  C operator()(C a, C s) const {
+    using U = std::make_unsigned_t<C>;
+    constexpr unsigned bits = 8 * sizeof(C);
+    const unsigned n = static_cast<unsigned>(s);
+    const U shifted = n >= bits ? U(0) : static_cast<U>(static_cast<U>(a) << n);
+    if constexpr (std::is_signed_v<C>) {
+      const U sign = static_cast<U>(U(1) << (bits - 1));
+      return static_cast<C>((static_cast<U>(a) & sign) | (shifted & static_cast<U>(~sign)));
+    } else {
+      return static_cast<C>(shifted);
+    }
+  }
+};
+template <bool kRound>
+struct ShiftRightOp {
+  template <typename C>
+  C operator()(C a, C s) const {
+    constexpr unsigned bits = 8 * sizeof(C);
+    const unsigned n = static_cast<unsigned>(s);
+    // Signed: >> of a negative value is arithmetic (C++20 defines it; GCC always has).
+    const C shifted = n >= bits ? C(a < 0 ? -1 : 0) : static_cast<C>(a >> n);
+    if constexpr (kRound) {
+      // roundEn: plus the last bit shifted out.
+      if (n >= 1 && n <= bits) {
+        const C last = n == bits ? C(a < 0 ? 1 : 0) : static_cast<C>((a >> (n - 1)) & 1);
+        return static_cast<C>(shifted + last);
+      }
+    }
+    return shifted;
+  }
+};
 
 
 // Whole-repeat kernels. f16 is widened to float, computed, and rounded back in bulk (F16C).
@@ -171,6 +207,12 @@ void run_scalar(const VectorOp& op, uint8_t* ub, Fn fn) {
   } else {
     run_unary<T>(op, ub, [fn, s](T a) { return fn(a, s); });
   }
+}
+
+// Copy moves bits: NaN payloads and -0 are kept whatever the type.
+template <typename B>
+void run_copy(const VectorOp& op, uint8_t* ub) {
+  run_repeats<B, 1>(op, ub, [](const B* a, const B*, B* d, uint32_t) { std::memcpy(d, a, 256); });
 }
 
 // Abs on f16 works on the bits so that NaN payloads (signalling ones included) are kept.
@@ -254,6 +296,29 @@ void dispatch(const VectorOp& op, uint8_t* ub) {
       if constexpr (kB16) return run_binary<T>(op, ub, OrOp{});
       break;
     case VecOp::Duplicate: return run_fill<T>(op, ub, scalar_as<T>(op.scalar));
+    case VecOp::Axpy:
+      // src1 is the destination: dst + src * scalar, the product and the sum each rounded in
+      // float (then once to half for f16).
+      if constexpr (kFloat) {
+        const float s = static_cast<float>(scalar_as<T>(op.scalar));
+        return run_binary<T>(op, ub, [s](float a, float b) { return b + a * s; });
+      }
+      break;
+    case VecOp::Maxs:
+      if constexpr (kArith) return run_scalar<T>(op, ub, MaxOp{});
+      break;
+    case VecOp::Mins:
+      if constexpr (kArith) return run_scalar<T>(op, ub, MinOp{});
+      break;
+    case VecOp::ShiftLeft:
+      if constexpr (!kFloat) return run_scalar<T>(op, ub, ShiftLeftOp{});
+      break;
+    case VecOp::ShiftRight:
+      if constexpr (!kFloat) {
+        if (op.round_shift) return run_scalar<T>(op, ub, ShiftRightOp<true>{});
+        return run_scalar<T>(op, ub, ShiftRightOp<false>{});
+      }
+      break;
     default: break;
   }
   unsupported(op);
@@ -262,6 +327,11 @@ void dispatch(const VectorOp& op, uint8_t* ub) {
 }  // namespace
 
 void execute_elementwise(const VectorOp& op, uint8_t* ub) {
+  if (op.op == VecOp::Copy) {
+    if (dtype_size(op.dtype) == 2) return run_copy<uint16_t>(op, ub);
+    if (dtype_size(op.dtype) == 4) return run_copy<uint32_t>(op, ub);
+    unsupported(op);
+  }
   switch (op.dtype) {
     case DType::F16: return dispatch<_Float16>(op, ub);
     case DType::F32: return dispatch<float>(op, ub);

@@ -70,6 +70,39 @@ void run_gather(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
   }
 }
 
+// Scatter: each enabled src0 element to dst + its u32 byte offset (src1, one per logical
+// element like Gather's). Offsets are data, so they are bounded here.
+template <typename B>
+void run_scatter(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
+  constexpr unsigned epr = 256 / sizeof(B);
+  constexpr unsigned epb = 32 / sizeof(B);
+  alignas(32) B s[epr];
+  const MaskPlan plan{op, epr};
+  const uint32_t runs = plan.repeats();
+  for (uint32_t r = 0; r < runs; ++r) {
+    const ElemMask m = plan.mask(r);
+    uint64_t bits[kBlocksPerRepeat];
+    const unsigned live = live_blocks(m, kBlocksPerRepeat, epb, bits);
+    if (live == 0) continue;
+    gather_blocks(ub, src0_of(op), r, live, s);
+    for (unsigned i = 0; i < epr; ++i) {
+      if (!m.test(i)) continue;
+      const uint64_t k = static_cast<uint64_t>(r) * epr + i;
+      uint32_t offset;
+      std::memcpy(&offset, ub + op.src1 + 4 * k, 4);
+      const uint64_t addr = op.dst + offset;
+      if (addr % sizeof(B) != 0 || addr + sizeof(B) > ub_size) {
+        throw VectorFault(fmt::format("{}: offset[{}] = {:#x} gives destination address {:#x}, {}", describe(op), k,
+                                      offset, addr,
+                                      addr % sizeof(B) != 0
+                                          ? fmt::format("not aligned to the {}-byte element", sizeof(B))
+                                          : fmt::format("beyond UB size {:#x}", ub_size)));
+      }
+      std::memcpy(ub + addr, &s[i], sizeof(B));
+    }
+  }
+}
+
 }  // namespace
 
 void execute_rearrange(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
@@ -85,6 +118,10 @@ void execute_rearrange(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
     case VecOp::Gather:
       if (dtype_size(t) == 2) return run_gather<uint16_t>(op, ub, ub_size);
       if (dtype_size(t) == 4) return run_gather<uint32_t>(op, ub, ub_size);
+      break;
+    case VecOp::Scatter:
+      if (dtype_size(t) == 2) return run_scatter<uint16_t>(op, ub, ub_size);
+      if (dtype_size(t) == 4) return run_scatter<uint32_t>(op, ub, ub_size);
       break;
     default: break;
   }

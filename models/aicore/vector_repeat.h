@@ -34,7 +34,7 @@ inline bool is_whole_reduce(VecOp op) {
 // Operations that take no mask (Ascend C has no mask parameter for them).
 inline bool ignores_mask(VecOp op) {
   return op == VecOp::Brcb || op == VecOp::Transpose || op == VecOp::SetCmpMask ||
-         op == VecOp::GetCmpMask;
+         op == VecOp::GetCmpMask || op == VecOp::GatherMask;  // GatherMask: mask_lo is its own
 }
 // Elements in one result record of a reduction: value and index, or just one of them.
 inline unsigned record_elems(const VectorOp& op) {
@@ -232,5 +232,7 @@ void execute_reduction(const VectorOp& op, uint8_t* ub);
 // vector_rearrange.cpp: Brcb, Transpose and Gather; Gather's data-dependent source addresses
 // are bounded by `ub_size`.
 void execute_rearrange(const VectorOp& op, uint8_t* ub, uint64_t ub_size);
+// GatherMask (vector_gather_mask.cpp); returns the number of elements kept.
+uint64_t execute_gather_mask(const VectorOp& op, uint8_t* ub, uint64_t ub_size);
 
 }  // namespace npuvp::aicore::vector

@@ -86,6 +86,14 @@ const char* vec_op_name(VecOp op) {
     case VecOp::Brcb: return "Brcb";
     case VecOp::Transpose: return "Transpose";
     case VecOp::Gather: return "Gather";
+    case VecOp::Maxs: return "Maxs";
+    case VecOp::Mins: return "Mins";
+    case VecOp::ShiftLeft: return "ShiftLeft";
+    case VecOp::ShiftRight: return "ShiftRight";
+    case VecOp::Copy: return "Copy";
+    case VecOp::GatherMask: return "GatherMask";
+    case VecOp::Scatter: return "Scatter";
+    case VecOp::Axpy: return "Axpy";
   }
   return "?";
 }
@@ -103,7 +111,9 @@ int vec_op_sources(VecOp op) {
     case VecOp::Compare:
     case VecOp::CompareToCmpMask:
     case VecOp::Select:  // src1 is unused in VSEL_TENSOR_SCALAR_MODE
-    case VecOp::Gather:  // src0: data base, src1: offsets
+    case VecOp::Gather:   // src0: data base, src1: offsets
+    case VecOp::Scatter:  // src0: data, src1: offsets
+    case VecOp::Axpy:     // src1 is dst, read before it is written
       return 2;
     case VecOp::Duplicate:
     case VecOp::GetCmpMask: return 0;
@@ -147,7 +157,16 @@ std::string vec_op_details(const VectorOp& op) {
       return fmt::format(" sel={} src2=UB:0x{:x}{}", sel_mode_name(op.sel), op.src2,
                          op.sel == SelMode::TensorScalar ? fmt::format(" scalar={}", op.scalar)
                                                          : std::string());
-    case VecOp::LeakyRelu: return fmt::format(" scalar={}", op.scalar);
+    case VecOp::LeakyRelu:
+    case VecOp::Axpy:
+    case VecOp::Maxs:
+    case VecOp::Mins:
+    case VecOp::ShiftLeft: return fmt::format(" scalar={}", op.scalar);
+    case VecOp::ShiftRight: return fmt::format(" scalar={} roundEn={}", op.scalar, op.round_shift);
+    case VecOp::GatherMask:
+      return fmt::format(" pattern={} reduceMode={}", op.gather_pattern == 0 ? std::string("src1")
+                                                                            : std::to_string(op.gather_pattern),
+                         op.counter_mode);
     case VecOp::ReduceMax:
     case VecOp::ReduceMin:
     case VecOp::WholeReduceMax:
@@ -178,8 +197,16 @@ bool dtype_legal(VecOp op, DType t) {
     case VecOp::Max:
     case VecOp::Min:
     case VecOp::Adds:
-    case VecOp::Muls: return arith;
+    case VecOp::Muls:
+    case VecOp::Maxs:
+    case VecOp::Mins: return arith;
+    case VecOp::ShiftLeft:
+    case VecOp::ShiftRight: return t == DType::S16 || t == DType::U16 || t == DType::S32 || t == DType::U32;
+    case VecOp::Copy:
+    case VecOp::GatherMask: return b16_b32;
+    case VecOp::Scatter: return t == DType::F16 || t == DType::U16 || t == DType::F32 || t == DType::U32;
     case VecOp::Div:
+    case VecOp::Axpy:
     case VecOp::Abs:
     case VecOp::Exp:
     case VecOp::Ln:
@@ -362,6 +389,39 @@ std::vector<Access> accesses(const VectorOp& op) {
       list.push_back(bytes_access("src0", op.src0, size, false, 0));
       break;
     }
+    case VecOp::GatherMask: {
+      // Element i of repeat r is read from block r * repStride + (i / epb) * blkStride; what
+      // is written depends on the pattern's bits, so execute() bounds dst.
+      const uint64_t n = op.counter_mode ? op.mask_lo : epr;
+      const bool touched = op.repeat > 0 && n > 0;
+      const uint64_t top = touched ? uint64_t(op.repeat - 1) * op.src0_rep_stride +
+                                         (n - 1) / (32 / size) * uint64_t(op.src0_blk_stride)
+                                   : 0;
+      list.push_back({"src0", op.src0, kBlockBytes, touched, top * kBlockBytes + kBlockBytes, true});
+      if (op.gather_pattern == 0) {
+        const uint64_t end = touched ? uint64_t(op.repeat - 1) * op.src1_rep_stride * kBlockBytes + (n + 7) / 8 : 0;
+        list.push_back(bytes_access("src1", op.src1, kBlockBytes, touched, end));
+      }
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, false, 0));
+      break;
+    }
+    case VecOp::Scatter: {
+      list.push_back(strided_access("src0", op, src0_of(op), epr, size));
+      uint64_t last = 0;
+      if (any) {
+        const ElemMask m = plan.mask(runs - 1);
+        unsigned hi = 0;
+        for (unsigned i = 0; i < epr; ++i) {
+          if (m.test(i)) hi = i;
+        }
+        last = uint64_t(runs - 1) * epr + hi;
+      }
+      list.push_back(bytes_access("src1", op.src1, kBlockBytes, any, (last + 1) * 4));
+      // dst (the tensor plus dstBaseAddr) is the base of data-dependent writes: execute()
+      // bounds them.
+      list.push_back(bytes_access("dst", op.dst, size, false, 0));
+      break;
+    }
     case VecOp::Cast:
       list.push_back(strided_access("dst", op, dst_of(op), epr, dtype_size(op.dst_dtype)));
       list.push_back(strided_access("src0", op, src0_of(op), epr, size));
@@ -445,6 +505,10 @@ VectorOp VectorUnit::advance(const VectorOp& op, uint32_t repeats) {
       strided(v.dst, op.dst_rep_stride);
       v.src1 += k * epr * 4;
       break;
+    case VecOp::Scatter:
+      strided(v.src0, op.src0_rep_stride);
+      v.src1 += k * epr * 4;
+      break;
     case VecOp::Transpose:
     case VecOp::SetCmpMask:
     case VecOp::GetCmpMask:
@@ -491,6 +555,17 @@ std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {
     }
   } else if (!vector::dtype_legal(op.op, op.dtype)) {
     return fmt::format("{} does not support {}", vec_op_name(op.op), dtype_name(op.dtype));
+  }
+  if ((op.op == VecOp::ShiftLeft || op.op == VecOp::ShiftRight) &&
+      (op.scalar < 0 || op.scalar > 8.0 * dtype_size(op.dtype))) {
+    return fmt::format("shift {} out of range [0, {}] for {}", op.scalar, 8 * dtype_size(op.dtype),
+                       dtype_name(op.dtype));
+  }
+  if (op.op == VecOp::GatherMask) {
+    if (op.gather_pattern > 7) return fmt::format("src1Pattern {} out of range [1, 7]", op.gather_pattern);
+    if (op.counter_mode && (op.mask_lo < 1 || op.mask_lo > 0xffffffffull)) {
+      return fmt::format("reduceMode mask {} out of range [1, 2^32 - 1]", op.mask_lo);
+    }
   }
   if (vector::is_reduce(op.op) && op.op != VecOp::ReduceSum &&
       op.order != ReduceOrder::ValueIndex && op.order != ReduceOrder::OnlyValue) {
@@ -551,7 +626,13 @@ uint64_t VectorUnit::cost(const VectorOp& op) const {
   auto repeats = [rate](uint64_t n) {
     return static_cast<uint64_t>(std::max(std::ceil(static_cast<double>(n) / rate - 1e-9), 1.0));
   };
-  uint64_t cycles = params_.head_cycles + repeats(op.repeat);
+  uint64_t work = op.repeat;
+  if (op.op == VecOp::GatherMask && op.counter_mode) {
+    // reduceMode: a repeat of mask_lo elements takes as long as the 256 B repeats it spans.
+    const uint64_t epr = repeat_elems(op);
+    work *= std::max<uint64_t>(1, (op.mask_lo + epr - 1) / epr);
+  }
+  uint64_t cycles = params_.head_cycles + repeats(work);
   if (vector::is_reduce(op.op)) {
     // Ascend C reduces the per-repeat results again, one repeat per 256 B of them, until one
     // is left: every further round is another instruction.
@@ -565,14 +646,19 @@ uint64_t VectorUnit::cost(const VectorOp& op) const {
 }
 
 void VectorUnit::execute(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
-  if (op.repeat == 0) return;
+  if (op.repeat == 0) {
+    if (op.op == VecOp::GatherMask) gather_mask_count_ = 0;
+    return;
+  }
   switch (op.op) {
     case VecOp::Cast: return vector::execute_cast(op, ub);
     case VecOp::SetCmpMask: std::memcpy(cmp_mask_.w, ub + op.src0, 16); return;
     case VecOp::GetCmpMask: std::memcpy(ub + op.dst, cmp_mask_.w, 16); return;
     case VecOp::Transpose:
     case VecOp::Brcb:
-    case VecOp::Gather: return vector::execute_rearrange(op, ub, ub_size);
+    case VecOp::Gather:
+    case VecOp::Scatter: return vector::execute_rearrange(op, ub, ub_size);
+    case VecOp::GatherMask: gather_mask_count_ = vector::execute_gather_mask(op, ub, ub_size); return;
     case VecOp::Compare:
     case VecOp::CompareScalar:
     case VecOp::CompareToCmpMask: return vector::execute_compare(op, ub, cmp_mask_);

@@ -49,6 +49,8 @@ class VectorUnit {
     uint64_t w[2] = {0, 0};
   };
   const CmpMask& cmp_mask() const { return cmp_mask_; }
+  // The elements the last GatherMask kept (its rsvdCnt).
+  uint64_t gather_mask_count() const { return gather_mask_count_; }
 
   // Elements of `type` in one repeat (256 B) and in one block (32 B).
   static unsigned elems_per_repeat(DType type) { return 256 / dtype_size(type); }
@@ -72,6 +74,7 @@ class VectorUnit {
  private:
   Params params_;
   CmpMask cmp_mask_;
+  uint64_t gather_mask_count_ = 0;
   mutable uint64_t checked_ub_size_ = 0;
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include "sw/ascendc/ascendc/types.h"
 
 namespace npuvp::ascendc {
@@ -68,6 +69,12 @@ class LocalTensor {
   LocalTensor operator[](uint32_t offset) const {
     return LocalTensor(pos_, addr_ + uint64_t(offset) * sizeof(T),
                        size_ > offset ? size_ - offset : 0, buffer_id_);
+  }
+  // dst = a + b, dst = a < b, ...: the expression (sw/ascendc/ascendc/vector_basic.h) runs its
+  // operation with this tensor as the destination.
+  template <class Expr, class = decltype(std::declval<const Expr&>().assign_to(std::declval<const LocalTensor&>()))>
+  void operator=(const Expr& expr) {
+    expr.assign_to(*this);
   }
   template <class U>
   LocalTensor<U> ReinterpretCast() const {
