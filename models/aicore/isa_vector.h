@@ -28,6 +28,8 @@ enum class VecOp : uint8_t {
   Brcb,       // each of 8 src0 elements fills one 32 B block of dst, per repeat
   Transpose,  // one 16x16 matrix of 16-bit elements (512 B)
   Gather,     // dst[i] = element at src0 + u32 byte offset src1[i]
+  // issue 22, reductions:
+  PairReduceSum,  // dst[k] = src0[2k] + src0[2k+1], 128 B of results per repeat
 };
 const char* vec_op_name(VecOp op);
 int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2
@@ -66,6 +68,7 @@ struct VectorOp {
   CmpMode cmp = CmpMode::LT;                     // Compare, CompareScalar, CompareToCmpMask
   SelMode sel = SelMode::CmpMaskSpr;             // Select
   ReduceOrder order = ReduceOrder::ValueIndex;   // Reduce/WholeReduce Max/Min: what is stored
+                                                 // (OnlyIndex: a u32 index, whatever the dtype)
   uint64_t src2 = 0;  // Select TensorScalar/TensorTensor: UB address of the selection bits
 };
 

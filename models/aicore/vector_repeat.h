@@ -36,9 +36,12 @@ inline bool ignores_mask(VecOp op) {
   return op == VecOp::Brcb || op == VecOp::Transpose || op == VecOp::SetCmpMask ||
          op == VecOp::GetCmpMask;
 }
-// Elements in one result record of a reduction: value and index, or just one of them.
+// Elements in one result record of a reduction: value and index, or just one of them. An
+// index alone is a u32 whatever the dtype (ReduceRepeat.md, table 3: ORDER_ONLY_INDEX of
+// half is 4 B aligned and strided), so two f16 slots.
 inline unsigned record_elems(const VectorOp& op) {
   if (op.op == VecOp::ReduceSum || op.op == VecOp::WholeReduceSum) return 1;
+  if (op.order == ReduceOrder::OnlyIndex) return op.dtype == DType::F16 ? 2 : 1;
   return op.order == ReduceOrder::ValueIndex || op.order == ReduceOrder::IndexValue ? 2 : 1;
 }
 

@@ -86,6 +86,7 @@ const char* vec_op_name(VecOp op) {
     case VecOp::Brcb: return "Brcb";
     case VecOp::Transpose: return "Transpose";
     case VecOp::Gather: return "Gather";
+    case VecOp::PairReduceSum: return "PairReduceSum";
   }
   return "?";
 }
@@ -199,7 +200,8 @@ bool dtype_legal(VecOp op, DType t) {
     case VecOp::WholeReduceMin:
     case VecOp::BlockReduceSum:
     case VecOp::BlockReduceMax:
-    case VecOp::BlockReduceMin: return f;
+    case VecOp::BlockReduceMin:
+    case VecOp::PairReduceSum: return f;
     case VecOp::Relu: return f || t == DType::S32;
     case VecOp::Not:
     case VecOp::And:
@@ -333,6 +335,13 @@ std::vector<Access> accesses(const VectorOp& op) {
       list.push_back(strided_access("src0", op, src0_of(op), epr, size));
       break;
     }
+    case VecOp::PairReduceSum: {
+      // 128 B of results per repeat, dst_rep_stride of them apart; 32 B aligned.
+      const uint64_t end = runs == 0 ? 0 : (uint64_t(runs - 1) * op.dst_rep_stride + 1) * 128;
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, any, end));
+      list.push_back(strided_access("src0", op, src0_of(op), epr, size));
+      break;
+    }
     case VecOp::Brcb: {
       const bool touched = op.repeat > 0;
       const uint64_t top =
@@ -435,6 +444,10 @@ VectorOp VectorUnit::advance(const VectorOp& op, uint32_t repeats) {
     case VecOp::BlockReduceMax:
     case VecOp::BlockReduceMin:
       v.dst += k * op.dst_rep_stride * 8 * size;
+      strided(v.src0, op.src0_rep_stride);
+      break;
+    case VecOp::PairReduceSum:
+      v.dst += k * op.dst_rep_stride * 128;
       strided(v.src0, op.src0_rep_stride);
       break;
     case VecOp::Brcb:
@@ -573,6 +586,7 @@ void VectorUnit::execute(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
     case VecOp::BlockReduceSum:
     case VecOp::BlockReduceMax:
     case VecOp::BlockReduceMin:
+    case VecOp::PairReduceSum:
       return vector::execute_reduction(op, ub);
     default: return vector::execute_elementwise(op, ub);
   }

@@ -10,3 +10,8 @@
 #include "sw/ascendc/ascendc/sync.h"
 #include "sw/ascendc/ascendc/cube.h"
 #include "sw/ascendc/ascendc/separated.h"
+#include "sw/ascendc/ascendc/reduce.h"
+#include "sw/ascendc/ascendc/debug.h"
+#include "sw/ascendc/ascendc/kernel_names.h"
+#include "sw/ascendc/ascendc/list_tensor.h"
+#include "sw/ascendc/ascendc/std.h"

@@ -1,0 +1,22 @@
+// The non-template half of kernel_names.h.
+#include <fmt/format.h>
+#include "models/aicore/ai_core.h"
+#include "models/aicore/local_buffer.h"
+#include "sw/ascendc/kernel_operator.h"
+
+namespace npuvp::ascendc {
+
+uint32_t ub_size_bytes() {
+  aicore::LocalBuffer* ub = core().buffer(aicore::MemSpace::UB);
+  return ub ? static_cast<uint32_t>(ub->size()) : 0;
+}
+
+}  // namespace npuvp::ascendc
+
+namespace npuvp::ascendc {
+
+void list_tensor_fail(const char* api, const char* why, uint64_t a, uint64_t b) {
+  core().fail(api, fmt::format(fmt::runtime(why), a, b));
+}
+
+}  // namespace npuvp::ascendc
