@@ -30,6 +30,9 @@ enum class VecOp : uint8_t {
   Gather,     // dst[i] = element at src0 + u32 byte offset src1[i]
   // issue 22, reductions:
   PairReduceSum,  // dst[k] = src0[2k] + src0[2k+1], 128 B of results per repeat
+  // issue 22, sorting (A2): 8 B records (score, u32 index), descending by score.
+  Sort32,   // each repeat sorts 32 scores at src0 with their u32 indices at src1
+  MrgSort,  // merges up to 4 sorted record queues (src0, src1, src2, src3) into dst
 };
 const char* vec_op_name(VecOp op);
 int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2
@@ -70,6 +73,10 @@ struct VectorOp {
   ReduceOrder order = ReduceOrder::ValueIndex;   // Reduce/WholeReduce Max/Min: what is stored
                                                  // (OnlyIndex: a u32 index, whatever the dtype)
   uint64_t src2 = 0;  // Select TensorScalar/TensorTensor: UB address of the selection bits
+  // MrgSort: the fourth queue (src2 the third); the queues' lengths in records are the four
+  // 16-bit fields of mask_lo (queue 0 lowest), the valid-queue bits are mask_hi's low byte
+  // and "stop when a queue is exhausted" its bit 8.
+  uint64_t src3 = 0;
 };
 
 // The fields describe() in isa.cpp does not show, e.g. " dst_dtype=s32 round=CAST_FLOOR";

@@ -15,3 +15,4 @@
 #include "sw/ascendc/ascendc/kernel_names.h"
 #include "sw/ascendc/ascendc/list_tensor.h"
 #include "sw/ascendc/ascendc/std.h"
+#include "sw/ascendc/ascendc/sort.h"

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include "models/aicore/ai_core.h"
 #include "models/aicore/local_buffer.h"
+#include "models/aicore/product.h"
 #include "sw/ascendc/kernel_operator.h"
 
 namespace npuvp::ascendc {
@@ -18,5 +19,22 @@ namespace npuvp::ascendc {
 void list_tensor_fail(const char* api, const char* why, uint64_t a, uint64_t b) {
   core().fail(api, fmt::format(fmt::runtime(why), a, b));
 }
+
+}  // namespace npuvp::ascendc
+
+namespace npuvp::ascendc {
+
+void require_a2(const char* api) {
+  aicore::AiCore& c = core();
+  if (!aicore::is_a2(c.product())) {
+    c.fail(api, fmt::format("{} exists on the A2 products (Atlas A2/A3, 910B) only; this is a {}", api, c.kind_text()));
+  }
+}
+
+}  // namespace npuvp::ascendc
+
+namespace npuvp::ascendc {
+
+void api_fail(const char* api, const char* why) { core().fail(api, why); }
 
 }  // namespace npuvp::ascendc

@@ -68,9 +68,9 @@ TEST(DebugApi, PrintfPrefixesEachLineWithBlockCoreAndSimulatedTime) {
     ASSERT_TRUE(block == 0 || block == 1) << line;
     const std::string body = body_of(line);
     const int k = seen[block]++;
-    if (k == 0) EXPECT_EQ(body, "block " + std::to_string(block) + " of 2");
-    if (k == 1) EXPECT_EQ(body, "second line, then a third");
-    if (k == 2) EXPECT_EQ(body, "third");
+    const std::string want[3] = {"block " + std::to_string(block) + " of 2", "second line, then a third", "third"};
+    ASSERT_LT(k, 3) << line;
+    EXPECT_EQ(body, want[k]);
   }
   EXPECT_EQ(seen[0], 3);
   EXPECT_EQ(seen[1], 3);
