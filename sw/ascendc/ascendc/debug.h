@@ -244,5 +244,12 @@ void DumpAccChkPoint(const GlobalTensor<T>& tensor, uint32_t index, uint32_t cou
 #else
 #define NPUVP_KERNEL_ASSERT(API, ...) static_cast<void>(0)
 #endif
+#ifndef ASSERT
 #define ASSERT(...) NPUVP_KERNEL_ASSERT("ASSERT", __VA_ARGS__)
+#endif
+#ifndef ascendc_assert
 #define ascendc_assert(...) NPUVP_KERNEL_ASSERT("ascendc_assert", __VA_ARGS__)
+#endif
+
+// Kernels of CANN 8.x call PRINTF unqualified.
+using AscendC::PRINTF;
