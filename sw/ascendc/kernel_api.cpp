@@ -75,8 +75,7 @@ void declare_kernel_type(KernelMetaType type) {
   const auto wanted = dispatch_type(type);
   if (g_probing) throw ProbeDeclared{wanted.value_or(aicore::KernelType::Default)};
   AiCore& c = core();
-  if ((type == KERNEL_TYPE_AICORE || type == KERNEL_TYPE_MIX_VECTOR_CORE) &&
-      c.core_kind() != aicore::CoreKind::Coupled) {
+  if ((type == KERNEL_TYPE_AICORE || type == KERNEL_TYPE_MIX_VECTOR_CORE) && aicore::is_a2(c.product())) {
     c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("{} is a type of the coupled products (Atlas inference "
                                                    "series); this is a {}",
                                                    type == KERNEL_TYPE_AICORE ? "KERNEL_TYPE_AICORE"
