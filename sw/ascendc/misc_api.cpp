@@ -38,3 +38,9 @@ namespace npuvp::ascendc {
 void api_fail(const char* api, const char* why) { core().fail(api, why); }
 
 }  // namespace npuvp::ascendc
+
+namespace npuvp::ascendc {
+
+bool running_on_a2() { return aicore::is_a2(core().product()); }
+
+}  // namespace npuvp::ascendc

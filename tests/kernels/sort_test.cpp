@@ -246,6 +246,36 @@ TEST(Sort, MrgSortStopsWhenAQueueRunsOut) {
   for (size_t i = 5; i < 8; ++i) EXPECT_EQ(gd[i], 0x7777u) << "not written";
 }
 
+TEST(Sort, SortLenAndOffsetCountTUnitsPerProduct) {
+  auto& dev = make_device({}, "core910b");
+  uint32_t* out = to_gm(std::vector<uint32_t>(4, 0));
+  dev.launch("sort_len", 1, [&] {
+    GlobalTensor<uint32_t> g;
+    g.SetGlobalBuffer(out, 4);
+    g.SetValue(0, GetSortLen<float>(32));   // 32 records of 8 B: 64 floats
+    g.SetValue(1, GetSortLen<half>(32));    // 128 halves
+    g.SetValue(2, GetSortOffset<float>(5));
+    g.SetValue(3, GetSortOffset<half>(5));
+  });
+  EXPECT_EQ(out[0], 64u);
+  EXPECT_EQ(out[1], 128u);
+  EXPECT_EQ(out[2], 10u);
+  EXPECT_EQ(out[3], 20u);
+}
+
+TEST(Sort, SortLenIsARegionProposalOn910) {
+  auto& dev = make_device();
+  uint32_t* out = to_gm(std::vector<uint32_t>(2, 0));
+  dev.launch("sort_len_910", 1, [&] {
+    GlobalTensor<uint32_t> g;
+    g.SetGlobalBuffer(out, 2);
+    g.SetValue(0, GetSortLen<half>(16));  // 16 proposals of 8 halves
+    g.SetValue(1, GetSortOffset<float>(3));
+  });
+  EXPECT_EQ(out[0], 128u);
+  EXPECT_EQ(out[1], 24u);
+}
+
 TEST(Sort, ErrorSort32OnA910) {
   auto& dev = make_device();
   std::string e = kernel_error(dev, 1, [] { Sort32(ub_at<float>(0x1000, 64), ub_at<float>(0, 32), ub_at<uint32_t>(0x800, 32), 1); });

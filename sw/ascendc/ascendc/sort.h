@@ -2,6 +2,7 @@
 // (score, u32 index) sorted by score, descending. docs/vector-isa.md §3.6.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include "sw/ascendc/ascendc/vector.h"
 
 namespace npuvp::ascendc {
@@ -9,6 +10,7 @@ namespace npuvp::ascendc {
 void require_a2(const char* api);
 // Fails the running kernel with `why`, naming `api`.
 [[noreturn]] void api_fail(const char* api, const char* why);
+bool running_on_a2();
 }  // namespace npuvp::ascendc
 
 namespace AscendC {
@@ -72,6 +74,19 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgS
   if (params.validBit > 0xff) a::api_fail("MrgSort", "validBit must be 3, 7 or 15");
   v.repeat = params.repeatTimes;
   a::vector_issue(v);
+}
+
+// The size of `elemCount` sorted elements, and the offset of element `elemOffset`, in T
+// units: an A2 record is 8 B (4 half or 2 float), a region proposal of 310P / 910 is 8 T.
+// (GetSortLen.md says bytes; CANN's implementation and its MrgSort example count T.)
+template <typename T>
+uint32_t GetSortLen(const uint32_t elemCount) {
+  static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "GetSortLen: half or float");
+  return elemCount * (npuvp::ascendc::running_on_a2() ? 8u / sizeof(T) : 8u);
+}
+template <typename T>
+uint32_t GetSortOffset(const uint32_t elemOffset) {
+  return GetSortLen<T>(elemOffset);
 }
 
 }  // namespace AscendC
