@@ -244,7 +244,8 @@ struct MrgSortFields {
 };
 MrgSortFields mrg_sort_fields(const VectorOp& op);
 std::string sort_check(const VectorOp& op);
-void execute_sort(const VectorOp& op, uint8_t* ub);
+// MrgSort records in `result` how many records it took from each queue (its last repeat).
+void execute_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result);
 
 // vector_rearrange.cpp: Brcb, Transpose and Gather; Gather's data-dependent source addresses
 // are bounded by `ub_size`.

@@ -56,7 +56,7 @@ void run_sort32(const VectorOp& op, uint8_t* ub) {
 }
 
 template <typename T>
-void run_mrg_sort(const VectorOp& op, uint8_t* ub) {
+void run_mrg_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result) {
   const MrgSortFields f = mrg_sort_fields(op);
   const uint64_t step = f.total() * 8;
   std::vector<uint64_t> out;
@@ -85,6 +85,7 @@ void run_mrg_sort(const VectorOp& op, uint8_t* ub) {
       out.push_back(queue[best][head[best]++]);
     }
     if (!out.empty()) std::memcpy(ub + op.dst + r * step, out.data(), out.size() * 8);
+    for (unsigned q = 0; q < 4; ++q) result->taken[q] = static_cast<uint16_t>(head[q]);
   }
 }
 
@@ -129,11 +130,11 @@ std::string sort_check(const VectorOp& op) {
   return {};
 }
 
-void execute_sort(const VectorOp& op, uint8_t* ub) {
+void execute_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result) {
   const bool f16 = op.dtype == DType::F16;
   if (op.dtype != DType::F16 && op.dtype != DType::F32) unsupported(op);
   if (op.op == VecOp::Sort32) return f16 ? run_sort32<_Float16>(op, ub) : run_sort32<float>(op, ub);
-  return f16 ? run_mrg_sort<_Float16>(op, ub) : run_mrg_sort<float>(op, ub);
+  return f16 ? run_mrg_sort<_Float16>(op, ub, result) : run_mrg_sort<float>(op, ub, result);
 }
 
 }  // namespace npuvp::aicore::vector

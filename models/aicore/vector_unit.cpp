@@ -636,7 +636,7 @@ void VectorUnit::execute(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
     case VecOp::PairReduceSum:
       return vector::execute_reduction(op, ub);
     case VecOp::Sort32:
-    case VecOp::MrgSort: return vector::execute_sort(op, ub);
+    case VecOp::MrgSort: return vector::execute_sort(op, ub, &mrg_sort_result_);
     default: return vector::execute_elementwise(op, ub);
   }
 }

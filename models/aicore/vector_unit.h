@@ -48,6 +48,11 @@ class VectorUnit {
     uint64_t w[2] = {0, 0};
   };
   const CmpMask& cmp_mask() const { return cmp_mask_; }
+  // The records the last MrgSort took from each of its queues (GetMrgSortResult).
+  struct MrgSortResult {
+    uint16_t taken[4] = {0, 0, 0, 0};
+  };
+  const MrgSortResult& mrg_sort_result() const { return mrg_sort_result_; }
 
   // Elements of `type` in one repeat (256 B) and in one block (32 B).
   static unsigned elems_per_repeat(DType type) { return 256 / dtype_size(type); }
@@ -64,6 +69,7 @@ class VectorUnit {
  private:
   Params params_;
   CmpMask cmp_mask_;
+  MrgSortResult mrg_sort_result_;
   mutable uint64_t checked_ub_size_ = 0;
 };
 

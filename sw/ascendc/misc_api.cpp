@@ -3,6 +3,7 @@
 #include "models/aicore/ai_core.h"
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/product.h"
+#include "models/aicore/vector_unit.h"
 #include "sw/ascendc/kernel_operator.h"
 
 namespace npuvp::ascendc {
@@ -42,5 +43,20 @@ void api_fail(const char* api, const char* why) { core().fail(api, why); }
 namespace npuvp::ascendc {
 
 bool running_on_a2() { return aicore::is_a2(core().product()); }
+
+}  // namespace npuvp::ascendc
+
+namespace npuvp::ascendc {
+
+void mrg_sort_result(uint16_t taken[4]) {
+  aicore::AiCore& c = core();
+  if (!aicore::is_a2(c.product())) {
+    c.fail("GetMrgSortResult", fmt::format("GetMrgSortResult of MrgSort exists on the A2 products only; this is a {}",
+                                           c.kind_text()));
+  }
+  c.barrier_all();  // the register is written when the MrgSort executes
+  const aicore::VectorUnit::MrgSortResult& r = c.vector_unit().mrg_sort_result();
+  for (int q = 0; q < 4; ++q) taken[q] = r.taken[q];
+}
 
 }  // namespace npuvp::ascendc

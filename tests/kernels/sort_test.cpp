@@ -234,14 +234,20 @@ TEST(Sort, MrgSortStopsWhenAQueueRunsOut) {
   std::copy(queues[1].begin(), queues[1].end(), packed.begin() + 4);
   uint64_t* gq = to_gm(packed);
   uint64_t* gd = to_gm(std::vector<uint64_t>(8, 0x7777));
+  uint16_t taken[4] = {9, 9, 9, 9};
   run_ub(dev, {{0, gq, 64, false}, {0x400, gd, 64, true}}, [&](const LocalTensor<uint8_t>& ub) {
     auto q = at<float>(ub, 0);
     MrgSortSrcList<float> list(q[0], q[8], q[0], q[0]);
     const uint16_t lengths[4] = {2, 4, 0, 0};
     MrgSort(at<float>(ub, 0x400), list, MrgSort4Info(lengths, true, 3, 1));
+    GetMrgSortResult(taken[0], taken[1], taken[2], taken[3]);  // waits for the merge itself
   });
   const std::vector<uint64_t> want = host_merge<float>(queues, true);  // 5, 4, 3, 2, 1: queue 0 is out
   ASSERT_EQ(want.size(), 5u);
+  EXPECT_EQ(taken[0], 2u);
+  EXPECT_EQ(taken[1], 3u);
+  EXPECT_EQ(taken[2], 0u);
+  EXPECT_EQ(taken[3], 0u);
   for (size_t i = 0; i < 5; ++i) EXPECT_EQ(gd[i], want[i]) << i;
   for (size_t i = 5; i < 8; ++i) EXPECT_EQ(gd[i], 0x7777u) << "not written";
 }

@@ -11,6 +11,8 @@ void require_a2(const char* api);
 // Fails the running kernel with `why`, naming `api`.
 [[noreturn]] void api_fail(const char* api, const char* why);
 bool running_on_a2();
+// Waits for the vector pipe, then reads the records the last MrgSort took from each queue.
+void mrg_sort_result(uint16_t taken[4]);
 }  // namespace npuvp::ascendc
 
 namespace AscendC {
@@ -74,6 +76,18 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgS
   if (params.validBit > 0xff) a::api_fail("MrgSort", "validBit must be 3, 7 or 15");
   v.repeat = params.repeatTimes;
   a::vector_issue(v);
+}
+
+// How many records the last MrgSort took from each queue (with ifExhaustedSuspension: up to
+// the queue that ran out). GetMrgSortResult.md; the call waits for the vector pipe.
+inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uint16_t& mrgSortList3,
+                             uint16_t& mrgSortList4) {
+  uint16_t taken[4];
+  npuvp::ascendc::mrg_sort_result(taken);
+  mrgSortList1 = taken[0];
+  mrgSortList2 = taken[1];
+  mrgSortList3 = taken[2];
+  mrgSortList4 = taken[3];
 }
 
 // The size of `elemCount` sorted elements, and the offset of element `elemOffset`, in T
