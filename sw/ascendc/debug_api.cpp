@@ -21,7 +21,13 @@ namespace {
 // "[block 3 soc.aiv3 @ 1234 ns] ": which block printed, on which core, at the scalar unit's
 // simulated time.
 std::string line_prefix(AiCore& c) {
-  return fmt::format("[block {} {} @ {}] ", c.block_idx(), c.name(), c.scalar_time().to_string());
+  // As errors show times (tlm/log.cpp): "2598188 ps" of a non-ns clock reads as ns.
+  const sc_core::sc_time& t = c.scalar_time();
+  std::string time = t.to_string();
+  if (time.size() > 3 && time.compare(time.size() - 3, 3, " ps") == 0 && t >= sc_core::sc_time(1, sc_core::SC_NS)) {
+    time = fmt::format("{:.3f} ns", t.to_seconds() * 1e9);
+  }
+  return fmt::format("[block {} {} @ {}] ", c.block_idx(), c.name(), time);
 }
 
 // Writes `text` to stdout, each line that starts in it prefixed. A core whose last output
