@@ -1,6 +1,7 @@
 // The debug APIs (sw/ascendc/ascendc/debug.h): printf, ASSERT, DumpTensor, DumpAccChkPoint.
 #include <algorithm>
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -244,21 +245,30 @@ const char* dump_position(MemSpace space) {
 }  // namespace
 
 void kernel_printf(const char* fmt, const PrintArg* args, unsigned count) {
-  AiCore& c = core();
-  emit(c, format_args(fmt ? fmt : "(null)", args, count));
+  const std::string text = format_args(fmt ? fmt : "(null)", args, count);
+  // Host code that sees AscendC::printf (using namespace AscendC) prints plainly.
+  if (!AiCore::current()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  emit(*AiCore::current(), text);
 }
 
 void kernel_assert_failed(const char* api, const char* text, const char* file, int line, const char* fmt,
                           const PrintArg* args, unsigned count) {
-  AiCore& c = core();
-  std::string why = fmt::format("block {}: {}:{}: Assertion `{}' failed.", c.block_idx(), file, line,
-                                condition_text(text));
+  std::string why = fmt::format("{}:{}: Assertion `{}' failed.", file, line, condition_text(text));
   if (fmt) {
     std::string message = format_args(fmt, args, count);
     while (!message.empty() && message.back() == '\n') message.pop_back();
     why += " " + message;
   }
-  c.fail(api, why);
+  if (!AiCore::current()) {  // an assertion in host code: as the C library's assert
+    std::fflush(stdout);
+    std::fprintf(stderr, "[%s] %s\n", api, why.c_str());
+    std::abort();
+  }
+  AiCore& c = *AiCore::current();
+  c.fail(api, fmt::format("block {}: {}", c.block_idx(), why));
 }
 
 // DumpTensor.md: "DumpTensor: desc=<desc>, addr=<hex>, data_type=<type>, position=<pos>,

@@ -179,6 +179,16 @@ TEST(DebugApi, AssertFailingExitsTheCpuDebugProgramNonZero) {
   EXPECT_THAT(out, HasSubstr("Assertion `GetBlockIdx() > 5' failed. block 0 is too small"));
 }
 
+TEST(DebugApi, PrintfOutsideAKernelPrintsPlainly) {
+  ::testing::internal::CaptureStdout();
+  AscendC::printf("host %d\n", 5);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "host 5\n");
+}
+
+TEST(DebugApi, AssertFailingOutsideAKernelAborts) {
+  EXPECT_DEATH(ASSERT(1 + 1 == 3, "arithmetic %s", "broke"), "\\[ASSERT\\] .*debug_api_test.cpp:[0-9]+: Assertion `1 \\+ 1 == 3' failed. arithmetic broke");
+}
+
 TEST(DebugApi, DumpTensorPrintsHeaderAndValuesAfterThePendingVectorWork) {
   auto& dev = make_device();
   ::testing::internal::CaptureStdout();
