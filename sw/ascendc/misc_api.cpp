@@ -1,5 +1,6 @@
-// The non-template half of kernel_names.h.
+// The non-template halves of kernel_names.h, list_tensor.h and sort.h.
 #include <fmt/format.h>
+
 #include "models/aicore/ai_core.h"
 #include "models/aicore/local_buffer.h"
 #include "models/aicore/product.h"
@@ -13,17 +14,13 @@ uint32_t ub_size_bytes() {
   return ub ? static_cast<uint32_t>(ub->size()) : 0;
 }
 
-}  // namespace npuvp::ascendc
-
-namespace npuvp::ascendc {
-
 void list_tensor_fail(const char* api, const char* why, uint64_t a, uint64_t b) {
   core().fail(api, fmt::format(fmt::runtime(why), a, b));
 }
 
-}  // namespace npuvp::ascendc
+void api_fail(const char* api, const char* why) { core().fail(api, why); }
 
-namespace npuvp::ascendc {
+bool running_on_a2() { return aicore::is_a2(core().product()); }
 
 void require_a2(const char* api) {
   aicore::AiCore& c = core();
@@ -31,22 +28,6 @@ void require_a2(const char* api) {
     c.fail(api, fmt::format("{} exists on the A2 products (Atlas A2/A3, 910B) only; this is a {}", api, c.kind_text()));
   }
 }
-
-}  // namespace npuvp::ascendc
-
-namespace npuvp::ascendc {
-
-void api_fail(const char* api, const char* why) { core().fail(api, why); }
-
-}  // namespace npuvp::ascendc
-
-namespace npuvp::ascendc {
-
-bool running_on_a2() { return aicore::is_a2(core().product()); }
-
-}  // namespace npuvp::ascendc
-
-namespace npuvp::ascendc {
 
 void mrg_sort_result(uint16_t taken[4]) {
   aicore::AiCore& c = core();
