@@ -197,6 +197,7 @@ class AiCore : public sc_core::sc_module {
   const VectorUnit& vector_unit() const { return vector_; }  // its registers (GatherMask's count)
   std::string state() const;  // scalar and pipe states, for deadlock reports
   EventSync& flags() { return flags_; }
+  const VectorUnit& vector_unit() const { return vector_; }  // its registers (GetMrgSortResult)
 
  private:
   void scalar_thread();

@@ -35,6 +35,11 @@ enum class VecOp : uint8_t {
   GatherMask,             // the src0 elements a pattern selects, packed from dst on
   Scatter,                // element at dst + u32 byte offset src1[i] = src0[i]
   Axpy,                   // dst = src1 + src0 * scalar, with src1 the destination (the API sets it so)
+  // issue 22, reductions:
+  PairReduceSum,  // dst[k] = src0[2k] + src0[2k+1], 128 B of results per repeat
+  // issue 22, sorting (A2): 8 B records (score, u32 index), descending by score.
+  Sort32,   // each repeat sorts 32 scores at src0 with their u32 indices at src1
+  MrgSort,  // merges up to 4 sorted record queues (src0, src1, src2, src3) into dst
 };
 const char* vec_op_name(VecOp op);
 int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2
@@ -73,11 +78,16 @@ struct VectorOp {
   CmpMode cmp = CmpMode::LT;                     // Compare, CompareScalar, CompareToCmpMask
   SelMode sel = SelMode::CmpMaskSpr;             // Select
   ReduceOrder order = ReduceOrder::ValueIndex;   // Reduce/WholeReduce Max/Min: what is stored
+                                                 // (OnlyIndex: a u32 index, whatever the dtype)
   uint64_t src2 = 0;  // Select TensorScalar/TensorTensor: UB address of the selection bits
   // GatherMask: built-in pattern 1..7, or 0 for the pattern bits at src1 (src1_rep_stride
   // apart per repeat). Its counter mode (reduceMode) takes mask_lo elements in every repeat.
   uint8_t gather_pattern = 0;
   bool round_shift = false;  // ShiftRight roundEn: add the last bit shifted out
+  // MrgSort: the fourth queue (src2 the third); the queues' lengths in records are the four
+  // 16-bit fields of mask_lo (queue 0 lowest), the valid-queue bits are mask_hi's low byte
+  // and "stop when a queue is exhausted" its bit 8.
+  uint64_t src3 = 0;
 };
 
 // The fields describe() in isa.cpp does not show, e.g. " dst_dtype=s32 round=CAST_FLOOR";

@@ -1,6 +1,6 @@
 // The vector unit's reductions (docs/vector-isa.md): ReduceSum/Max/Min (one result over every
-// repeat), WholeReduceSum/Max/Min (one per repeat) and BlockReduceSum/Max/Min (one per 32 B
-// block). They read their source through the repeat engine like every instruction, but write
+// repeat), WholeReduceSum/Max/Min (one per repeat), BlockReduceSum/Max/Min (one per 32 B
+// block) and PairReduceSum (one per adjacent pair). They read their source through the repeat engine like every instruction, but write
 // packed result records (value, index or both) instead of strided blocks, and the order of
 // their additions (binary trees, rounded to f16 with saturation) and the NaN and tie rules of
 // their extremes are a numeric contract of their own.
@@ -98,7 +98,11 @@ void store_record(uint8_t* out, const VectorOp& op, float value, uint64_t index)
       store_value<T>(out + sizeof(T), value);
       break;
     case ReduceOrder::OnlyValue: store_value<T>(out, value); break;
-    case ReduceOrder::OnlyIndex: store_index<T>(out, index); break;
+    case ReduceOrder::OnlyIndex: {  // a u32 on every dtype (record_elems)
+      const uint32_t i = static_cast<uint32_t>(index);
+      std::memcpy(out, &i, sizeof i);
+      break;
+    }
   }
 }
 
@@ -204,8 +208,27 @@ void run_block_reduce(const VectorOp& op, uint8_t* ub) {
   });
 }
 
+// PairReduceSum: each adjacent pair of a repeat's elements gives one sum, the repeat's
+// results packed into 128 B. A pair with one disabled element gives the other (added to -0,
+// the identity); a pair with none enabled leaves its result unwritten (ReducePairElem.md,
+// A2/310P/910 behaviour).
+template <typename T>
+void run_pair_reduce(const VectorOp& op, uint8_t* ub) {
+  constexpr unsigned epr = 256 / sizeof(T);
+  for_each_source_repeat<T>(op, ub, [&](uint32_t r, const float* lanes, const ElemMask& m) {
+    uint8_t* out = ub + op.dst + static_cast<uint64_t>(r) * op.dst_rep_stride * 128;
+    for (unsigned k = 0; k < epr / 2; ++k) {
+      const bool a = m.test(2 * k), b = m.test(2 * k + 1);
+      if (!a && !b) continue;
+      const float sum = reduce_add<T>(a ? lanes[2 * k] : -0.0f, b ? lanes[2 * k + 1] : -0.0f);
+      store_value<T>(out + k * sizeof(T), sum);
+    }
+  });
+}
+
 template <typename T>
 void dispatch_reduction(const VectorOp& op, uint8_t* ub) {
+  if (op.op == VecOp::PairReduceSum) return run_pair_reduce<T>(op, ub);
   if (is_reduce(op.op)) return run_reduce<T>(op, ub);
   if (is_whole_reduce(op.op)) return run_whole_reduce<T>(op, ub);
   return run_block_reduce<T>(op, ub);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include "models/aicore/isa.h"
@@ -34,11 +35,15 @@ inline bool is_whole_reduce(VecOp op) {
 // Operations that take no mask (Ascend C has no mask parameter for them).
 inline bool ignores_mask(VecOp op) {
   return op == VecOp::Brcb || op == VecOp::Transpose || op == VecOp::SetCmpMask ||
-         op == VecOp::GetCmpMask || op == VecOp::GatherMask;  // GatherMask: mask_lo is its own
+         op == VecOp::GetCmpMask || op == VecOp::GatherMask ||  // GatherMask: mask_lo is its own
+         op == VecOp::Sort32 || op == VecOp::MrgSort;
 }
-// Elements in one result record of a reduction: value and index, or just one of them.
+// Elements in one result record of a reduction: value and index, or just one of them. An
+// index alone is a u32 whatever the dtype (ReduceRepeat.md, table 3: ORDER_ONLY_INDEX of
+// half is 4 B aligned and strided), so two f16 slots.
 inline unsigned record_elems(const VectorOp& op) {
   if (op.op == VecOp::ReduceSum || op.op == VecOp::WholeReduceSum) return 1;
+  if (op.order == ReduceOrder::OnlyIndex) return op.dtype == DType::F16 ? 2 : 1;
   return op.order == ReduceOrder::ValueIndex || op.order == ReduceOrder::IndexValue ? 2 : 1;
 }
 
@@ -228,6 +233,20 @@ void execute_select(const VectorOp& op, uint8_t* ub, const VectorUnit::CmpMask& 
 
 // vector_reduce.cpp: ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min.
 void execute_reduction(const VectorOp& op, uint8_t* ub);
+
+// vector_sort.cpp: Sort32 and MrgSort. MrgSort's fields (isa_vector.h) decoded, and why an
+// instruction is illegal ("" if it is not).
+struct MrgSortFields {
+  uint64_t queue[4];
+  uint32_t length[4];  // records
+  unsigned valid;      // 3, 7 or 15
+  bool stop_when_exhausted;
+  uint64_t total() const { return uint64_t(length[0]) + length[1] + length[2] + length[3]; }
+};
+MrgSortFields mrg_sort_fields(const VectorOp& op);
+std::string sort_check(const VectorOp& op);
+// MrgSort records in `result` how many records it took from each queue (its last repeat).
+void execute_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result);
 
 // vector_rearrange.cpp: Brcb, Transpose and Gather; Gather's data-dependent source addresses
 // are bounded by `ub_size`.

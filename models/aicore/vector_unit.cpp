@@ -94,6 +94,9 @@ const char* vec_op_name(VecOp op) {
     case VecOp::GatherMask: return "GatherMask";
     case VecOp::Scatter: return "Scatter";
     case VecOp::Axpy: return "Axpy";
+    case VecOp::PairReduceSum: return "PairReduceSum";
+    case VecOp::Sort32: return "Sort32";
+    case VecOp::MrgSort: return "MrgSort";
   }
   return "?";
 }
@@ -114,6 +117,8 @@ int vec_op_sources(VecOp op) {
     case VecOp::Gather:   // src0: data base, src1: offsets
     case VecOp::Scatter:  // src0: data, src1: offsets
     case VecOp::Axpy:     // src1 is dst, read before it is written
+    case VecOp::Sort32:  // src0: scores, src1: indices
+    case VecOp::MrgSort:  // src0, src1 (and src2, src3): the queues
       return 2;
     case VecOp::Duplicate:
     case VecOp::GetCmpMask: return 0;
@@ -226,7 +231,10 @@ bool dtype_legal(VecOp op, DType t) {
     case VecOp::WholeReduceMin:
     case VecOp::BlockReduceSum:
     case VecOp::BlockReduceMax:
-    case VecOp::BlockReduceMin: return f;
+    case VecOp::BlockReduceMin:
+    case VecOp::PairReduceSum:
+    case VecOp::Sort32:
+    case VecOp::MrgSort: return t == DType::F16 || t == DType::F32;
     case VecOp::Relu: return f || t == DType::S32;
     case VecOp::Not:
     case VecOp::And:
@@ -357,6 +365,33 @@ std::vector<Access> accesses(const VectorOp& op) {
         }
       }
       list.push_back(bytes_access("dst", op.dst, 8 * size, touched, (top + 1) * size));
+      list.push_back(strided_access("src0", op, src0_of(op), epr, size));
+      break;
+    }
+    case VecOp::Sort32: {
+      const uint64_t n = op.repeat;
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, n > 0, n * 32 * 8));
+      list.push_back(bytes_access("src0", op.src0, kBlockBytes, n > 0, n * 32 * size));
+      list.push_back(bytes_access("src1", op.src1, kBlockBytes, n > 0, n * 32 * 4));
+      break;
+    }
+    case VecOp::MrgSort: {
+      const MrgSortFields f = mrg_sort_fields(op);
+      const uint64_t n = op.repeat;
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, n > 0 && f.total() > 0, n * f.total() * 8));
+      static const char* const names[4] = {"src1", "src2", "src3", "src4"};  // as MrgSortSrcList names them
+      for (unsigned q = 0; q < 4; ++q) {
+        if (!((f.valid >> q) & 1)) continue;
+        // With repeats the queues are contiguous: the last one runs through every repeat.
+        const uint64_t end = (n > 1 ? (n - 1) * f.total() * 8 : 0) + uint64_t(f.length[q]) * 8;
+        list.push_back(bytes_access(names[q], f.queue[q], 8, n > 0 && f.length[q] > 0, end));
+      }
+      break;
+    }
+    case VecOp::PairReduceSum: {
+      // 128 B of results per repeat, dst_rep_stride of them apart; 32 B aligned.
+      const uint64_t end = runs == 0 ? 0 : (uint64_t(runs - 1) * op.dst_rep_stride + 1) * 128;
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, any, end));
       list.push_back(strided_access("src0", op, src0_of(op), epr, size));
       break;
     }
@@ -497,6 +532,24 @@ VectorOp VectorUnit::advance(const VectorOp& op, uint32_t repeats) {
       v.dst += k * op.dst_rep_stride * 8 * size;
       strided(v.src0, op.src0_rep_stride);
       break;
+    case VecOp::PairReduceSum:
+      v.dst += k * op.dst_rep_stride * 128;
+      strided(v.src0, op.src0_rep_stride);
+      break;
+    case VecOp::Sort32:
+      v.dst += k * 32 * 8;
+      v.src0 += k * 32 * size;
+      v.src1 += k * 32 * 4;
+      break;
+    case VecOp::MrgSort: {
+      const uint64_t step = k * vector::mrg_sort_fields(op).total() * 8;
+      v.dst += step;
+      v.src0 += step;
+      v.src1 += step;
+      v.src2 += step;
+      v.src3 += step;
+      break;
+    }
     case VecOp::Brcb:
       strided(v.dst, op.dst_rep_stride);
       v.src0 += k * 8 * size;
@@ -572,6 +625,9 @@ std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {
     return fmt::format("{} stores ORDER_VALUE_INDEX or ORDER_ONLY_VALUE, not {}",
                        vec_op_name(op.op), reduce_order_name(op.order));
   }
+  if (op.op == VecOp::Sort32 || op.op == VecOp::MrgSort) {
+    if (std::string why = vector::sort_check(op); !why.empty()) return why;
+  }
   const std::vector<vector::Access> list = vector::accesses(op);
   for (const vector::Access& a : list) {
     if (a.addr % a.align != 0) {
@@ -626,7 +682,10 @@ uint64_t VectorUnit::cost(const VectorOp& op) const {
   auto repeats = [rate](uint64_t n) {
     return static_cast<uint64_t>(std::max(std::ceil(static_cast<double>(n) / rate - 1e-9), 1.0));
   };
-  uint64_t work = op.repeat;
+  // MrgSort moves its records at 256 B (32 records) per repeat's time.
+  uint64_t work = op.op == VecOp::MrgSort
+                      ? std::max<uint64_t>(1, (vector::mrg_sort_fields(op).total() * op.repeat + 31) / 32)
+                      : op.repeat;
   if (op.op == VecOp::GatherMask && op.counter_mode) {
     // reduceMode: a repeat of mask_lo elements takes as long as the 256 B repeats it spans.
     const uint64_t epr = repeat_elems(op);
@@ -672,7 +731,10 @@ void VectorUnit::execute(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
     case VecOp::BlockReduceSum:
     case VecOp::BlockReduceMax:
     case VecOp::BlockReduceMin:
+    case VecOp::PairReduceSum:
       return vector::execute_reduction(op, ub);
+    case VecOp::Sort32:
+    case VecOp::MrgSort: return vector::execute_sort(op, ub, &mrg_sort_result_);
     default: return vector::execute_elementwise(op, ub);
   }
 }

@@ -51,6 +51,11 @@ class VectorUnit {
   const CmpMask& cmp_mask() const { return cmp_mask_; }
   // The elements the last GatherMask kept (its rsvdCnt).
   uint64_t gather_mask_count() const { return gather_mask_count_; }
+  // The records the last MrgSort took from each of its queues (GetMrgSortResult).
+  struct MrgSortResult {
+    uint16_t taken[4] = {0, 0, 0, 0};
+  };
+  const MrgSortResult& mrg_sort_result() const { return mrg_sort_result_; }
 
   // Elements of `type` in one repeat (256 B) and in one block (32 B).
   static unsigned elems_per_repeat(DType type) { return 256 / dtype_size(type); }
@@ -75,6 +80,7 @@ class VectorUnit {
   Params params_;
   CmpMask cmp_mask_;
   uint64_t gather_mask_count_ = 0;
+  MrgSortResult mrg_sort_result_;
   mutable uint64_t checked_ub_size_ = 0;
 };
 

@@ -36,7 +36,14 @@ std::optional<aicore::KernelType> dispatch_type(KernelMetaType type) {
     case KERNEL_TYPE_AIV_ONLY: case KERNEL_TYPE_MIX_AIV_1_0: return aicore::KernelType::AivOnly;
     case KERNEL_TYPE_AIC_ONLY: case KERNEL_TYPE_MIX_AIC_1_0: return aicore::KernelType::AicOnly;
     case KERNEL_TYPE_MIX_AIC_1_2: return aicore::KernelType::Mix1To2;
-    case KERNEL_TYPE_MIX_AIC_1_1: break;
+    // 310P: AICORE runs on the AI Cores only (the default there), MIX_VECTOR_CORE on the AI
+    // Cores and the Vector Cores (AIV-only on a coupled platform).
+    case KERNEL_TYPE_AICORE: return aicore::KernelType::Default;
+    case KERNEL_TYPE_MIX_VECTOR_CORE: return aicore::KernelType::AivOnly;
+    case KERNEL_TYPE_MIX_AIC_1_1:
+    case KERNEL_TYPE_VECTORCORE:
+    case KERNEL_TYPE_MIX_AICORE:
+    case KERNEL_TYPE_MAX: break;
   }
   return std::nullopt;
 }
@@ -68,9 +75,17 @@ void declare_kernel_type(KernelMetaType type) {
   const auto wanted = dispatch_type(type);
   if (g_probing) throw ProbeDeclared{wanted.value_or(aicore::KernelType::Default)};
   AiCore& c = core();
+  if ((type == KERNEL_TYPE_AICORE || type == KERNEL_TYPE_MIX_VECTOR_CORE) && aicore::is_a2(c.product())) {
+    c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("{} is a type of the coupled products (Atlas inference "
+                                                   "series); this is a {}",
+                                                   type == KERNEL_TYPE_AICORE ? "KERNEL_TYPE_AICORE"
+                                                                              : "KERNEL_TYPE_MIX_VECTOR_CORE",
+                                                   c.kind_text()));
+  }
   if (!wanted) {
     c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("kernel type {} is not modelled (AIV_ONLY, AIC_ONLY, MIX_AIV_1_0, "
-                                                   "MIX_AIC_1_0 and MIX_AIC_1_2 are)", static_cast<int>(type)));
+                                                   "MIX_AIC_1_0, MIX_AIC_1_2, AICORE and MIX_VECTOR_CORE are)",
+                                                   static_cast<int>(type)));
   }
   if (c.kernel_type() != *wanted && c.kernel_type() != aicore::KernelType::Default) {
     c.fail("KERNEL_TASK_TYPE_DEFAULT", fmt::format("the kernel declares {} but was launched as {}",

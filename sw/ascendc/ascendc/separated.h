@@ -12,6 +12,13 @@ enum KernelMetaType {
   KERNEL_TYPE_MIX_AIC_1_0,
   KERNEL_TYPE_MIX_AIC_1_1,
   KERNEL_TYPE_MIX_AIC_1_2,
+  // issue 22: the coupled products' types (设置Kernel类型.md); VECTORCORE and MIX_AICORE are
+  // reserved there and fail here.
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE,
+  KERNEL_TYPE_MAX,
 };
 
 namespace npuvp::ascendc {

@@ -461,9 +461,9 @@ unsigned ref_store_record(std::vector<uint8_t>& ub, uint64_t addr, const VectorO
     ref_store(ub, addr, vb, size);
     return size;
   }
-  if (op.order == ReduceOrder::OnlyIndex) {
-    ref_store(ub, addr, ib, size);
-    return size;
+  if (op.order == ReduceOrder::OnlyIndex) {  // a u32 on every dtype (ReduceRepeat.md, table 3)
+    ref_store(ub, addr, static_cast<uint32_t>(index), 4);
+    return 4;
   }
   const bool value_first = op.order == ReduceOrder::ValueIndex;
   ref_store(ub, addr, value_first ? vb : ib, size);
@@ -545,8 +545,8 @@ void ref_reduce_execute(const VectorOp& op, std::vector<uint8_t>& ub) {
     }
     for (const auto& [g, vi] : results) {
       if (whole) {
-        const unsigned rec = (is_sum_op(op.op) || op.order == ReduceOrder::OnlyValue ||
-                              op.order == ReduceOrder::OnlyIndex) ? size : 2 * size;
+        const unsigned rec = op.order == ReduceOrder::OnlyIndex && !is_sum_op(op.op) ? 4
+                             : (is_sum_op(op.op) || op.order == ReduceOrder::OnlyValue) ? size : 2 * size;
         ref_store_record(ub, op.dst + r * op.dst_rep_stride * rec, op, vi.first, vi.second);
       } else {
         ref_store(ub, op.dst + (r * op.dst_rep_stride * 8 + g) * size, ref_from_float(op.dtype, vi.first), size);
