@@ -194,10 +194,9 @@ class AiCore : public sc_core::sc_module {
   bool has_pipe(Pipe pipe) const { return this->pipe(pipe) != nullptr; }
   Product product() const { return params_.product; }
   PipeUnit* pipe(Pipe pipe) const;
-  const VectorUnit& vector_unit() const { return vector_; }  // its registers (GatherMask's count)
+  const VectorUnit& vector_unit() const { return vector_; }  // its registers (GatherMask's count, GetMrgSortResult)
   std::string state() const;  // scalar and pipe states, for deadlock reports
   EventSync& flags() { return flags_; }
-  const VectorUnit& vector_unit() const { return vector_; }  // its registers (GetMrgSortResult)
 
  private:
   void scalar_thread();

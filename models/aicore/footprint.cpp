@@ -11,14 +11,13 @@ bool overlaps(MemSpace space, uint64_t begin, uint64_t end, MemSpace at, layout:
   return space == at && begin < r.end && r.begin < end;
 }
 
-// A DataCopy's source or destination: block_count blocks of block_len units, gap units apart
-// (the destination's unit scales with a converting copy's element sizes).
+// A data move's source or destination: block_count blocks, a pitch apart (isa.h's block
+// geometry, which knows DataCopyPad's byte lengths and 32 B-aligned UB blocks).
 layout::Range move_range(const DataMove& m, const Operand& o, bool dst) {
-  uint64_t unit = m.unit;
-  if (dst) unit = unit * dtype_size(m.dst_type) / dtype_size(m.src_type);
-  const uint64_t gap = dst ? m.dst_gap : m.src_gap;
   if (m.block_count == 0) return {o.addr, o.addr};
-  return {o.addr, o.addr + ((uint64_t(m.block_count) - 1) * (m.block_len + gap) + m.block_len) * unit};
+  const uint64_t block = dst ? move_dst_block(m) : move_src_block(m);
+  const uint64_t pitch = dst ? move_dst_pitch(m) : move_src_pitch(m);
+  return {o.addr, o.addr + (uint64_t(m.block_count) - 1) * pitch + block};
 }
 }  // namespace
 

@@ -65,10 +65,10 @@ uint64_t vector_address(MemSpace space, uint64_t addr, const char* api) {
   return addr;
 }
 
-void vector_fail(const char* api, const std::string& why) { core().fail(api, why); }
+void vector_fail(const char* api, const char* why) { core().fail(api, why); }
 
 uint32_t vector_nonneg(int64_t value, const char* what, const char* api) {
-  if (value < 0) vector_fail(api, fmt::format("{} {} is negative", what, value));
+  if (value < 0) vector_fail(api, fmt::format("{} {} is negative", what, value).c_str());
   return static_cast<uint32_t>(std::min<int64_t>(value, UINT32_MAX));
 }
 

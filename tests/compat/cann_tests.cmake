@@ -32,14 +32,21 @@ add_test(NAME compat.cann.install COMMAND ${cann_script} install ${CMAKE_BINARY_
 set_tests_properties(compat.cann.install PROPERTIES FIXTURES_SETUP cann_prefix TIMEOUT 300
   FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED" ENVIRONMENT "${cann_env}")
 
+# DataCopyPad exists on the A2 products only (asc-devkit docs/api/context/DataCopyPad(ISASI).md).
+set(cann_socs_clamp_pad Ascend910B3)
 file(GLOB cann_projects LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/*)
 foreach(project IN LISTS cann_projects)
   if(NOT EXISTS ${project}/CMakeLists.txt)
     continue()
   endif()
   get_filename_component(name ${project} NAME)
+  # A project that uses an API only some chips have runs on those (cann_socs_<project>).
+  set(project_socs ${cann_socs})
+  if(DEFINED cann_socs_${name})
+    set(project_socs ${cann_socs_${name}})
+  endif()
   foreach(route cpu sim)
-    foreach(soc IN LISTS cann_socs)
+    foreach(soc IN LISTS project_socs)
       set(test compat.cann.${name}.${route}.${soc})
       add_test(NAME ${test} COMMAND ${cann_script} run ${project} ${cann_prefix} ${route} ${soc}
                                     ${cann_work}/${name}-${route}-${soc})

@@ -116,7 +116,7 @@ aicore::VectorOp prepare_select(aicore::DType type, AscendC::SELMODE mode, uint6
 void set_vector_mask_len(aicore::DType type, bool counter, int64_t len);
 void set_vector_mask_bits(uint64_t hi, uint64_t lo);
 // Fails the calling kernel with `why`, naming `api`.
-[[noreturn]] void vector_fail(const char* api, const std::string& why);
+[[noreturn]] void vector_fail(const char* api, const char* why);
 // A non-negative int32 parameter (Ascend C takes several as int32_t).
 uint32_t vector_nonneg(int64_t value, const char* what, const char* api);
 
