@@ -304,6 +304,16 @@ std::vector<Access> accesses(const VectorOp& op) {
   const MaskPlan plan{op, epr};
   const uint32_t runs = plan.repeats();
   const bool any = plan.any();
+  // Gather's and Scatter's offsets: the logical index r * epr + i of the last enabled element.
+  auto last_enabled = [&]() -> uint64_t {
+    if (!any) return 0;
+    const ElemMask m = plan.mask(runs - 1);
+    unsigned hi = 0;
+    for (unsigned i = 0; i < epr; ++i) {
+      if (m.test(i)) hi = i;
+    }
+    return uint64_t(runs - 1) * epr + hi;
+  };
   std::vector<Access> list;
   switch (op.op) {
     case VecOp::Compare:
@@ -409,17 +419,8 @@ std::vector<Access> accesses(const VectorOp& op) {
       break;
     case VecOp::Gather: {
       list.push_back(strided_access("dst", op, dst_of(op), epr, size));
-      // Offsets of enabled elements: logical index r * epr + i, 4 B each.
-      uint64_t last = 0;
-      if (any) {
-        const ElemMask m = plan.mask(runs - 1);
-        unsigned hi = 0;
-        for (unsigned i = 0; i < epr; ++i) {
-          if (m.test(i)) hi = i;
-        }
-        last = uint64_t(runs - 1) * epr + hi;
-      }
-      list.push_back(bytes_access("src1", op.src1, kBlockBytes, any, (last + 1) * 4));
+      // Offsets of enabled elements, 4 B each.
+      list.push_back(bytes_access("src1", op.src1, kBlockBytes, any, (last_enabled() + 1) * 4));
       // src0 is the base of data-dependent reads: execute() bounds them.
       list.push_back(bytes_access("src0", op.src0, size, false, 0));
       break;
@@ -442,16 +443,7 @@ std::vector<Access> accesses(const VectorOp& op) {
     }
     case VecOp::Scatter: {
       list.push_back(strided_access("src0", op, src0_of(op), epr, size));
-      uint64_t last = 0;
-      if (any) {
-        const ElemMask m = plan.mask(runs - 1);
-        unsigned hi = 0;
-        for (unsigned i = 0; i < epr; ++i) {
-          if (m.test(i)) hi = i;
-        }
-        last = uint64_t(runs - 1) * epr + hi;
-      }
-      list.push_back(bytes_access("src1", op.src1, kBlockBytes, any, (last + 1) * 4));
+      list.push_back(bytes_access("src1", op.src1, kBlockBytes, any, (last_enabled() + 1) * 4));
       // dst (the tensor plus dstBaseAddr) is the base of data-dependent writes: execute()
       // bounds them.
       list.push_back(bytes_access("dst", op.dst, size, false, 0));
