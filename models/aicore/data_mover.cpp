@@ -259,7 +259,7 @@ uint64_t dst_offset(const DataMove& m, uint32_t i) { return i * move_dst_pitch(m
 
 DataMover::Result DataMover::start_copy(const DataMove& m, const sc_core::sc_time& cycle) {
   const uint64_t src_block = move_src_block(m);
-  const uint64_t total = src_block * m.block_count;
+  const uint64_t total = (m.broadcast ? move_dst_block(m) : src_block) * m.block_count;  // bytes written
   const bool gm_write = m.dst.space == MemSpace::GM;  // GM reads are start_reads'
   double rate = gm_write ? params_.gm_write_bytes_per_cycle : params_.local_bytes_per_cycle;
   uint64_t start = params_.issue_cycles;
@@ -287,7 +287,11 @@ void DataMover::complete_copy(const DataMove& m) {
     uint8_t* to = dst + m.dst.addr + dst_offset(m, i);
     // Converting copies are local to local: both ends are buffer addresses aligned to at
     // least 32 B (checked), so the bytes can be viewed as elements directly.
-    if (ssize == dsize) {
+    if (m.broadcast) {
+      for (uint64_t unit = 0; unit < m.block_len; ++unit) {
+        for (unsigned row = 0; row < 16; ++row) std::memcpy(to + (unit * 16 + row) * m.unit, from + unit * m.unit, m.unit);
+      }
+    } else if (ssize == dsize) {
       std::memmove(to, from, src_block);
     } else if (m.src_type == DType::F16) {  // f16 -> f32 (bias into BT)
       f16_to_f32(reinterpret_cast<const _Float16*>(from), reinterpret_cast<float*>(to), src_block / 2);

@@ -62,14 +62,17 @@ uint64_t round_up_32(uint64_t bytes) { return (bytes + 31) / 32 * 32; }
 
 uint64_t move_src_block(const DataMove& m) { return uint64_t(m.block_len) * m.unit; }
 uint64_t move_dst_block(const DataMove& m) {
+  if (m.broadcast) return 16 * move_src_block(m);
   if (m.pad && m.dst.space != MemSpace::GM) return round_up_32(uint64_t(m.pad_left) + m.block_len + m.pad_right);
   return uint64_t(m.block_len) * m.unit * dtype_size(m.dst_type) / dtype_size(m.src_type);
 }
 uint64_t move_src_pitch(const DataMove& m) {
+  if (m.broadcast) return move_src_block(m) + uint64_t(m.src_gap) * 32;
   if (m.pad && m.src.space != MemSpace::GM) return round_up_32(m.block_len) + uint64_t(m.src_gap) * 32;
   return move_src_block(m) + uint64_t(m.src_gap) * m.unit;
 }
 uint64_t move_dst_pitch(const DataMove& m) {
+  if (m.broadcast) return move_dst_block(m) + uint64_t(m.dst_gap) * 16 * m.unit;
   if (m.pad && m.dst.space != MemSpace::GM) return move_dst_block(m) + uint64_t(m.dst_gap) * 32;
   return move_dst_block(m) + uint64_t(m.dst_gap) * m.unit * dtype_size(m.dst_type) / dtype_size(m.src_type);
 }

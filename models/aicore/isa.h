@@ -35,6 +35,11 @@ struct DataMove {
   bool pad = false;
   uint32_t pad_left = 0, pad_right = 0;  // bytes, each at most 32
   uint64_t pad_value = 0;                // the element's bits
+
+  // BroadCastVecToMM (310P AI Core, UB -> L0C on the vector pipe): the unit is 16 elements and
+  // every unit of a block is written 16 times in a row (a 16 x 16 fractal of equal rows), so a
+  // destination block is 16 times its source; src_gap counts 32 B, dst_gap 256 elements.
+  bool broadcast = false;
 };
 
 // A DataMove's block geometry in bytes: what one block reads and writes, and the distance from

@@ -65,6 +65,7 @@ std::optional<Pipe> copy_pipe(Product p, MemSpace src, MemSpace dst) {
       break;
     case Product::Ascend310P:
       if (src == M::L0C && dst == M::UB) return Pipe::V;
+      if (src == M::UB && dst == M::L0C) return Pipe::V;  // CO2 -> CO1 (BroadCastVecToMM)
       if (src == M::UB && dst == M::L1) return Pipe::MTE3;
       break;
     case Product::Ascend910B:

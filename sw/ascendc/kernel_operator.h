@@ -24,3 +24,4 @@
 #include "sw/ascendc/ascendc/list_tensor.h"
 #include "sw/ascendc/ascendc/std.h"
 #include "sw/ascendc/ascendc/sort.h"
+#include "sw/ascendc/ascendc/broadcast_mm.h"
