@@ -175,6 +175,12 @@ npuvp::ascendc::DumpRequest dump_request(const char* api, const GlobalTensor<T>&
   return {api, true, npuvp::aicore::MemSpace::GM, 0, t.GetPhyAddr(), npuvp::ascendc::dump_kind<T>(),
           static_cast<unsigned>(sizeof(T)), desc, dumpSize, nullptr, 0};
 }
+// A request laid out by the ShapeInfo's dimensions.
+inline void dump_shaped(npuvp::ascendc::DumpRequest r, const ShapeInfo& shapeInfo) {
+  r.shape = shapeInfo.shape;
+  r.dims = shapeInfo.shapeDim;
+  npuvp::ascendc::dump_tensor(r);
+}
 }  // namespace detail
 
 template <typename T>
@@ -196,10 +202,7 @@ void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize)
 template <typename T>
 void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, const ShapeInfo& shapeInfo) {
 #if ASCENDC_DUMP
-  auto r = detail::dump_request("DumpTensor", tensor, desc, dumpSize);
-  r.shape = shapeInfo.shape;
-  r.dims = shapeInfo.shapeDim;
-  npuvp::ascendc::dump_tensor(r);
+  detail::dump_shaped(detail::dump_request("DumpTensor", tensor, desc, dumpSize), shapeInfo);
 #else
   (void)tensor, (void)desc, (void)dumpSize, (void)shapeInfo;
 #endif
@@ -207,10 +210,7 @@ void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, 
 template <typename T>
 void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, const ShapeInfo& shapeInfo) {
 #if ASCENDC_DUMP
-  auto r = detail::dump_request("DumpTensor", tensor, desc, dumpSize);
-  r.shape = shapeInfo.shape;
-  r.dims = shapeInfo.shapeDim;
-  npuvp::ascendc::dump_tensor(r);
+  detail::dump_shaped(detail::dump_request("DumpTensor", tensor, desc, dumpSize), shapeInfo);
 #else
   (void)tensor, (void)desc, (void)dumpSize, (void)shapeInfo;
 #endif
