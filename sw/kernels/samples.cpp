@@ -464,6 +464,15 @@ const std::vector<Sample>& samples() {
          return run_matmul(matmul_sample_shape(cores, args.scale, platform_is_a2()), args.block_dim ? args.block_dim : cores);
        },
        "core910b"},
+      // issue 23 (matmul efficiency): the square GEMM whose cube efficiency docs/platforms.md records.
+      {"matmul_square",
+       "C = A x B, f16 -> f32 on every cube core, M = N = K = 512 x scale (--scale 8: 4096^3; use --mode perf "
+       "for the large ones)",
+       [](const SampleArgs& args) {
+         const uint32_t edge = 512 * args.scale;
+         return run_matmul({edge, edge, edge}, args.block_dim ? args.block_dim : cube_cores());
+       },
+       "core910b"},
       {"matmul_softmax",
        "Y = softmax_rows(A x B + bias), f16 -> f32, fused on a separated chip: each AIC's C tiles go "
        "through a double-buffered GM workspace to its two AIVs (cross-core flags); 2 row tiles per AI Core, N = 509, K = 256; "
