@@ -1,18 +1,24 @@
-// The single-core matmul, written as an Ascend C programmer writes one: TPipe and TQues for
-// every level, so the pipes overlap (MTE2 fetches the next A block while MTE1 feeds L0 and
-// the cube computes; FixPipe drains one L0C tile while the next accumulates).
+// The f16 matmul on A2 (910B AICs), written as an Ascend C programmer writes one: TPipe and
+// TQues for every level, so the pipes overlap (MTE2 fetches the next K block of A and B while
+// MTE1 feeds L0 and the cube computes).
 //
-// Tiling, chosen so the cube — not MTE2 or MTE1 — is the busy unit (issue 4):
-//  - C is computed in 128 x 128 tiles, double-buffered in L0C;
-//  - K goes in steps of 128: one L1 block per step is exactly one L0A/L0B tile, so each
-//    feeds L0 with a single LoadData (MTE1 pays its start cost once per tile, not per row);
-//  - the B panel (all of K for 128 columns of C) stays in L1 while every row tile of A passes
-//    by, so GM traffic per C tile is only A's row panel. When K is too deep for L1, B blocks
-//    stream per tile like A's.
+// Tiling, chosen so the cube — not MTE2 — is the busy unit (issues 4 and 23):
+//  - C is computed in baseM x baseN blocks held in L0C while K goes by. At cube peak a block
+//    needs (baseM + baseN) * 2 B * 4096 / (baseM * baseN) bytes per cycle from GM: 128 B for
+//    128 x 128, more than one core's MTE2 reads (110 B/cycle, SPEC.md §1.8), 96 B for
+//    128 x 256, which is exactly L0C's 128 KB in f32. So blocks are 128 x 256 unless that
+//    leaves AICs idle or unbalanced (small C: 128 x 128, two of them double-buffered in L0C);
+//  - K goes to L1 in blocks of 256 (rows of 512 B, whole L2 lines), double-buffered, and from
+//    L1 to L0A/L0B in steps of 64, ping-ponged, one Mmad per step;
+//  - B's panel (all of K for baseN columns) stays in L1 while the row blocks of one column pass
+//    by, when it fits beside A's two blocks; otherwise B's blocks stream like A's;
+//  - blocks share C by equal runs of its tiles in column-major order (at most one tile apart),
+//    so consecutive tiles of one block share B's panel.
 //
 // Layouts (models/aicore/isa.h): Nd2Nz writes each band of 16 rows as one "matrix", so A's
-// block lands in L1 already in L0A's ZZ fractal order ((m1, k1) at m1 * K1 + k1) and B's in
-// ZN order ((k1, n1) at k1 * N1 + n1); LoadData copies A's as is and transposes B's fractals.
+// block lands in L1 in ZZ fractal order ((m1, k1) at m1 * K1 + k1) and B's in ZN order
+// ((k1, n1) at k1 * N1 + n1); a K step of A is one LoadData per band, a K step of B one
+// LoadData of consecutive fractals, transposed.
 #include "sw/kernels/matmul.h"
 #include "sw/kernels/matmul_tile.h"
 
@@ -29,107 +35,155 @@ using matmul_tile::kBuffers;
 using matmul_tile::kFractal;
 using matmul_tile::round_up;
 
-constexpr uint32_t kTile = 128;  // C tile edge, and the K step
-constexpr uint32_t kTileBytes = kTile * kTile * sizeof(half);
+constexpr uint32_t kA2BaseM = 128;
+constexpr uint32_t kA2BlockK = 256;  // K per L1 block
+constexpr uint32_t kA2BaseK = 64;    // K per Mmad
+constexpr uint32_t kFractalElems = kFractal * kFractal;
 
 template <class CT>
 class KernelMatmul {
  public:
-  KernelMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape s) : s_(s), k_steps_(ceil_div(s.k, kTile)) {
+  KernelMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape s)
+      : s_(s),
+        base_n_(matmul_a2_base_n(s, static_cast<uint32_t>(GetBlockNum()), pipe.FreeBytes(TPosition::B1))),
+        k_blocks_(ceil_div(s.k, kA2BlockK)) {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), uint64_t(s.m) * s.k);
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(s.m) * s.n);
-    pipe.InitBuffer(qA1, kBuffers, kTileBytes);
-    pipe.InitBuffer(qA2, kBuffers, kTileBytes);
-    pipe.InitBuffer(qB2, kBuffers, kTileBytes);
-    pipe.InitBuffer(qCO1, kBuffers, kTile * kTile * sizeof(float));
-    // The B panel stays resident when it fits beside A's two blocks.
-    resident_ = uint64_t(k_steps_) * kTileBytes <= pipe.FreeBytes(TPosition::B1);
+    const uint32_t a_block = kA2BaseM * kA2BlockK * sizeof(half), b_block = kA2BlockK * base_n_ * sizeof(half);
+    pipe.InitBuffer(qA1, kBuffers, a_block);
+    pipe.InitBuffer(qA2, kBuffers, kA2BaseM * kA2BaseK * sizeof(half));
+    pipe.InitBuffer(qB2, kBuffers, kA2BaseK * base_n_ * sizeof(half));
+    // One C block of 128 x 256 fills L0C; two of 128 x 128 double-buffer it.
+    const uint32_t c_bytes = kA2BaseM * base_n_ * sizeof(float);
+    pipe.InitBuffer(qCO1, std::min<uint32_t>(kBuffers, pipe.FreeBytes(TPosition::CO1) / c_bytes), c_bytes);
+    resident_ = uint64_t(k_blocks_) * b_block <= pipe.FreeBytes(TPosition::B1);
     if (resident_) {
-      pipe.InitBuffer(panel_, k_steps_ * kTileBytes);
+      pipe.InitBuffer(panel_, k_blocks_ * b_block);
       panel_ready_ = pipe.next_event_id(HardEvent::MTE2_MTE1);
       panel_free_ = pipe.next_event_id(HardEvent::MTE1_MTE2);
     } else {
-      pipe.InitBuffer(qB1, kBuffers, kTileBytes);
+      pipe.InitBuffer(qB1, kBuffers, b_block);
     }
   }
 
-  // Blocks share the work by column panels: block b takes panels b, b + blockDim, ...
+  // The block's (tile, K block) steps in order, each step's copies issued one step ahead of
+  // its multiply, so MTE2 fetches the next K block (and the next tile's first one) while the
+  // cube works on this one.
   void Process() {
-    const uint32_t first = static_cast<uint32_t>(GetBlockIdx()) * kTile;
-    const uint32_t step_n = static_cast<uint32_t>(GetBlockNum()) * kTile;
-    for (uint32_t n0 = first; n0 < s_.n; n0 += step_n) {
-      const uint32_t n = std::min(kTile, s_.n - n0);
-      if (resident_) LoadPanel(n0, n, n0 == first);
-      for (uint32_t m0 = 0; m0 < s_.m; m0 += kTile) {
-        const uint32_t m = std::min(kTile, s_.m - m0);
-        LocalTensor<float> c = qCO1.AllocTensor<float>();
-        for (uint32_t step = 0; step < k_steps_; ++step) {
-          const uint32_t k0 = step * kTile, k = std::min(kTile, s_.k - k0);
-          CopyInA(m0, k0, m, k);
-          // The first row tile is the first reader of each panel block: it waits for it.
-          if (resident_ && m0 == 0) WaitFlag<HardEvent::MTE2_MTE1>(panel_ready_);
-          Compute(c, step, n0, m, n, k);
-        }
-        qCO1.EnQue(c);
-        CopyOut(m0, n0, m, n);
+    tiles_m_ = ceil_div(s_.m, kA2BaseM);
+    const uint32_t tiles = tiles_m_ * ceil_div(s_.n, base_n_);
+    const auto blocks = static_cast<uint32_t>(GetBlockNum()), block = static_cast<uint32_t>(GetBlockIdx());
+    const uint64_t first = uint64_t(block) * tiles / blocks * k_blocks_;
+    const uint64_t last = uint64_t(block + 1) * tiles / blocks * k_blocks_;
+    if (first == last) return;
+    first_tile_ = static_cast<uint32_t>(first / k_blocks_);
+    CopyIn(first);
+    LocalTensor<float> c;
+    for (uint64_t step = first; step < last; ++step) {
+      // A new panel waits on MTE2 for MTE1 to finish the old one: its copies are issued after
+      // the old panel's last multiply, or MTE2's queue could fill before that is issued.
+      const bool next_on_new_panel = resident_ && step + 1 < last && TileOf(step + 1).n0 != TileOf(step).n0;
+      if (step + 1 < last && !next_on_new_panel) CopyIn(step + 1);
+      const Tile t = TileOf(step);
+      if (t.kb == 0) c = qCO1.AllocTensor<float>();
+      LocalTensor<half> a1 = qA1.DeQue<half>();
+      LocalTensor<half> b1;
+      if (resident_) {
+        // The first tile of a panel is the first reader of each of its blocks: it waits for it.
+        if (t.first_of_panel) WaitFlag<HardEvent::MTE2_MTE1>(panel_ready_);
+        b1 = panel_.Get<half>()[t.kb * kA2BlockK * base_n_];
+      } else {
+        b1 = qB1.DeQue<half>();
       }
-      if (resident_) SetFlag<HardEvent::MTE1_MTE2>(panel_free_);  // after the panel's last LoadData
+      Multiply(c, a1, b1, t.m, t.n, t.k, t.kb == 0);
+      qA1.FreeTensor(a1);
+      if (!resident_) qB1.FreeTensor(b1);
+      if (t.kb + 1 == k_blocks_) {
+        qCO1.EnQue(c);
+        CopyOut(t.m0, t.n0, t.m, t.n);
+        // After the panel's last LoadData, MTE2 may overwrite it.
+        if (resident_ && (step + 1 == last || next_on_new_panel)) SetFlag<HardEvent::MTE1_MTE2>(panel_free_);
+      }
+      if (next_on_new_panel) CopyIn(step + 1);
     }
-    if (resident_ && first < s_.n) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);  // leave no flag pending
+    if (resident_) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);  // leave no flag pending
   }
 
  private:
-  // The B panel: K x n for columns n0.., one banded block per K step, each announced to MTE1.
+  struct Tile {
+    uint32_t m0, n0, m, n;     // the C tile
+    uint32_t kb, k0, k;        // the K block
+    bool first_of_panel;       // the first tile of this block on B's panel (resident_ only)
+  };
+  // Step s is K block s % k_blocks_ of tile s / k_blocks_ (tiles in column-major order).
+  Tile TileOf(uint64_t step) const {
+    const auto t = static_cast<uint32_t>(step / k_blocks_);
+    Tile r;
+    r.kb = static_cast<uint32_t>(step % k_blocks_);
+    r.m0 = t % tiles_m_ * kA2BaseM;
+    r.n0 = t / tiles_m_ * base_n_;
+    r.m = std::min(kA2BaseM, s_.m - r.m0);
+    r.n = std::min(base_n_, s_.n - r.n0);
+    r.k0 = r.kb * kA2BlockK;
+    r.k = std::min(kA2BlockK, s_.k - r.k0);
+    r.first_of_panel = t == first_tile_ || t % tiles_m_ == 0;
+    return r;
+  }
+
+  // GM -> L1 for one step: A's block, and B's (or, at a tile on a new panel, B's whole panel).
+  void CopyIn(uint64_t step) {
+    const Tile t = TileOf(step);
+    if (resident_ && t.kb == 0 && t.n0 != panel_n0_) {
+      LoadPanel(t.n0, t.n, panel_n0_ == ~0u);
+      panel_n0_ = t.n0;
+    }
+    LocalTensor<half> a1 = qA1.AllocTensor<half>();
+    copy_banded(a1, aGm[uint64_t(t.m0) * s_.k + t.k0], t.m, t.k, s_.k);
+    qA1.EnQue(a1);
+    if (resident_) return;
+    LocalTensor<half> b1 = qB1.AllocTensor<half>();
+    copy_banded(b1, bGm[uint64_t(t.k0) * s_.n + t.n0], t.k, t.n, s_.n);
+    qB1.EnQue(b1);
+  }
+
+  // B's panel: K x n for columns n0.., one banded block per K block, each announced to MTE1.
   void LoadPanel(uint32_t n0, uint32_t n, bool first_panel) {
     if (!first_panel) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);
     LocalTensor<half> panel = panel_.Get<half>();
-    for (uint32_t step = 0; step < k_steps_; ++step) {
-      const uint32_t k0 = step * kTile, k = std::min(kTile, s_.k - k0);
-      copy_banded(panel[step * kTileBytes / sizeof(half)], bGm[uint64_t(k0) * s_.n + n0], k, n, s_.n);
+    for (uint32_t kb = 0; kb < k_blocks_; ++kb) {
+      const uint32_t k0 = kb * kA2BlockK, k = std::min(kA2BlockK, s_.k - k0);
+      copy_banded(panel[kb * kA2BlockK * base_n_], bGm[uint64_t(k0) * s_.n + n0], k, n, s_.n);
       SetFlag<HardEvent::MTE2_MTE1>(panel_ready_);
     }
   }
 
-  void CopyInA(uint32_t m0, uint32_t k0, uint32_t m, uint32_t k) {
-    LocalTensor<half> a1 = qA1.AllocTensor<half>();
-    copy_banded(a1, aGm[uint64_t(m0) * s_.k + k0], m, k, s_.k);
-    qA1.EnQue(a1);
-  }
-
-  // One K step: A's block and B's block to L0 with one LoadData each, then the cube.
-  void Compute(LocalTensor<float>& c, uint32_t step, uint32_t n0, uint32_t m, uint32_t n, uint32_t k) {
-    const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1 = ceil_div(k, kFractal);
-    LocalTensor<half> a1 = qA1.DeQue<half>();
-    LocalTensor<half> a2 = qA2.AllocTensor<half>();
-    LoadData(a2, a1, LoadData2DParams(0, m1 * k1, 1, 0, 0, false, 0));
-    qA2.EnQue(a2);
-    qA1.FreeTensor(a1);
-
-    LocalTensor<half> b1;
-    if (resident_) {
-      b1 = panel_.Get<half>()[step * kTileBytes / sizeof(half)];
-    } else {
-      b1 = qB1.AllocTensor<half>();
-      copy_banded(b1, bGm[uint64_t(step) * kTile * s_.n + n0], k, n, s_.n);
-      qB1.EnQue(b1);
-      b1 = qB1.DeQue<half>();
+  // One L1 block (A m x k, B k x n) in K steps of kA2BaseK: L0A gets one LoadData per band of
+  // 16 rows of A, L0B one transposing LoadData of the step's consecutive fractals of B.
+  void Multiply(LocalTensor<float>& c, const LocalTensor<half>& a1, const LocalTensor<half>& b1, uint32_t m, uint32_t n,
+                uint32_t k, bool first_block) {
+    const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1_block = ceil_div(k, kFractal);
+    for (uint32_t kk0 = 0; kk0 < k; kk0 += kA2BaseK) {
+      const uint32_t kk = std::min(kA2BaseK, k - kk0), k1 = ceil_div(kk, kFractal), k1_start = kk0 / kFractal;
+      LocalTensor<half> a2 = qA2.AllocTensor<half>();
+      for (uint32_t i = 0; i < m1; ++i) {
+        LoadData(a2[i * k1 * kFractalElems], a1, LoadData2DParams(i * k1_block + k1_start, k1, 1, 0, 0, false, 0));
+      }
+      qA2.EnQue(a2);
+      LocalTensor<half> b2 = qB2.AllocTensor<half>();
+      LoadData(b2, b1[k1_start * n1 * kFractalElems], LoadData2DParams(0, k1 * n1, 1, 0, 0, true, 0));
+      qB2.EnQue(b2);
+      a2 = qA2.DeQue<half>();
+      b2 = qB2.DeQue<half>();
+      MmadParams p;
+      p.m = m;
+      p.n = n;
+      p.k = kk;
+      p.cmatrixInitVal = first_block && kk0 == 0;
+      Mmad(c, a2, b2, p);
+      qA2.FreeTensor(a2);
+      qB2.FreeTensor(b2);
     }
-    LocalTensor<half> b2 = qB2.AllocTensor<half>();
-    LoadData(b2, b1, LoadData2DParams(0, k1 * n1, 1, 0, 0, true, 0));
-    qB2.EnQue(b2);
-    if (!resident_) qB1.FreeTensor(b1);
-
-    a2 = qA2.DeQue<half>();
-    b2 = qB2.DeQue<half>();
-    MmadParams p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.cmatrixInitVal = step == 0;
-    Mmad(c, a2, b2, p);
-    qA2.FreeTensor(a2);
-    qB2.FreeTensor(b2);
   }
 
   // L0C NZ -> GM ND, converting to CT.
@@ -145,11 +199,15 @@ class KernelMatmul {
     qCO1.FreeTensor(c);
   }
 
+  TPipe pipe;  // first: the tiling asks it for L1's size
   MatmulShape s_;
-  uint32_t k_steps_;
+  uint32_t base_n_;
+  uint32_t k_blocks_;
+  uint32_t tiles_m_ = 0;
   bool resident_ = false;
+  uint32_t panel_n0_ = ~0u;        // the columns of B's panel in L1 (resident_ only)
+  uint32_t first_tile_ = 0;        // this block's first tile
   int32_t panel_ready_ = 0, panel_free_ = 0;
-  TPipe pipe;
   TQue<TPosition::A1, kBuffers> qA1;
   TQue<TPosition::B1, kBuffers> qB1;
   TQue<TPosition::A2, kBuffers> qA2;
@@ -160,6 +218,24 @@ class KernelMatmul {
   GlobalTensor<CT> cGm;
 };
 }  // namespace
+
+uint32_t matmul_a2_base_n(MatmulShape s, uint32_t blocks, uint64_t l1_bytes) {
+  // The busiest block's time for each width: its tiles times a tile's time, which is the
+  // larger of the cube's cycles and MTE2's (~100 B/cycle: A's row panel, and B's column panel
+  // unless it stays in L1 for the tiles of its column).
+  const uint32_t tiles_m = ceil_div(s.m, kA2BaseM), k_blocks = ceil_div(s.k, kA2BlockK);
+  auto busiest = [&](uint32_t base_n) {
+    const uint64_t tiles = uint64_t(tiles_m) * ceil_div(s.n, base_n);
+    const uint64_t per_block = (tiles + blocks - 1) / std::max<uint32_t>(blocks, 1);
+    const uint64_t cube = uint64_t(kA2BaseM / kFractal) * (base_n / kFractal) * ceil_div(s.k, kFractal);
+    const uint64_t b_panel = uint64_t(k_blocks) * kA2BlockK * base_n * sizeof(half);
+    const bool resident = b_panel + uint64_t(kBuffers) * kA2BaseM * kA2BlockK * sizeof(half) <= l1_bytes;
+    const uint64_t b_bytes = resident ? b_panel / std::max<uint64_t>(1, std::min<uint64_t>(tiles_m, per_block)) : b_panel;
+    const uint64_t mte2 = (uint64_t(kA2BaseM) * s.k * sizeof(half) + b_bytes) / 100;
+    return per_block * std::max(cube, mte2);
+  };
+  return busiest(256) <= busiest(128) ? 256 : 128;
+}
 
 // int8: one L0 tile per L1 block (K0 = 32 elements per 32 B block).
 using matmul_tile::kBaseM;

@@ -11,9 +11,13 @@ struct MatmulShape {
 
 // A2 (ascend910b): GM --Nd2Nz--> L1 --LoadData2D--> L0A/L0B --Mmad--> L0C --Fixpipe--> GM.
 // CT is float or half. Double-buffered at every level through TQues. Launched on several
-// blocks, the blocks share C by 128-column panels.
+// blocks, the blocks share C's tiles by equal runs in column-major order.
 template <class CT>
 void matmul_a2(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape shape);
+// The width of matmul_a2's C blocks on `blocks` blocks with `l1_bytes` of L1: 256 (128 x 256
+// fills L0C and needs the least GM traffic per MAC) unless 128 gives the busiest block less
+// to do.
+uint32_t matmul_a2_base_n(MatmulShape shape, uint32_t blocks, uint64_t l1_bytes);
 
 // Coupled 910 (no ND2NZ, no FixPipe): a vector pre-pass pads A and B into `workspace` (GM,
 // at least matmul_910_workspace_bytes), strided DataCopy builds NZ in L1, the cube computes,
