@@ -15,6 +15,7 @@
 #include "sw/kernels/conv2d_reference.h"
 #include "sw/kernels/elementwise.h"
 #include "sw/kernels/matmul.h"
+#include "sw/kernels/matmul_910_nz.h"
 #include "sw/kernels/matmul_reference.h"
 #include "sw/kernels/matmul_softmax_910b.h"
 #include "sw/kernels/matmul_softmax_reference.h"
@@ -276,19 +277,31 @@ SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   require_host_memory("matmul", matmul_host_bytes(m, n, k));
   auto a = random_values<half>(size_t(m) * k, 11, -2, 2);
   auto b = random_values<half>(size_t(k) * n, 12, -2, 2);
+  // A coupled core takes its operands in NZ, as real 910 operators do (the host formats
+  // them, in place of a TransData) and gives C in NZ (matmul_910_nz.h).
+  if (!a2) {
+    a = nd_to_nz(a.data(), m, k);
+    b = nd_to_nz(b.data(), k, n);
+  }
   half *ga = gm_copy(a), *gb = gm_copy(b);
-  auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
-  Workspace ws(a2 ? 0 : matmul_910_workspace_bytes(shape));
+  const size_t c_elems = a2 ? size_t(m) * n : size_t(nz_elems(m, n));
+  auto* gc = static_cast<float*>(AscendC::GmAlloc(c_elems * 4));
+  const MatmulNzTiling tiling = matmul_910_nz_tiling(shape, blocks, dev.soc().params().l2_size);
   dev.launch("matmul_custom", blocks, [&] {
     auto pa = reinterpret_cast<GM_ADDR>(ga), pb = reinterpret_cast<GM_ADDR>(gb), pc = reinterpret_cast<GM_ADDR>(gc);
     if (a2) {
       matmul_a2<float>(pa, pb, pc, shape);
     } else {
-      matmul_910<float>(pa, pb, pc, ws.p, shape);
+      matmul_910_nz<float>(pa, pb, pc, shape, tiling);
     }
   }, cube_kernel());
-  std::vector<float> c(size_t(m) * n);
+  std::vector<float> c(c_elems);
   dev.memcpy(c.data(), gc, c.size() * sizeof(float), Device::Copy::DeviceToHost);
+  if (!a2) {
+    c = nz_to_nd(c.data(), m, n);
+    a = nz_to_nd(a.data(), m, k);  // the reference takes ND
+    b = nz_to_nd(b.data(), k, n);
+  }
   SampleResult r = check(c.data(), [&] {
     return on_host("matmul_custom", [&](const ReferenceRun& run) { return matmul_reference(a, b, m, n, k, run); });
   });
