@@ -222,7 +222,7 @@ class KernelMatmul {
 uint32_t matmul_a2_base_n(MatmulShape s, uint32_t blocks, uint64_t l1_bytes) {
   // The busiest block's time for each width: its tiles times a tile's time, which is the
   // larger of the cube's cycles and MTE2's (~100 B/cycle: A's row panel, and B's column panel
-  // unless it stays in L1 for the tiles of its column).
+  // unless it stays in L1 for the tiles of its column), plus the drain the cube waits for.
   const uint32_t tiles_m = ceil_div(s.m, kA2BaseM), k_blocks = ceil_div(s.k, kA2BlockK);
   auto busiest = [&](uint32_t base_n) {
     const uint64_t tiles = uint64_t(tiles_m) * ceil_div(s.n, base_n);
@@ -232,7 +232,9 @@ uint32_t matmul_a2_base_n(MatmulShape s, uint32_t blocks, uint64_t l1_bytes) {
     const bool resident = b_panel + uint64_t(kBuffers) * kA2BaseM * kA2BlockK * sizeof(half) <= l1_bytes;
     const uint64_t b_bytes = resident ? b_panel / std::max<uint64_t>(1, std::min<uint64_t>(tiles_m, per_block)) : b_panel;
     const uint64_t mte2 = (uint64_t(kA2BaseM) * s.k * sizeof(half) + b_bytes) / 100;
-    return per_block * std::max(cube, mte2);
+    // A 128 x 256 block fills L0C, so the cube waits for its Fixpipe (f32, 32 B/cycle).
+    const uint64_t drain = base_n == 256 ? uint64_t(kA2BaseM) * base_n * sizeof(float) / 32 : 0;
+    return per_block * (std::max(cube, mte2) + drain);
   };
   return busiest(256) <= busiest(128) ? 256 : 128;
 }

@@ -89,6 +89,26 @@ TEST(MatmulA2Tiling, WideBlocksForLargeGemmsNarrowWhenTilesAreFew) {
   EXPECT_EQ(npuvp::kernels::matmul_a2_base_n({121, 3067, 320}, 24, 512 * 1024), 128u);
 }
 
+// matmul_a2's 128 x 256 blocks (one fills L0C) with tails in M, N and K, bit for bit.
+TEST(MatmulA2Wide, F32Out_250x500x4000) {
+  const uint32_t m = 250, n = 500, k = 4000;
+  ASSERT_EQ(npuvp::kernels::matmul_a2_base_n({m, n, k}, 1, 512 * 1024), 256u);
+  auto& dev = npuvp::testing::make_device({}, "core910b");
+  const auto a = npuvp::testing::random_halves(size_t(m) * k, 3);
+  const auto b = npuvp::testing::random_halves(size_t(k) * n, 4);
+  auto* ga = static_cast<_Float16*>(AscendC::GmAlloc(a.size() * 2));
+  auto* gb = static_cast<_Float16*>(AscendC::GmAlloc(b.size() * 2));
+  auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
+  std::memcpy(ga, a.data(), a.size() * 2);
+  std::memcpy(gb, b.data(), b.size() * 2);
+  dev.launch("matmul", 1, [&] {
+    npuvp::kernels::matmul_a2<float>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
+                                     reinterpret_cast<GM_ADDR>(gc), {m, n, k});
+  });
+  const auto want = npuvp::testing::matmul_reference(a, b, m, n, k);
+  EXPECT_EQ(npuvp::testing::first_mismatch(gc, want), -1);
+}
+
 // ---- Efficiency (perf mode) ----
 
 // f16 m x n x k (f32 out) on every cube core of `platform`, perf mode: the kernel's cycles and
