@@ -9,7 +9,7 @@
 //    128 x 256, which is exactly L0C's 128 KB in f32. So blocks are 128 x 256 unless that
 //    leaves AICs idle or unbalanced (small C: 128 x 128, two of them double-buffered in L0C);
 //  - K goes to L1 in blocks of 256 (rows of 512 B, whole L2 lines), double-buffered, and from
-//    L1 to L0A/L0B in steps of 64, ping-ponged, one Mmad per step;
+//    L1 to L0A/L0B in steps of 64 (128 for 128 x 128 blocks), ping-ponged, one Mmad per step;
 //  - B's panel (all of K for baseN columns) stays in L1 while the row blocks of one column pass
 //    by, when it fits beside A's two blocks; otherwise B's blocks stream like A's;
 //  - blocks share C by equal runs of its tiles in column-major order (at most one tile apart),
@@ -37,7 +37,9 @@ using matmul_tile::round_up;
 
 constexpr uint32_t kA2BaseM = 128;
 constexpr uint32_t kA2BlockK = 256;  // K per L1 block
-constexpr uint32_t kA2BaseK = 64;    // K per Mmad
+// K per Mmad: an L0B tile of 32 KB, so L0A and L0B ping-pong (64 for 128 x 256 blocks, 128
+// for 128 x 128: MTE1's per-instruction start then stays under the cube's time).
+constexpr uint32_t kA2L0BBytes = 32 * 1024;
 constexpr uint32_t kFractalElems = kFractal * kFractal;
 
 template <class CT>
@@ -46,14 +48,15 @@ class KernelMatmul {
   KernelMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, MatmulShape s)
       : s_(s),
         base_n_(matmul_a2_base_n(s, static_cast<uint32_t>(GetBlockNum()), pipe.FreeBytes(TPosition::B1))),
+        base_k_(kA2L0BBytes / sizeof(half) / base_n_),
         k_blocks_(ceil_div(s.k, kA2BlockK)) {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), uint64_t(s.m) * s.k);
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(s.m) * s.n);
     const uint32_t a_block = kA2BaseM * kA2BlockK * sizeof(half), b_block = kA2BlockK * base_n_ * sizeof(half);
     pipe.InitBuffer(qA1, kBuffers, a_block);
-    pipe.InitBuffer(qA2, kBuffers, kA2BaseM * kA2BaseK * sizeof(half));
-    pipe.InitBuffer(qB2, kBuffers, kA2BaseK * base_n_ * sizeof(half));
+    pipe.InitBuffer(qA2, kBuffers, kA2BaseM * base_k_ * sizeof(half));
+    pipe.InitBuffer(qB2, kBuffers, base_k_ * base_n_ * sizeof(half));
     // One C block of 128 x 256 fills L0C; two of 128 x 128 double-buffer it.
     const uint32_t c_bytes = kA2BaseM * base_n_ * sizeof(float);
     pipe.InitBuffer(qCO1, std::min<uint32_t>(kBuffers, pipe.FreeBytes(TPosition::CO1) / c_bytes), c_bytes);
@@ -158,13 +161,13 @@ class KernelMatmul {
     }
   }
 
-  // One L1 block (A m x k, B k x n) in K steps of kA2BaseK: L0A gets one LoadData per band of
+  // One L1 block (A m x k, B k x n) in K steps of base_k_: L0A gets one LoadData per band of
   // 16 rows of A, L0B one transposing LoadData of the step's consecutive fractals of B.
   void Multiply(LocalTensor<float>& c, const LocalTensor<half>& a1, const LocalTensor<half>& b1, uint32_t m, uint32_t n,
                 uint32_t k, bool first_block) {
     const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal), k1_block = ceil_div(k, kFractal);
-    for (uint32_t kk0 = 0; kk0 < k; kk0 += kA2BaseK) {
-      const uint32_t kk = std::min(kA2BaseK, k - kk0), k1 = ceil_div(kk, kFractal), k1_start = kk0 / kFractal;
+    for (uint32_t kk0 = 0; kk0 < k; kk0 += base_k_) {
+      const uint32_t kk = std::min(base_k_, k - kk0), k1 = ceil_div(kk, kFractal), k1_start = kk0 / kFractal;
       LocalTensor<half> a2 = qA2.AllocTensor<half>();
       for (uint32_t i = 0; i < m1; ++i) {
         LoadData(a2[i * k1 * kFractalElems], a1, LoadData2DParams(i * k1_block + k1_start, k1, 1, 0, 0, false, 0));
@@ -202,6 +205,7 @@ class KernelMatmul {
   TPipe pipe;  // first: the tiling asks it for L1's size
   MatmulShape s_;
   uint32_t base_n_;
+  uint32_t base_k_;
   uint32_t k_blocks_;
   uint32_t tiles_m_ = 0;
   bool resident_ = false;
