@@ -8,7 +8,8 @@
 // 110 B/cycle, SPEC.md §1.8):
 //  - C blocks of 256 x 256: 64 B/cycle, and 256 KB of f32, exactly L0C. The drain (L0C -> UB
 //    at 128 B/cycle, 2048 cycles) is the only time the cube waits per block (65 536 cycles at
-//    K = 4096); UB -> GM runs on MTE3 beside the next block;
+//    K = 4096); UB -> GM runs on MTE3 beside the next block. When C has too few such blocks
+//    for the cores, 128 x 128 blocks (double-buffered in L0C and UB) keep more cores busy;
 //  - K goes to L1 in blocks of 256, A's and B's double-buffered (4 x 128 KB of the 1 MB), the
 //    next block's copies issued before this one's multiply; L1 -> L0 in steps of 64 (L0A and
 //    L0B ping-pong, 2 x 32 KB each; matmul_tile::multiply_l1_tiles);
@@ -31,7 +32,7 @@ using matmul_tile::kBuffers;
 using matmul_tile::kFractal;
 using matmul_tile::round_up;
 
-constexpr uint32_t kNzTile = 256;    // C block edge
+constexpr uint32_t kNzTile = 256;    // C block edge for large C (128 when that keeps more cores busy)
 constexpr uint32_t kNzBlockK = 256;  // K per L1 block
 constexpr uint32_t kRowBytes = 32;   // one row of a 16-column band, f16
 
@@ -43,15 +44,19 @@ class KernelMatmul910Nz {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), nz_elems(s.m, s.k));
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), nz_elems(s.k, s.n));
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), nz_elems(s.m, s.n));
-    tiles_m_ = ceil_div(mp_, kNzTile);
-    tiles_n_ = ceil_div(np_, kNzTile);
+    tile_ = tiling.tile;
+    tiles_m_ = ceil_div(mp_, tile_);
+    tiles_n_ = ceil_div(np_, tile_);
     k_blocks_ = ceil_div(kp_, kNzBlockK);
-    pipe.InitBuffer(qA1, kBuffers, kNzTile * kNzBlockK * sizeof(half));
-    pipe.InitBuffer(qB1, kBuffers, kNzBlockK * kNzTile * sizeof(half));
-    pipe.InitBuffer(qA2, kBuffers, kNzTile * matmul_tile::kBaseK * sizeof(half));
-    pipe.InitBuffer(qB2, kBuffers, matmul_tile::kBaseK * kNzTile * sizeof(half));
-    pipe.InitBuffer(qCO1, 1, kNzTile * kNzTile * sizeof(float));
-    pipe.InitBuffer(qCO2, 1, kNzTile * kNzTile * sizeof(CT));
+    pipe.InitBuffer(qA1, kBuffers, tile_ * kNzBlockK * sizeof(half));
+    pipe.InitBuffer(qB1, kBuffers, kNzBlockK * tile_ * sizeof(half));
+    pipe.InitBuffer(qA2, kBuffers, tile_ * matmul_tile::kBaseK * sizeof(half));
+    pipe.InitBuffer(qB2, kBuffers, matmul_tile::kBaseK * tile_ * sizeof(half));
+    // 256 x 256 fills L0C (one block); 128 x 128 blocks double-buffer it.
+    const uint32_t c_bytes = tile_ * tile_ * sizeof(float);
+    const int32_t c_buffers = std::min<uint32_t>(kBuffers, pipe.FreeBytes(TPosition::CO1) / c_bytes);
+    pipe.InitBuffer(qCO1, c_buffers, c_bytes);
+    pipe.InitBuffer(qCO2, c_buffers, tile_ * tile_ * sizeof(CT));
   }
 
   void Process() {
@@ -89,10 +94,10 @@ class KernelMatmul910Nz {
   Step StepOf(uint64_t step) const {
     const uint32_t tile = tiles_[step / k_blocks_];
     Step r;
-    r.m0 = tile / tiles_n_ * kNzTile;
-    r.n0 = tile % tiles_n_ * kNzTile;
-    r.m = std::min(kNzTile, mp_ - r.m0);
-    r.n = std::min(kNzTile, np_ - r.n0);
+    r.m0 = tile / tiles_n_ * tile_;
+    r.n0 = tile % tiles_n_ * tile_;
+    r.m = std::min(tile_, mp_ - r.m0);
+    r.n = std::min(tile_, np_ - r.n0);
     r.kb = static_cast<uint32_t>(step % k_blocks_);
     r.k0 = r.kb * kNzBlockK;
     r.k = std::min(kNzBlockK, s_.k - r.k0);
@@ -138,40 +143,58 @@ class KernelMatmul910Nz {
   MatmulShape s_;
   MatmulNzTiling tiling_;
   uint32_t mp_, np_, kp_;
-  uint32_t tiles_m_ = 0, tiles_n_ = 0, k_blocks_ = 0;
+  uint32_t tile_ = kNzTile, tiles_m_ = 0, tiles_n_ = 0, k_blocks_ = 0;
   std::vector<uint32_t> tiles_;  // this block's C tiles (row-major tile index), in order
   TQue<TPosition::A1, kBuffers> qA1;
   TQue<TPosition::B1, kBuffers> qB1;
   TQue<TPosition::A2, kBuffers> qA2;
   TQue<TPosition::B2, kBuffers> qB2;
-  TQue<TPosition::CO1, 1> qCO1;
-  TQue<TPosition::CO2, 1> qCO2;
+  TQue<TPosition::CO1, kBuffers> qCO1;
+  TQue<TPosition::CO2, kBuffers> qCO2;
   GlobalTensor<half> aGm, bGm;
   GlobalTensor<CT> cGm;
 };
 }  // namespace
 
 MatmulNzTiling matmul_910_nz_tiling(MatmulShape s, uint32_t blocks, uint64_t l2_bytes) {
-  const uint32_t tiles_m = ceil_div(round_up(s.m, kFractal), kNzTile);
-  const uint32_t tiles_n = ceil_div(round_up(s.n, kFractal), kNzTile);
-  const uint64_t band = uint64_t(kNzTile) * round_up(s.k, kFractal) * sizeof(half);  // one tile row of A
-  const uint64_t a_bytes = band * tiles_m, b_bytes = band * tiles_n;
-  MatmulNzTiling best;
-  uint64_t best_load = ~0ull, best_traffic = ~0ull;
-  for (uint32_t rows = 1; rows <= std::min(blocks, tiles_m); ++rows) {
-    const uint32_t cols = std::min(tiles_n, blocks / rows);
-    const uint64_t load = uint64_t(ceil_div(tiles_m, rows)) * ceil_div(tiles_n, cols);  // waves
-    // Waves walk along N: A's band of `rows` tiles is read once if it stays in L2 (half of it)
-    // while B's bands stream; B is read once per band of A.
-    const bool a_stays = rows * band <= l2_bytes / 4;
-    const uint64_t traffic = (a_stays ? a_bytes : a_bytes * ceil_div(tiles_n, cols)) + b_bytes * ceil_div(tiles_m, rows);
-    if (load < best_load || (load == best_load && traffic < best_traffic)) {
-      best = {rows, cols};
-      best_load = load;
-      best_traffic = traffic;
+  const uint32_t mp = round_up(s.m, kFractal), np = round_up(s.n, kFractal), kp = round_up(s.k, kFractal);
+  // MTE2's rate per core: ~100 B/cycle alone, but the ring and L2 deliver about 2 KB/cycle to
+  // all cores together (the 910's 32 cores measured ~1.7 KB/cycle at 4096^3).
+  const uint64_t mte2_rate = std::max<uint64_t>(1, std::min<uint64_t>(100, 2048 / std::max<uint32_t>(blocks, 1)));
+  // For one tile edge: the waves with the fewest tiles for the busiest block, then the least
+  // DRAM traffic, and that block's time (its tiles times a tile's: the larger of the cube's
+  // cycles and MTE2's, plus the L0C -> UB drain the cube waits for when one block fills L0C).
+  auto plan = [&](uint32_t tile, uint64_t* time) {
+    const uint32_t tiles_m = ceil_div(mp, tile), tiles_n = ceil_div(np, tile);
+    const uint64_t band = uint64_t(tile) * kp * sizeof(half);  // one tile row of A
+    const uint64_t a_bytes = band * tiles_m, b_bytes = band * tiles_n;
+    MatmulNzTiling best;
+    best.tile = tile;
+    uint64_t best_load = ~0ull, best_traffic = ~0ull;
+    for (uint32_t rows = 1; rows <= std::min(blocks, tiles_m); ++rows) {
+      const uint32_t cols = std::min(tiles_n, blocks / rows);
+      const uint64_t load = uint64_t(ceil_div(tiles_m, rows)) * ceil_div(tiles_n, cols);  // waves
+      // Waves walk along N: A's band of `rows` tiles is read once if it stays in L2 (a
+      // quarter of it: B's bands and C stream past it); B is read once per band of A.
+      const bool a_stays = rows * band <= l2_bytes / 4;
+      const uint64_t traffic =
+          (a_stays ? a_bytes : a_bytes * ceil_div(tiles_n, cols)) + b_bytes * ceil_div(tiles_m, rows);
+      if (load < best_load || (load == best_load && traffic < best_traffic)) {
+        best.wave_rows = rows;
+        best.wave_cols = cols;
+        best_load = load;
+        best_traffic = traffic;
+      }
     }
-  }
-  return best;
+    const uint64_t cube = uint64_t(tile / kFractal) * (tile / kFractal) * (kp / kFractal);
+    const uint64_t mte2 = 2 * band / mte2_rate;
+    const uint64_t drain = tile == kNzTile ? uint64_t(tile) * tile * sizeof(float) / 128 : 0;
+    *time = best_load * (std::max(cube, mte2) + drain);
+    return best;
+  };
+  uint64_t wide = 0, narrow = 0;
+  const MatmulNzTiling w = plan(kNzTile, &wide), n = plan(kNzTile / 2, &narrow);
+  return wide <= narrow ? w : n;
 }
 
 template <class CT>

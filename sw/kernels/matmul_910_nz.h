@@ -14,14 +14,16 @@
 
 namespace npuvp::kernels {
 
-// How matmul_910_nz shares C's 256 x 256 tiles: in waves of wave_rows x wave_cols tiles (one
+// How matmul_910_nz shares C's tiles (256 x 256, or 128 x 128 for small C): in waves of wave_rows x wave_cols tiles (one
 // per block; blocks past wave_rows * wave_cols idle), the waves walking along N, so one band
 // of A's rows serves consecutive waves from L2.
 struct MatmulNzTiling {
   uint32_t wave_rows = 1, wave_cols = 1;
+  uint32_t tile = 256;  // C block edge: 256 (fills L0C) or 128 (two in L0C)
 };
-// The host's tiling for `blocks` blocks and an L2 of `l2_bytes`: the fewest tiles for the
-// busiest block, then the least DRAM traffic (A's row band kept in L2 when it fits in half).
+// The host's tiling for `blocks` blocks and an L2 of `l2_bytes`: the tile edge that gives the
+// busiest block the least time; for it, the fewest tiles for the busiest block, then the
+// least DRAM traffic (A's row band kept in L2 when it fits in a quarter of it).
 MatmulNzTiling matmul_910_nz_tiling(MatmulShape shape, uint32_t blocks, uint64_t l2_bytes);
 
 template <class CT>

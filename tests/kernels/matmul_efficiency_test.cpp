@@ -30,9 +30,11 @@ npuvp::LaunchOptions cube_kernel() {
 uint64_t l2_bytes() { return npuvp::Device::instance().soc().params().l2_size; }
 
 // matmul_910_nz of m x n x k on `blocks` blocks of `platform`: the host formats A and B to NZ,
-// takes C back from NZ, and compares it bit for bit with the contract.
+// takes C back from NZ, and compares it bit for bit with the contract. `tile` 0: the host
+// tiling's choice; 128 or 256: that tile edge, in waves of as many tiles as blocks.
 template <class CT>
-void check_matmul_910_nz(const char* platform, uint32_t m, uint32_t n, uint32_t k, uint32_t blocks) {
+void check_matmul_910_nz(const char* platform, uint32_t m, uint32_t n, uint32_t k, uint32_t blocks,
+                         uint32_t tile = 0) {
   auto& dev = npuvp::testing::make_device({}, platform);
   const auto a = npuvp::testing::random_halves(size_t(m) * k, 7);
   const auto b = npuvp::testing::random_halves(size_t(k) * n, 8);
@@ -44,7 +46,8 @@ void check_matmul_910_nz(const char* platform, uint32_t m, uint32_t n, uint32_t 
   std::memcpy(ga, a_nz.data(), a_nz.size() * 2);
   std::memcpy(gb, b_nz.data(), b_nz.size() * 2);
   const MatmulShape shape{m, n, k};
-  const MatmulNzTiling tiling = npuvp::kernels::matmul_910_nz_tiling(shape, blocks, l2_bytes());
+  MatmulNzTiling tiling = npuvp::kernels::matmul_910_nz_tiling(shape, blocks, l2_bytes());
+  if (tile != 0) tiling = {1, blocks, tile};
   dev.launch("matmul_nz", blocks, [&] {
     npuvp::kernels::matmul_910_nz<CT>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
                                       reinterpret_cast<GM_ADDR>(gc), shape, tiling);
@@ -58,12 +61,18 @@ void check_matmul_910_nz(const char* platform, uint32_t m, uint32_t n, uint32_t 
 
 TEST(Matmul910Nz, F32Out_1x1x1) { check_matmul_910_nz<float>("core910", 1, 1, 1, 1); }
 TEST(Matmul910Nz, F32Out_17x33x50) { check_matmul_910_nz<float>("core910", 17, 33, 50, 1); }
-// Tails in every dimension: a 256 x 256 tile and partial ones, K one L1 block and a ragged one.
+// Tails in every dimension: whole tiles and partial ones, K one L1 block and a ragged one; with
+// the tiling's 128 x 128 blocks (two in L0C) and with 256 x 256 ones (L0C full).
 TEST(Matmul910Nz, F32Out_300x270x290) { check_matmul_910_nz<float>("core910", 300, 270, 290, 1); }
+TEST(Matmul910Nz, F32Out_300x270x290_Tile256) { check_matmul_910_nz<float>("core910", 300, 270, 290, 1, 256); }
 TEST(Matmul910Nz, F16Out_144x150x272) { check_matmul_910_nz<_Float16>("core910", 144, 150, 272, 1); }
+TEST(Matmul910Nz, F16Out_144x150x272_Tile256) { check_matmul_910_nz<_Float16>("core910", 144, 150, 272, 1, 256); }
 // Several blocks in waves, some idle at the edge; the 310P's cores run the same kernel.
 TEST(Matmul910Nz, F32Out_530x780x300_On910With5Blocks) {
   check_matmul_910_nz<float>("ascend910", 530, 780, 300, 5);
+}
+TEST(Matmul910Nz, F32Out_530x780x300_On910With5BlocksTile256) {
+  check_matmul_910_nz<float>("ascend910", 530, 780, 300, 5, 256);
 }
 TEST(Matmul910Nz, F16Out_520x513x130_On310PWith8Blocks) {
   check_matmul_910_nz<_Float16>("ascend310p", 520, 513, 130, 8);
@@ -77,10 +86,11 @@ TEST(Matmul910NzTiling, WavesGiveEveryBlockTheSameTilesAndKeepABandInL2) {
   EXPECT_EQ(16 % t.wave_cols, 0u);
   // A's band of wave_rows tiles (2 MiB per tile row at K = 4096) fits a quarter of the L2.
   EXPECT_LE(t.wave_rows * (2ull << 20), (32ull << 20) / 4);
-  // More blocks than tiles: one wave of every tile.
-  const MatmulNzTiling small = npuvp::kernels::matmul_910_nz_tiling({300, 500, 64}, 32, 32ull << 20);
-  EXPECT_EQ(small.wave_rows, 2u);
-  EXPECT_EQ(small.wave_cols, 2u);
+  EXPECT_EQ(t.tile, 256u);
+  // 1024^3: 16 blocks of 256 would idle half of 32 cores; 64 of 128 give each core two.
+  const MatmulNzTiling small = npuvp::kernels::matmul_910_nz_tiling({1024, 1024, 1024}, 32, 32ull << 20);
+  EXPECT_EQ(small.tile, 128u);
+  EXPECT_EQ(small.wave_rows * small.wave_cols, 32u);
 }
 
 TEST(MatmulA2Tiling, WideBlocksForLargeGemmsNarrowWhenTilesAreFew) {
