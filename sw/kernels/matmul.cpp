@@ -49,11 +49,13 @@ class KernelMatmul {
       : s_(s),
         base_n_(matmul_a2_base_n(s, static_cast<uint32_t>(GetBlockNum()), pipe.FreeBytes(TPosition::B1))),
         base_k_(kA2L0BBytes / sizeof(half) / base_n_),
-        k_blocks_(ceil_div(s.k, kA2BlockK)) {
+        // Short K: blocks of 128, so the cube starts after a smaller first copy.
+        block_k_(s.k < 2 * kA2BlockK ? kA2BlockK / 2 : kA2BlockK),
+        k_blocks_(ceil_div(s.k, block_k_)) {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), uint64_t(s.m) * s.k);
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(s.m) * s.n);
-    const uint32_t a_block = kA2BaseM * kA2BlockK * sizeof(half), b_block = kA2BlockK * base_n_ * sizeof(half);
+    const uint32_t a_block = kA2BaseM * block_k_ * sizeof(half), b_block = block_k_ * base_n_ * sizeof(half);
     pipe.InitBuffer(qA1, kBuffers, a_block);
     pipe.InitBuffer(qA2, kBuffers, kA2BaseM * base_k_ * sizeof(half));
     pipe.InitBuffer(qB2, kBuffers, base_k_ * base_n_ * sizeof(half));
@@ -95,7 +97,7 @@ class KernelMatmul {
       if (resident_) {
         // The first tile of a panel is the first reader of each of its blocks: it waits for it.
         if (t.first_of_panel) WaitFlag<HardEvent::MTE2_MTE1>(panel_ready_);
-        b1 = panel_.Get<half>()[t.kb * kA2BlockK * base_n_];
+        b1 = panel_.Get<half>()[t.kb * block_k_ * base_n_];
       } else {
         b1 = qB1.DeQue<half>();
       }
@@ -128,8 +130,8 @@ class KernelMatmul {
     r.n0 = t / tiles_m_ * base_n_;
     r.m = std::min(kA2BaseM, s_.m - r.m0);
     r.n = std::min(base_n_, s_.n - r.n0);
-    r.k0 = r.kb * kA2BlockK;
-    r.k = std::min(kA2BlockK, s_.k - r.k0);
+    r.k0 = r.kb * block_k_;
+    r.k = std::min(block_k_, s_.k - r.k0);
     r.first_of_panel = t == first_tile_ || t % tiles_m_ == 0;
     return r;
   }
@@ -155,8 +157,8 @@ class KernelMatmul {
     if (!first_panel) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);
     LocalTensor<half> panel = panel_.Get<half>();
     for (uint32_t kb = 0; kb < k_blocks_; ++kb) {
-      const uint32_t k0 = kb * kA2BlockK, k = std::min(kA2BlockK, s_.k - k0);
-      copy_banded(panel[kb * kA2BlockK * base_n_], bGm[uint64_t(k0) * s_.n + n0], k, n, s_.n);
+      const uint32_t k0 = kb * block_k_, k = std::min(block_k_, s_.k - k0);
+      copy_banded(panel[kb * block_k_ * base_n_], bGm[uint64_t(k0) * s_.n + n0], k, n, s_.n);
       SetFlag<HardEvent::MTE2_MTE1>(panel_ready_);
     }
   }
@@ -206,6 +208,7 @@ class KernelMatmul {
   MatmulShape s_;
   uint32_t base_n_;
   uint32_t base_k_;
+  uint32_t block_k_;
   uint32_t k_blocks_;
   uint32_t tiles_m_ = 0;
   bool resident_ = false;
