@@ -301,7 +301,23 @@ class Interpreter {
   // ---- statements ----
   void exec(const std::vector<Stmt>& body) {
     for (const Stmt& s : body) {
-      cur_ = &s;
+      try {
+        exec_one(s);
+      } catch (const InstrError& e) {  // a scalar statement's error, at its line
+        raise("tik", "{}: {}: {}", s.loc, statement_name(s), e.what());
+      }
+    }
+  }
+  static const char* statement_name(const Stmt& s) {
+    switch (s.kind) {
+      case Stmt::Kind::SetScalar: case Stmt::Kind::Store: return "set_as";
+      case Stmt::Kind::For: return "for_range";
+      case Stmt::Kind::If: return "if_scope";
+      default: return "statement";
+    }
+  }
+  void exec_one(const Stmt& s) {
+    {
       switch (s.kind) {
         case Stmt::Kind::SetScalar:
           c_.charge_scalar(1);
@@ -524,7 +540,6 @@ class Interpreter {
   std::vector<Value> scalars_;
   std::vector<int64_t> iter_;
   SyncTracker sync_;
-  const Stmt* cur_ = nullptr;
 
  public:
   uint64_t issued_ = 0;
