@@ -218,6 +218,7 @@ class Parser {
       in.src0 = view(j.at("src"));
       in.unit = j.value("unit", 32u);
       in.type_a = type_from_name(j.at("dt").get<std::string>());
+      in.type_b = j.contains("st") ? type_from_name(j["st"].get<std::string>()) : in.type_a;
       if (in.params.size() != 4) fail("data_move has 4 parameters");
     } else if (kind == "load2d") {
       in.kind = Instr::Kind::Load2D;
@@ -260,6 +261,7 @@ class Parser {
       in.type_c = type_from_name(j.at("tc").get<std::string>());
       in.type_a = type_from_name(j.at("td").get<std::string>());
       in.transpose = j.value("nz2nd", false);
+      in.relu = j.value("relu", false);
       if (in.params.size() != 4) fail("fixpipe has 4 parameters");
     } else if (kind == "atomic") {
       in.kind = Instr::Kind::Atomic;

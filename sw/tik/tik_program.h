@@ -95,7 +95,8 @@ struct Instr {
   //  Atomic: mode
   std::vector<Expr> params;
   uint32_t unit = 32;  // Move: bytes per burst unit
-  bool transpose = false;
+  bool transpose = false;  // Load2D: transpose; Fixpipe: NZ -> ND
+  bool relu = false;       // Fixpipe
   aicore::LoadData3D load3d;  // Load3D: the static fields
   Type type_a = Type::F16, type_b = Type::F16, type_c = Type::F32;  // Mmad/Fixpipe types
 };

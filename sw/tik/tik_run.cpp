@@ -471,7 +471,11 @@ class Interpreter {
     m.src_gap = param(in, 2, 0, 65535, "src_stride");
     m.dst_gap = param(in, 3, 0, 65535, "dst_stride");
     m.unit = in.unit;
-    m.elem_size = type_size(in.type_a);
+    m.elem_size = type_size(in.type_b);
+    if (in.type_a != in.type_b) {  // L0C -> UB in matrix mode converting f32 to f16
+      m.src_type = isa_type(in.type_b);
+      m.dst_type = isa_type(in.type_a);
+    }
     Region regions[2] = {region(in.src0.tensor, false), region(in.dst.tensor, true)};
     send(*pipe, m, regions, 2);
   }
@@ -529,6 +533,7 @@ class Interpreter {
     f.src_stride = param(in, 2, 0, 65535, "src_stride");
     f.dst_stride = param(in, 3, 0, 0xffffffffll, "dst_stride");
     f.nz2nd = in.transpose;
+    f.relu = in.relu;
     if (f.src_type == DType::F32 && f.dst_type == DType::F16) f.quant = aicore::QuantMode::F322F16;
     Region regions[2] = {region(in.src0.tensor, false), region(in.dst.tensor, true)};
     send(Pipe::FIX, f, regions, 2);

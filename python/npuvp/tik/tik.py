@@ -331,7 +331,8 @@ class Tik:
             legal = ", ".join("%s->%s" % p for p in sorted(_PATHS[product]))
             fail("moving %s (%s) to %s (%s) is not a legal data path on %s (legal: %s)"
                  % (src.name, src.scope, dst.name, dst.scope, product, legal), api, loc)
-        if src.dtype != dst.dtype and DTYPE_SIZE[src.dtype] != DTYPE_SIZE[dst.dtype]:
+        convert = src.scope == scope_cc and (src.dtype, dst.dtype) == ("float32", "float16")
+        if src.dtype != dst.dtype and DTYPE_SIZE[src.dtype] != DTYPE_SIZE[dst.dtype] and not convert:
             fail("dtypes differ: %s is %s, %s is %s" % (dst.name, dst.dtype, src.name, src.dtype), api, loc)
         if isinstance(nburst, int) and not (1 <= nburst <= 4095):
             fail("nburst %d out of range [1, 4095]" % nburst, api, loc)
@@ -343,6 +344,7 @@ class Tik:
         if scope_cc in (src.scope, dst.scope) or block_mode == "m":
             unit = 1024 if DTYPE_SIZE[src.dtype] == 4 else 512  # one 16x16 fractal
         rec = {"kind": "move", "api": api, "dst": dst.j_view(), "src": src.j_view(), "dt": dst.dtype, "unit": unit,
+               "st": src.dtype if convert else dst.dtype,
                "p": [enc(nburst), enc(burst), enc(src_stride), enc(dst_stride)], "k": "i", "loc": loc}
         self._cur.append(rec)
         self._last_if = None
@@ -443,6 +445,86 @@ class Tik:
                "src1": src_filter.j_view(), "ta": src_fm.dtype, "tb": src_filter.dtype, "tc": dst_fm.dtype,
                "p": [enc(matrix_m), enc(matrix_k), enc(matrix_n), enc(is_bias)], "k": "i", "loc": loc}
         self._cur.append(rec)
+        self._instructions += 1
+
+    def matmul(self, dst, a, b, m, k, n, init_l1out=True):
+        """dst (scope_cbuf_out, [N1, M, N0]) (+)= a (scope_cbuf, [K1, M, K0]) x b (scope_cbuf, [K1, N, K0]).
+
+        Lowered as the cube runs it: LoadData2D of a's fractals into L0A (ZZ order) and of b's
+        into L0B, one Mmad per K chunk that fits L0A/L0B, accumulating in L1OUT (the L0C).
+        """
+        loc = user_loc()
+        api = "matmul"
+        if dst.scope not in (scope_cbuf_out, scope_cc) or a.scope != scope_cbuf or b.scope != scope_cbuf:
+            fail("matmul takes dst in scope_cbuf_out and a, b in scope_cbuf", api, loc)
+        combos = {("float16", "float16"): "float32", ("int8", "int8"): "int32"}
+        if (a.dtype, b.dtype) not in combos or dst.dtype != combos[(a.dtype, b.dtype)]:
+            fail("dtypes a=%s, b=%s, dst=%s are not float16 x float16 -> float32 or int8 x int8 -> int32"
+                 % (a.dtype, b.dtype, dst.dtype), api, loc)
+        for v, what, hi in ((m, "m", 4096), (n, "n", 4096), (k, "k", 16384 if a.dtype == "float16" else 32768)):
+            if not isinstance(v, int) or not 1 <= v <= hi:
+                fail("%s %r out of range [1, %d] (an immediate)" % (what, v, hi), api, loc)
+        k0 = 32 // DTYPE_SIZE[a.dtype]
+        m1, k1, n1 = (m + 15) // 16, (k + k0 - 1) // k0, (n + 15) // 16
+        if a.size < k1 * m1 * 16 * k0 or b.size < k1 * n1 * 16 * k0 or dst.size < n1 * m1 * 256:
+            fail("a needs [%d, %d, %d], b [%d, %d, %d] and dst [%d, %d, 16] elements"
+                 % (k1, m1 * 16, k0, k1, n1 * 16, k0, n1, m1 * 16), api, loc)
+        chunk = min(k1, self._spec["L0A_SIZE"] // (m1 * 512), self._spec["L0B_SIZE"] // (n1 * 512))
+        if chunk < 1:
+            fail("m=%d or n=%d is too large for one L0A/L0B column of fractals" % (m, n), api, loc)
+        with self._scope(self._cur):
+            la = self.Tensor(a.dtype, (m1 * chunk * 16 * k0,), scope_ca, "matmul_l0a")
+            lb = self.Tensor(b.dtype, (n1 * chunk * 16 * k0,), scope_cb, "matmul_l0b")
+            fr = 16 * k0  # elements per fractal
+            for c0 in range(0, k1, chunk):
+                kc = min(chunk, k1 - c0)
+                for i in range(m1):  # a's fractals (k1, i) -> L0A fractal (i, k1 - c0)
+                    self._load2d(api, la[i * kc * fr], a, c0 * m1 + i, kc, m1, 0, False, loc)
+                start = c0 * n1
+                left = kc * n1
+                while left:
+                    r = min(left, 255)
+                    self._load2d(api, lb[(start - c0 * n1) * fr], b, start, r, 1, 0, False, loc)
+                    start += r
+                    left -= r
+                kk = min(k, (c0 + kc) * k0) - c0 * k0
+                accumulate = 0 if (c0 == 0 and init_l1out) else 1
+                self._cur.append({"kind": "mmad", "api": api, "dst": dst.j_view(), "src0": la.j_view(),
+                                  "src1": lb.j_view(), "ta": a.dtype, "tb": b.dtype, "tc": dst.dtype,
+                                  "p": [m, kk, n, accumulate], "k": "i", "loc": loc})
+                self._instructions += 1
+
+    def fixpipe(self, dst, src, cburst_num, burst_len, dst_stride, src_stride, extend_params=None):
+        """L1OUT [N1, M, N0] -> GM [N1, m, N0]: cburst_num = N1, burst_len = m * N0 * src size / 32."""
+        loc = user_loc()
+        api = "fixpipe"
+        if src.scope not in (scope_cbuf_out, scope_cc) or dst.scope != scope_gm:
+            fail("fixpipe moves scope_cbuf_out to scope_gm", api, loc)
+        if self._spec["product"] != "Ascend910B":
+            fail("fixpipe needs a FixPipe unit; %s has none (move L0C through UB)" % self._spec["product"], api, loc)
+        ext = extend_params or {}
+        quant = (ext.get("quantize_params") or {}).get("mode") if isinstance(ext.get("quantize_params"), dict) \
+            else ext.get("quantize_params")
+        want = {None: src.dtype, "fp322fp16": "float16"}.get(quant)
+        if want is None or dst.dtype != want:
+            fail("quantize mode %r with dst %s is not supported (None keeps %s, 'fp322fp16' gives float16)"
+                 % (quant, dst.dtype, src.dtype), api, loc)
+        if ext.get("bias") is not None:
+            fail("a bias in fixpipe is not modelled", api, loc)
+        for v, what in ((cburst_num, "cburst_num"), (burst_len, "burst_len")):
+            if not isinstance(v, int) or v < 1:
+                fail("%s %r must be a positive immediate" % (what, v), api, loc)
+        ssize = DTYPE_SIZE[src.dtype]
+        m = burst_len * 32 // (16 * ssize)
+        if m * 16 * ssize != burst_len * 32:
+            fail("burst_len %d is not a whole number of 16-element rows of %s" % (burst_len, src.dtype), api, loc)
+        m_pad = (m + 15) // 16 * 16 + src_stride * 16
+        drow = m * 16 * DTYPE_SIZE[dst.dtype]
+        if drow % 32:
+            fail("a burst of %d rows of %s is not 32-byte aligned in dst" % (m, dst.dtype), api, loc)
+        self._cur.append({"kind": "fixpipe", "api": api, "dst": dst.j_view(), "src": src.j_view(), "tc": src.dtype,
+                          "td": dst.dtype, "nz2nd": False, "relu": bool(ext.get("relu", False)),
+                          "p": [m, cburst_num * 16, m_pad, drow // 32 + dst_stride], "k": "i", "loc": loc})
         self._instructions += 1
 
     # ---- build and run ----

@@ -1,0 +1,94 @@
+"""The cube path: GM -> L1 in fractal layouts, load2dv1 to L0A/L0B, mmad into L0C, out through UB
+(Ascend910); matmul with init_l1out and fixpipe to GM (Ascend910B). References: the Mmad
+contract, products summed in increasing k order in float32."""
+import numpy as np
+from tbe import tik
+from tbe.common.platform import set_current_compile_soc_info
+
+
+def mmad_ref(a, b, acc=None):
+    m, k = a.shape
+    c = np.zeros((m, b.shape[1]), np.float32) if acc is None else acc.copy()
+    for kk in range(k):
+        c = (c + np.outer(a[:, kk].astype(np.float32), b[kk].astype(np.float32))).astype(np.float32)
+    return c
+
+
+def to_l0a_zz(a):  # [M, K] -> fractals (m1, k1) of 16x16, row-major inside
+    m, k = a.shape
+    return a.reshape(m // 16, 16, k // 16, 16).transpose(0, 2, 1, 3).ravel()
+
+
+def to_l0b_zn(b):  # [K, N] -> fractals (k1, n1), column-major inside
+    k, n = b.shape
+    return b.reshape(k // 16, 16, n // 16, 16).transpose(0, 2, 3, 1).ravel()
+
+
+def from_nz(c, m, n):  # [N1, M, 16] -> [M, N]
+    return c.reshape(n // 16, m, 16).transpose(1, 0, 2).reshape(m, n)
+
+
+def test_load2d_mmad_through_ub_on_910():
+    m, k, n = 32, 48, 32
+    t = tik.Tik()
+    a_gm = t.Tensor("float16", (m * k,), name="a", scope=tik.scope_gm)
+    b_gm = t.Tensor("float16", (k * n,), name="b", scope=tik.scope_gm)
+    c_gm = t.Tensor("float32", (m * n,), name="c", scope=tik.scope_gm)
+    h_gm = t.Tensor("float16", (m * n,), name="h", scope=tik.scope_gm)
+    a_l1 = t.Tensor("float16", (m * k,), name="a_l1", scope=tik.scope_cbuf)
+    b_l1 = t.Tensor("float16", (k * n,), name="b_l1", scope=tik.scope_cbuf)
+    a_l0 = t.Tensor("float16", (m * k,), name="a_l0", scope=tik.scope_ca)
+    b_l0 = t.Tensor("float16", (k * n,), name="b_l0", scope=tik.scope_cb)
+    c_l0 = t.Tensor("float32", (m * n,), name="c_l0", scope=tik.scope_cc)
+    c_ub = t.Tensor("float32", (m * n,), name="c_ub", scope=tik.scope_ubuf)
+    h_ub = t.Tensor("float16", (m * n,), name="h_ub", scope=tik.scope_ubuf)
+    t.data_move(a_l1, a_gm, 0, 1, m * k // 16, 0, 0)
+    t.data_move(b_l1, b_gm, 0, 1, k * n // 16, 0, 0)
+    t.load2dv1(a_l0, a_l1, 0, m * k // 256, 1, 0)
+    t.load2dv1(b_l0, b_l1, 0, k * n // 256, 1, 0)
+    t.mmad(c_l0, a_l0, b_l0, m, k, n, 0)
+    t.data_move(c_ub, c_l0, 0, 1, m * n // 256, 0, 0)   # matrix mode: units of one fractal
+    t.data_move(h_ub, c_l0, 0, 1, m * n // 256, 0, 0)   # converting f32 -> f16 on the way
+    t.data_move(c_gm, c_ub, 0, 1, m * n // 8, 0, 0)
+    t.data_move(h_gm, h_ub, 0, 1, m * n // 16, 0, 0)
+    t.BuildCCE("mmad910", [a_gm, b_gm], [c_gm, h_gm])
+    rng = np.random.default_rng(14)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c, h = t.tikdb.start_debug({"a": to_l0a_zz(a), "b": to_l0b_zn(b)})
+    # L0C NZ: fractal (m1, n1) at (n1 * M1 + m1) * 256 -> [N1, M, 16]
+    want = mmad_ref(a, b)
+    assert from_nz(c, m, n).tobytes() == want.tobytes()
+    assert from_nz(h, m, n).tobytes() == want.astype(np.float16).tobytes()
+
+
+def test_matmul_init_l1out_and_fixpipe_on_910b():
+    set_current_compile_soc_info("Ascend910B2")
+    m, k, n = 30, 64, 48   # m not a multiple of 16, as the reference allows
+    k1, m1, n1 = k // 16, 2, n // 16
+    t = tik.Tik()
+    a_gm = t.Tensor("float16", (k1, m1 * 16, 16), name="a", scope=tik.scope_gm)
+    b_gm = t.Tensor("float16", (k1, n, 16), name="b", scope=tik.scope_gm)
+    c_gm = t.Tensor("float32", (n1, m, 16), name="c", scope=tik.scope_gm)
+    h_gm = t.Tensor("float16", (n1, m, 16), name="h", scope=tik.scope_gm)
+    a_l1 = t.Tensor("float16", (k1, m1 * 16, 16), name="a_l1", scope=tik.scope_cbuf)
+    b_l1 = t.Tensor("float16", (k1, n, 16), name="b_l1", scope=tik.scope_cbuf)
+    out = t.Tensor("float32", (n1, m1 * 16, 16), name="out", scope=tik.scope_cbuf_out)
+    t.data_move(a_l1, a_gm, 0, 1, k1 * m1 * 16, 0, 0)
+    t.data_move(b_l1, b_gm, 0, 1, k1 * n, 0, 0)
+    t.matmul(out, a_l1, b_l1, m, k, n)                   # init_l1out=True
+    t.matmul(out, a_l1, b_l1, m, k, n, init_l1out=False)  # accumulates: 2 * A @ B
+    t.fixpipe(c_gm, out, n1, m * 16 * 4 // 32, 0, 0)
+    t.fixpipe(h_gm, out, n1, m * 16 * 4 // 32, 0, 0, extend_params={"quantize_params": {"mode": "fp322fp16"}})
+    t.BuildCCE("matmul910b", [a_gm, b_gm], [c_gm, h_gm])
+    rng = np.random.default_rng(15)
+    a = rng.uniform(-1, 1, (m1 * 16, k)).astype(np.float16)
+    a[m:] = 0
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    a_l1_layout = a.reshape(m1 * 16, k1, 16).transpose(1, 0, 2)   # [K1, M, K0]
+    b_l1_layout = b.T.reshape(n, k1, 16).transpose(1, 0, 2)       # [K1, N, K0]
+    c, h = t.tikdb.start_debug({"a": a_l1_layout, "b": b_l1_layout})
+    once = mmad_ref(a[:m], b)
+    want = mmad_ref(a[:m], b, once)
+    assert from_nz(c, m, n).tobytes() == want.tobytes()
+    assert from_nz(h, m, n).tobytes() == want.astype(np.float16).tobytes()
