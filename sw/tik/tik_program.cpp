@@ -1,6 +1,7 @@
 #include "sw/tik/tik_program.h"
 
 #include <cstring>
+#include <unordered_map>
 #include <fmt/format.h>
 #include "tlm/log.h"
 
@@ -83,6 +84,13 @@ const char* expr_op_name(unsigned op) { return kOps[op]; }
 
 namespace {
 
+// A member of an object, or nullptr (no copy, unlike json::value).
+const json* member(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+const json kNull;
+
 class Parser {
  public:
   explicit Parser(Program& p) : p_(p) {}
@@ -140,9 +148,13 @@ class Parser {
   }
 
   Stmt stmt(const json& j) {
+    if (j.is_array()) return vector_stmt(j);
     Stmt s;
-    const std::string k = j.at("k").get<std::string>();
-    if (j.contains("loc")) loc_ = j["loc"].get<std::string>();
+    const std::string& k = j.at("k").get_ref<const std::string&>();
+    if (const json* loc = member(j, "loc")) {
+      const std::string& text = loc->get_ref<const std::string&>();
+      if (text != loc_) loc_ = text;
+    }
     s.loc = loc_;
     if (k == "set") {
       s.kind = Stmt::Kind::SetScalar;
@@ -181,26 +193,85 @@ class Parser {
     return s;
   }
 
+  // The compact form of a vector instruction:
+  // ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra (object or 0)].
+  Stmt vector_stmt(const json& j) {
+    if (j.size() != 12 || j[0] != "v") fail("malformed vector instruction " + j.dump());
+    const std::string& loc = j[2].get_ref<const std::string&>();
+    if (loc != loc_) loc_ = loc;
+    auto in = std::make_shared<Instr>();
+    in->kind = Instr::Kind::Vector;
+    in->api = j[1].get<std::string>();
+    in->loc = loc_;
+    in->vec.op = vec_op(j[3].get_ref<const std::string&>());
+    in->vec.dtype = isa_type(type_from_name(j[4].get_ref<const std::string&>()));
+    in->vec.dst_dtype = in->vec.dtype;
+    vector_mask(*in, j[5]);
+    in->dst = view(j[6]);
+    in->src0 = view(j[7]);
+    in->src1 = view(j[8]);
+    in->src2 = view(j[9]);
+    in->params.reserve(8);
+    for (const auto& x : j[10]) in->params.push_back(expr(x));
+    if (in->params.size() != 8) fail("a vector instruction has 8 parameters");
+    const json& extra = j[11];
+    if (extra.is_object()) {
+      auto small = [&](const char* key) { const json* v = member(extra, key); return v ? v->get<int>() : 0; };
+      if (const json* d = member(extra, "ddt")) in->vec.dst_dtype = isa_type(type_from_name(d->get<std::string>()));
+      in->vec.round = static_cast<aicore::RoundMode>(small("round"));
+      in->vec.cmp = static_cast<aicore::CmpMode>(small("cmp"));
+      in->vec.sel = static_cast<aicore::SelMode>(small("sel"));
+      in->vec.order = static_cast<aicore::ReduceOrder>(small("order"));
+    }
+    Stmt s;
+    s.kind = Stmt::Kind::Instr;
+    s.loc = loc_;
+    s.instr = std::move(in);
+    ++p_.instructions;
+    return s;
+  }
+
+  void vector_mask(Instr& in, const json& m) {
+    const std::string& form = m.at(0).get_ref<const std::string&>();
+    if (form == "b") {
+      in.mask_bits = true;
+      in.mask_hi = expr(m.at(1));
+      in.mask_lo = expr(m.at(2));
+    } else if (form == "c") {  // counter mode: a total element count
+      in.vec.counter_mode = true;
+      in.mask_count = expr(m.at(1));
+    } else {
+      in.mask_count = expr(m.at(1));
+    }
+  }
+
   Instr instr(const json& j) {
     Instr in;
     in.api = j.at("api").get<std::string>();
     in.loc = loc_;
-    const std::string kind = j.at("kind").get<std::string>();
-    for (const auto& p : j.value("p", json::array())) in.params.push_back(expr(p));
+    const std::string& kind = j.at("kind").get_ref<const std::string&>();
+    if (const json* p = member(j, "p")) {
+      in.params.reserve(p->size());
+      for (const auto& x : *p) in.params.push_back(expr(x));
+    }
     if (kind == "vec") {
       in.kind = Instr::Kind::Vector;
       in.vec.op = vec_op(j.at("op").get<std::string>());
       in.vec.dtype = isa_type(type_from_name(j.at("dt").get<std::string>()));
       in.vec.dst_dtype = j.contains("ddt") ? isa_type(type_from_name(j["ddt"].get<std::string>())) : in.vec.dtype;
-      in.vec.round = static_cast<aicore::RoundMode>(j.value("round", 0));
-      in.vec.cmp = static_cast<aicore::CmpMode>(j.value("cmp", 0));
-      in.vec.sel = static_cast<aicore::SelMode>(j.value("sel", 0));
-      in.vec.order = static_cast<aicore::ReduceOrder>(j.value("order", 0));
-      in.dst = view(j.value("dst", json()));
-      in.src0 = view(j.value("src0", json()));
-      in.src1 = view(j.value("src1", json()));
-      in.src2 = view(j.value("src2", json()));
-      const json& m = j.value("mask", json::array({"n", 128}));
+      auto small = [&](const char* key) { const json* v = member(j, key); return v ? v->get<int>() : 0; };
+      in.vec.round = static_cast<aicore::RoundMode>(small("round"));
+      in.vec.cmp = static_cast<aicore::CmpMode>(small("cmp"));
+      in.vec.sel = static_cast<aicore::SelMode>(small("sel"));
+      in.vec.order = static_cast<aicore::ReduceOrder>(small("order"));
+      auto operand = [&](const char* key) { const json* v = member(j, key); return view(v ? *v : kNull); };
+      in.dst = operand("dst");
+      in.src0 = operand("src0");
+      in.src1 = operand("src1");
+      in.src2 = operand("src2");
+      const json* mp = member(j, "mask");
+      if (!mp) fail("a vector instruction needs a mask");
+      const json& m = *mp;
       if (m.at(0) == "b") {
         in.mask_bits = true;
         in.mask_hi = expr(m.at(1));
@@ -289,11 +360,16 @@ class Parser {
     return id;
   }
   aicore::VecOp vec_op(const std::string& name) {
-    for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::MrgSort); ++i) {
-      const auto op = static_cast<aicore::VecOp>(i);
-      if (name == aicore::vec_op_name(op)) return op;
-    }
-    fail(fmt::format("unknown vector operation '{}'", name));
+    static const std::unordered_map<std::string, aicore::VecOp> ops = [] {
+      std::unordered_map<std::string, aicore::VecOp> m;
+      for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::MrgSort); ++i) {
+        m.emplace(aicore::vec_op_name(static_cast<aicore::VecOp>(i)), static_cast<aicore::VecOp>(i));
+      }
+      return m;
+    }();
+    auto it = ops.find(name);
+    if (it == ops.end()) fail(fmt::format("unknown vector operation '{}'", name));
+    return it->second;
   }
 
   Program& p_;

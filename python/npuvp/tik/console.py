@@ -23,7 +23,10 @@ class Console:
                 raise SystemExit("tikdb: quit")
             if cmd[0] in ("l", "list"):
                 for stmt in self._tik._body:
-                    print("  %s %s" % (stmt.get("loc", "?"), stmt.get("api", stmt.get("k"))))
+                    if isinstance(stmt, list):  # a vector instruction
+                        print("  %s %s" % (stmt[2], stmt[1]))
+                    else:
+                        print("  %s %s" % (stmt.get("loc", "?"), stmt.get("api", stmt.get("k"))))
                 continue
             if cmd[0] in ("p", "print") and len(cmd) > 1:
                 for t in self._tik._tensor_objs:

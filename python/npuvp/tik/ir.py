@@ -21,14 +21,23 @@ DTYPE_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint3
 FLOATS = ("float16", "float32", "bfloat16")
 
 
+_OURS = {}   # code object -> whether it is this package's (the frames user_loc skips)
+_NAMES = {}  # code object -> its file's base name
+
+
 def user_loc(depth=2):
     """file:line of the first caller outside this package (the operator's line)."""
     f = sys._getframe(depth)
-    while f is not None and f.f_code.co_filename.startswith(_OUR_DIRS):
+    while f is not None:
+        code = f.f_code
+        ours = _OURS.get(code)
+        if ours is None:
+            ours = _OURS[code] = code.co_filename.startswith(_OUR_DIRS)
+            _NAMES[code] = os.path.basename(code.co_filename)
+        if not ours:
+            return "%s:%d" % (_NAMES[code], f.f_lineno)
         f = f.f_back
-    if f is None:
-        return "?:0"
-    return "%s:%d" % (os.path.basename(f.f_code.co_filename), f.f_lineno)
+    return "?:0"
 
 
 def fail(rule, api=None, loc=None):
@@ -196,6 +205,12 @@ class Tensor:
         return self.boff + step
 
     def __getitem__(self, idx):
+        # The common case first: one integer into a 1-D tensor at a known offset.
+        if type(idx) is int and len(self.shape) == 1 and type(self.boff) is int:
+            if idx < 0 or idx >= self.shape[0]:
+                fail("index %d outside dimension 0 of size %d of tensor %s" % (idx, self.shape[0], self.name))
+            return Tensor(self.tik, self.tid, self.dtype, (self.shape[0] - idx,), self.scope, self.name,
+                          self.boff + idx * DTYPE_SIZE[self.dtype], self.root_bytes)
         if not isinstance(idx, tuple):
             idx = (idx,)
         shape = self.shape if self.shape else (1,)

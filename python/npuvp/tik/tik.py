@@ -41,6 +41,8 @@ _CMP = {"lt": 0, "gt": 1, "eq": 2, "le": 3, "ge": 4, "ne": 5}
 _ROUND = {"": 0, "none": 0, "round": 1, "floor": 2, "ceil": 3, "ceiling": 3, "away-zero": 4, "to-zero": 5,
           "odd": 6}
 
+_BLK_NAMES = ("dst_blk_stride", "src0_blk_stride", "src1_blk_stride")
+_REP_NAMES = ("dst_rep_stride", "src0_rep_stride", "src1_rep_stride")
 _ARITH = ("float16", "float32", "int32", "int16")
 _FLOAT = ("float16", "float32")
 
@@ -289,24 +291,27 @@ class Tik:
     def _vec(self, api, op, dtype, mask, dst, srcs, repeat, blk, rep, scalar=0, extra=None, mask_mode="normal",
              dst_align=32, loc=None, repeat_limit=255):
         loc = loc or user_loc(3)
-        rec = {"kind": "vec", "api": api, "op": op, "dt": dtype,
-               "mask": (self._mask(mask, dtype, api, loc, mask_mode) if mask is not None
-                        else ["b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1])}
-        if dst is not None:
-            rec["dst"] = self._operand(dst, "dst", api, dst_align, loc)
-        for key, t in zip(("src0", "src1", "src2"), srcs):
+        # A vector instruction is recorded as a list (the compact form docs/tik.md describes):
+        # ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
+        extra = dict(extra) if extra else None
+        if extra and "mask" in extra:
+            mask_j = extra.pop("mask")
+        elif mask is not None:
+            mask_j = self._mask(mask, dtype, api, loc, mask_mode)
+        else:
+            mask_j = ["b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1]
+        ops = [None, None, None]
+        for i, t in enumerate(srcs):
             if t is not None:
-                rec[key] = self._operand(t, key if len(srcs) > 1 else "src", api, 32, loc)
-        names = ("dst_blk_stride", "src0_blk_stride", "src1_blk_stride")
-        rnames = ("dst_rep_stride", "src0_rep_stride", "src1_rep_stride")
-        rec["p"] = ([self._repeat(repeat, api, loc, repeat_limit)] +
-                    [self._stride(b, n, api, loc) for b, n in zip(blk, names)] +
-                    [self._stride(r, n, api, loc) for r, n in zip(rep, rnames)] + [enc(scalar)])
-        if extra:
-            rec.update(extra)
-        rec["k"] = "i"
-        rec["loc"] = loc
-        self._cur.append(rec)
+                ops[i] = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
+        p = [self._repeat(repeat, api, loc, repeat_limit)]
+        for group, names in ((blk, _BLK_NAMES), (rep, _REP_NAMES)):
+            for v, name in zip(group, names):
+                p.append(v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc))
+        p.append(scalar if type(scalar) in (int, float) else enc(scalar))
+        self._cur.append(["v", api, loc, op, dtype, mask_j,
+                          self._operand(dst, "dst", api, dst_align, loc) if dst is not None else None,
+                          ops[0], ops[1], ops[2], p, extra or 0])
         self._last_if = None
         self._instructions += 1
 
@@ -687,7 +692,7 @@ def _conv(self, api, mask, round_mode, dst, src, repeat_times, blk, rep, deqscal
     mdt = "float32" if wide == 4 else "float16"
     self._vec(api, "Cast", src.dtype, mask, dst, (src,), repeat_times, (blk[0], blk[1], 0), (rep[0], rep[1], 0),
               extra={"ddt": dst.dtype, "round": _ROUND[round_mode]}, loc=loc)
-    self._cur[-1]["mask"] = self._mask(mask, mdt, api, loc)
+    self._cur[-1][5] = self._mask(mask, mdt, api, loc)
 
 
 def _vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride, deqscale=None,
