@@ -805,3 +805,80 @@ _define("vec_trans", _vtranspose)
 
 __all__ = ["Tik", "CmpMask", "scope_gm", "scope_ubuf", "scope_cbuf", "scope_cbuf_out", "scope_ca", "scope_cb",
            "scope_cc", "all_", "any_", "TikError"]
+
+
+# ---- the tensor-level h_* forms: whole tensors, lowered to full repeats plus a masked tail ----
+def _h_spans(n, per):
+    """(element offset, mask, repeat) covering n elements, at most 255 repeats each."""
+    full, rem = divmod(n, per)
+    out = []
+    for start in range(0, full, 255):
+        out.append((start * per, per, min(255, full - start)))
+    if rem:
+        out.append((full * per, rem, 1))
+    return out
+
+
+def _flat(t):
+    return t.reshape((t.size,)) if len(t.shape) != 1 else t
+
+
+def _h_elementwise(self, api, op, dst, srcs, scalar=0, allowed=None, loc=None):
+    loc = loc or user_loc(3)
+    tensors = [dst] + [s for s in srcs if isinstance(s, Tensor)]
+    for x in tensors:
+        if x.size != dst.size:
+            fail("shapes differ: %s has %d elements, %s has %d" % (dst.name, dst.size, x.name, x.size), api, loc)
+    dt = self._types(api, loc, allowed, *tensors)
+    per = 256 // DTYPE_SIZE[dt]
+    flats = [_flat(x) for x in tensors]
+    for off, mask, rep in _h_spans(dst.size, per):
+        views = [f[off] for f in flats]
+        self._vec(api, op, dt, mask, views[0], tuple(views[1:]), rep, (1, 1, 1 if len(views) > 2 else 0),
+                  (8, 8, 8 if len(views) > 2 else 0), scalar, loc=loc)
+
+
+_H_BINARY = {"add": ("Add", "Adds", 1), "sub": ("Sub", "Adds", -1), "mul": ("Mul", "Muls", 1),
+             "div": ("Div", None, 0), "max": ("Max", "Maxs", 1), "min": ("Min", "Mins", 1),
+             "and": ("And", None, 0), "or": ("Or", None, 0)}
+for _n, (_op, _sop, _sign) in _H_BINARY.items():
+    def _h_bin(self, dst, src0, src1, _api="h_" + _n, _op=_op, _sop=_sop, _sign=_sign):
+        loc = user_loc()
+        if isinstance(src1, Tensor):
+            _h_elementwise(self, _api, _op, dst, (src0, src1), loc=loc)
+        elif _sop is None:
+            fail("src1 must be a Tensor", _api, loc)
+        else:
+            _h_elementwise(self, _api, _sop, dst, (src0,), src1 if _sign > 0 else -src1, loc=loc)
+    _define("h_" + _n, _h_bin)
+
+for _n, (_op, _allowed) in _UNARY.items():
+    def _h_un(self, dst, src, _api="h_" + _n, _op=_op, _allowed=_allowed):
+        _h_elementwise(self, _api, _op, dst, (src,), allowed=_allowed, loc=user_loc())
+    _define("h_" + _n, _h_un)
+
+
+def _h_duplicate(self, dst, scalar):
+    _h_elementwise(self, "h_duplicate", "Duplicate", dst, (), scalar, loc=user_loc())
+
+
+def _h_cast(self, dst, src, round_mode=""):
+    loc = user_loc()
+    if dst.size != src.size:
+        fail("shapes differ: %s has %d elements, %s has %d" % (dst.name, dst.size, src.name, src.size), "h_cast", loc)
+    per = 256 // max(DTYPE_SIZE[dst.dtype], DTYPE_SIZE[src.dtype])
+    fd, fs = _flat(dst), _flat(src)
+    for off, mask, rep in _h_spans(dst.size, per):
+        _conv(self, "h_cast", mask, round_mode, fd[off], fs[off], rep, (1, 1),
+              (per * DTYPE_SIZE[dst.dtype] // 32, per * DTYPE_SIZE[src.dtype] // 32), None, loc)
+
+
+def _h_data_move(self, dst, src):
+    loc = user_loc()
+    nbytes = min(dst.size * DTYPE_SIZE[dst.dtype], src.size * DTYPE_SIZE[src.dtype])
+    self._move("h_data_move", dst, src, 1, (nbytes + 31) // 32, 0, 0, loc)
+
+
+_define("h_duplicate", _h_duplicate)
+_define("h_cast", _h_cast)
+_define("h_data_move", _h_data_move)
