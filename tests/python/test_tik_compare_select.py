@@ -55,3 +55,21 @@ def test_vcmp_cmpmask_then_vsel():
     a, b = data()
     got, = build(0).tikdb.start_debug({"x": a, "y": b})
     assert got.tobytes() == np.where(a >= b, a, b).tobytes()
+
+
+def test_cmpvs_with_a_scalar_then_select():
+    t = tik.Tik()
+    x = t.Tensor("float32", (128,), name="x", scope=tik.scope_gm)
+    z = t.Tensor("float32", (128,), name="z", scope=tik.scope_gm)
+    xu = t.Tensor("float32", (128,), name="xu", scope=tik.scope_ubuf)
+    zu = t.Tensor("float32", (128,), name="zu", scope=tik.scope_ubuf)
+    bits = t.Tensor("uint8", (16,), name="bits", scope=tik.scope_ubuf)
+    t.data_move(xu, x, 0, 1, 16, 0, 0)
+    t.vec_cmpvs_ge(bits, xu, 0.25, 2, 8)
+    t.vec_sel(64, 1, zu, bits, xu, -1.0, 2, 8, 8, 8)
+    t.data_move(z, zu, 0, 1, 16, 0, 0)
+    t.BuildCCE("cmpvs", [x], [z])
+    a = np.random.default_rng(17).uniform(-1, 1, 128).astype(np.float32)
+    a[5] = 0.25
+    got, = t.tikdb.start_debug({"x": a})
+    assert got.tobytes() == np.where(a >= np.float32(0.25), a, np.float32(-1)).tobytes()

@@ -84,3 +84,31 @@ def test_softmax_rows():
         inv = np.float16(1.0 / float(sm))  # the scalar unit: double, stored as float16
         want[r] = e * inv
     assert got.tobytes() == want.tobytes()
+
+
+def test_vcpadd_pairs_and_scalar_helpers():
+    t = tik.Tik()
+    x = t.Tensor("float16", (128,), name="x", scope=tik.scope_gm)
+    y = t.Tensor("float16", (64,), name="y", scope=tik.scope_gm)
+    s = t.Tensor("int32", (8,), name="s", scope=tik.scope_gm)
+    xu = t.Tensor("float16", (128,), name="xu", scope=tik.scope_ubuf)
+    yu = t.Tensor("float16", (64,), name="yu", scope=tik.scope_ubuf)
+    su = t.Tensor("int32", (8,), name="su", scope=tik.scope_ubuf)
+    assert t.get_available_buffer_size(tik.scope_ubuf) == 256 * 1024 - 128 * 2 - 64 * 2 - 32
+    t.data_move(xu, x, 0, 1, 8, 0, 0)
+    t.vcpadd(128, yu, xu, 1, 1, 1, 8)
+    a_s = t.Scalar("int32", "a", init_value=-7)
+    r = t.Scalar("int32", "r")
+    t.scalar_abs(r, a_s)
+    su[0].set_as(r)
+    t.scalar_max(r, a_s, 3)
+    su[1].set_as(r)
+    t.scalar_min(r, a_s, 3)
+    su[2].set_as(r)
+    t.data_move(y, yu, 0, 1, 4, 0, 0)
+    t.data_move(s, su, 0, 1, 1, 0, 0)
+    t.BuildCCE("vcpadd", [x], [y, s])
+    a = np.random.default_rng(18).uniform(-1, 1, 128).astype(np.float16)
+    got_y, got_s = t.tikdb.start_debug({"x": a})
+    assert got_y.tobytes() == (a[0::2] + a[1::2]).tobytes()
+    assert got_s[:3].tolist() == [7, 3, -7]

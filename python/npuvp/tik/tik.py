@@ -882,3 +882,72 @@ def _h_data_move(self, dst, src):
 _define("h_duplicate", _h_duplicate)
 _define("h_cast", _h_cast)
 _define("h_data_move", _h_data_move)
+
+
+# ---- compare with a scalar, pairwise sums, scalar helpers ----
+for _m in _CMP:
+    def _cmpvs(self, dst, src, scalar, repeat_times, src_rep_stride, _m=_m):
+        loc = user_loc()
+        dt = self._types("vec_cmpvs_" + _m, loc, _FLOAT, src)
+        full = [-1, -1] if DTYPE_SIZE[dt] == 2 else [0, -1]
+        self._vec("vec_cmpvs_" + _m, "CompareScalar", dt, None, dst_bits(dst, "vec_cmpvs_" + _m, loc), (src,),
+                  repeat_times, (1, 1, 0), (0, src_rep_stride, 0), scalar, extra={"cmp": _CMP[_m], "mask": ["b"] + full},
+                  loc=loc)
+
+    def _vcmpvs(self, dst, src, scalar, repeat_times, src_blk_stride, src_rep_stride, _m=_m):
+        loc = user_loc()
+        dt = self._types("vcmpvs_" + _m, loc, _FLOAT, src)
+        full = [-1, -1] if DTYPE_SIZE[dt] == 2 else [0, -1]
+        self._vec("vcmpvs_" + _m, "CompareScalar", dt, None, dst_bits(dst, "vcmpvs_" + _m, loc), (src,),
+                  repeat_times, (1, src_blk_stride, 0), (0, src_rep_stride, 0), scalar,
+                  extra={"cmp": _CMP[_m], "mask": ["b"] + full}, loc=loc)
+    _define("vec_cmpvs_" + _m, _cmpvs)
+    _define("vcmpvs_" + _m, _vcmpvs)
+
+
+def dst_bits(dst, api, loc):
+    if not isinstance(dst, Tensor) or dst.dtype not in ("uint8", "uint16", "uint32", "uint64"):
+        fail("dst must be an unsigned integer tensor of bits", api, loc)
+    return dst
+
+
+def _vcpadd(self, mask, dst, src, repeat_times, dst_rep_stride, src_blk_stride, src_rep_stride):
+    loc = user_loc()
+    dt = self._types("vcpadd", loc, _FLOAT, dst, src)
+    self._vec("vcpadd", "PairReduceSum", dt, mask, dst, (src,), repeat_times, (1, src_blk_stride, 0),
+              (dst_rep_stride, src_rep_stride, 0), loc=loc)
+
+
+def _get_available_buffer_size(self, buffer_scope):
+    """Bytes of `buffer_scope` not held by live tensors."""
+    if buffer_scope not in _ALIGN:
+        fail("scope %r has no local buffer" % (buffer_scope,), "get_available_buffer_size")
+    pool = _POOL.get(buffer_scope, buffer_scope)
+    return self._spec[_SIZE_KEY[pool]] - self._tops[pool]
+
+
+def _scalar_max(self, dst, src0, src1):
+    dst.set_as(Expr(["max", enc(src0), enc(src1)], dst.dtype))
+
+
+def _scalar_min(self, dst, src0, src1):
+    dst.set_as(Expr(["min", enc(src0), enc(src1)], dst.dtype))
+
+
+def _scalar_abs(self, dst, src):
+    dst.set_as(Expr(["max", enc(src), ["neg", enc(src)]], dst.dtype))
+
+
+def _scalar_conv(self, round_mode, dst, src):
+    """Scalar conversion; the store into dst's dtype rounds to nearest (integers truncate)."""
+    if round_mode not in _ROUND:
+        fail("round_mode '%s' is not one of %s" % (round_mode, ", ".join(repr(r) for r in _ROUND)), "scalar_conv")
+    dst.set_as(src)
+
+
+_define("vcpadd", _vcpadd)
+_define("get_available_buffer_size", _get_available_buffer_size)
+_define("scalar_max", _scalar_max)
+_define("scalar_min", _scalar_min)
+_define("scalar_abs", _scalar_abs)
+_define("scalar_conv", _scalar_conv)
