@@ -590,6 +590,9 @@ RunResult run(const Program& p, const std::vector<Feed>& feeds) {
   uint64_t issued = 0;
   RunResult result;
   result.report = dev.launch(p.kernel_name, p.block_num, [&] {
+    // The device may run the body once outside any core, looking for a declared kernel type
+    // (Device::launch); a TIK program declares none.
+    if (!AiCore::current()) return;
     Interpreter interp(p, gm, feeds);
     interp.run();
     issued += interp.issued_;
