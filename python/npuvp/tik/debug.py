@@ -1,7 +1,5 @@
 """tik_instance.tikdb: runs a built operator (BuildCCE first) as Huawei's debugger does, on an
 npuvp platform: real blocks in parallel, double buffering, timing, deterministic memory."""
-import sys
-
 from .errors import TikError
 from . import runner
 from . import soc
@@ -19,12 +17,11 @@ class Debugger:
         if built is None:
             raise TikError("start_debug: call BuildCCE first")
         name, inputs, outputs, text = built
-        feeds = runner.feeds_from(None, inputs, feed_dict)
+        feeds = runner.feeds_from(inputs, feed_dict)
         console = None
         if interactive:
             from .console import Console
             console = Console(self._tik)
-        result = runner.run_program(text, feeds, soc.current_platform() if self._tik._platform is None
-                                    else self._tik._platform, console=console)
+        result = runner.run_program(text, feeds, self._tik._platform or soc.current_platform(), console=console)
         self.last_run = {k: v for k, v in result.items() if k != "outputs"}
         return runner.outputs_from(result, outputs)

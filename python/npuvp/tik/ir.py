@@ -9,8 +9,6 @@ import os
 
 from .errors import TikError
 
-_PACKAGE_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + d
-                      for d in ("tik", ))
 _OUR_DIRS = (os.path.dirname(os.path.abspath(__file__)),
              os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tbe"),
              os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "te"),

@@ -57,7 +57,7 @@ def run_program(program_json, feeds, platform=None, sets=(), console=None):
     return value
 
 
-def feeds_from(program, inputs, feed_dict):
+def feeds_from(inputs, feed_dict):
     """The run's feeds in input order, from a {name: array or number} dict."""
     feeds = []
     for x in inputs:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from . import soc
 from .errors import TikError
-from .ir import (DTYPE_SIZE, FLOATS, Expr, Scalar, Tensor, all_, any_, check_dtype, enc, fail, user_loc)
+from .ir import (DTYPE_SIZE, Expr, Scalar, Tensor, all_, any_, check_dtype, enc, fail, user_loc)
 
 scope_gm = "scope_gm"
 scope_ubuf = "scope_ubuf"
