@@ -7,6 +7,8 @@
 #include "sw/tik/tik_program.h"
 #include "sw/tik/tik_run.h"
 #include "tlm/log.h"
+#include "tlm/stats.h"
+#include "tlm/tracer.h"
 
 namespace py = pybind11;
 
@@ -14,7 +16,7 @@ namespace {
 
 // Runs a TIK program: feeds are bytes (GM tensors) or numbers (InputScalars), in input order.
 py::dict run_tik(const std::string& program_json, const py::list& feeds, const std::string& platform,
-                 const std::vector<std::string>& sets) {
+                 const std::vector<std::string>& sets, const std::string& trace, const std::string& stats) {
   npuvp::tik::Program program = npuvp::tik::parse_text(program_json);
   std::vector<npuvp::tik::Feed> in;
   for (const auto& f : feeds) {
@@ -33,11 +35,14 @@ py::dict run_tik(const std::string& program_json, const py::list& feeds, const s
     in.push_back(std::move(feed));
   }
   npuvp::Device::configure(platform, sets);
+  if (!trace.empty()) npuvp::Tracer::global().open(trace);
   npuvp::tik::RunResult r;
   {
     py::gil_scoped_release release;
     r = npuvp::tik::run(program, in);
   }
+  if (!trace.empty()) npuvp::Tracer::global().close();
+  if (!stats.empty()) npuvp::Stats::global().write_json(stats);
   py::dict out;
   py::list outputs;
   for (const auto& o : r.outputs) outputs.append(py::bytes(reinterpret_cast<const char*>(o.data()), o.size()));
@@ -63,7 +68,7 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   m.def("run_tik", &run_tik, py::arg("program_json"), py::arg("feeds"), py::arg("platform") = "",
-        py::arg("sets") = std::vector<std::string>{},
+        py::arg("sets") = std::vector<std::string>{}, py::arg("trace") = "", py::arg("stats") = "",
         "Runs a serialised TIK program on a fresh platform of this process; returns outputs and the run report");
   m.def("parse_tik", [](const std::string& text) { return npuvp::tik::parse_text(text).instructions; },
         "Parses and checks a serialised TIK program; returns its instruction count");

@@ -46,3 +46,16 @@ def test_thread_num_2_double_buffers():
     double = run(1, 8, 2)
     # Move-in, compute and move-out of successive tiles overlap: faster, same result.
     assert double["cycles"] < 0.9 * single["cycles"]
+
+
+def test_trace_stats_and_overrides_from_the_environment(monkeypatch):
+    import json
+    import os
+    monkeypatch.setenv("NPUVP_TRACE", os.path.abspath("trace.json"))
+    monkeypatch.setenv("NPUVP_STATS", os.path.abspath("stats.json"))
+    fast = run(1, 2, 1)
+    monkeypatch.setenv("NPUVP_SET", "core.vector.head_cycles=400")
+    slow = run(1, 2, 1)
+    assert slow["cycles"] > fast["cycles"]          # the override reached the platform
+    assert json.load(open("trace.json"))            # a trace was written
+    assert "core0" in json.load(open("stats.json"))  # and the statistics

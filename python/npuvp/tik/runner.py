@@ -23,7 +23,11 @@ def _child(write_fd, program_json, feeds, platform, sets, console):
         from npuvp import _core
         if console is not None:
             console.before_run()
-        result = _core.run_tik(program_json, feeds, platform or "", list(sets))
+        # $NPUVP_SET ("key=value;key=value") overrides platform parameters; $NPUVP_TRACE and
+        # $NPUVP_STATS name a Perfetto trace and a statistics JSON to write (as npuvp run's options).
+        sets = list(sets) + [kv for kv in os.environ.get("NPUVP_SET", "").split(";") if kv]
+        result = _core.run_tik(program_json, feeds, platform or "", sets, os.environ.get("NPUVP_TRACE", ""),
+                               os.environ.get("NPUVP_STATS", ""))
         payload = pickle.dumps(("ok", result))
     except BaseException as e:  # the parent raises it
         payload = pickle.dumps(("error", str(e)))
