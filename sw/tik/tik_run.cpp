@@ -453,7 +453,44 @@ class Interpreter {
     v.src1_rep_stride = param(in, 6, 0, 65535, "src1_rep_stride");
     v.scalar = eval(in.params[7]).as_double();
     if (v.repeat == 0) return;  // TIK: nothing to do
+    check_extents(in, v);
     send(Pipe::V, v, regions, n);
+  }
+
+  // A vector instruction stays inside its tensors: the 32 B blocks it writes lie in the
+  // destination tensor and those it reads in one of its sources (a tensor's last block may
+  // run into the alignment padding after it), as TIK's debugger checks.
+  void check_extents(const Instr& in, const aicore::VectorOp& v) {
+    auto bounds = [&](const View& view) {
+      const TensorDecl& t = p_.tensors[view.tensor];
+      const uint64_t base = tensor_base(view.tensor);
+      return std::make_pair(base, base + (t.bytes + 31) / 32 * 32);
+    };
+    for (const auto& b : aicore::VectorUnit::operand_bytes(v)) {
+      if (b.begin == 0 && b.end == ~0ull) continue;  // Gather's data: anywhere
+      if (b.write) {
+        if (!in.dst.present()) continue;
+        const auto [lo, hi] = bounds(in.dst);
+        if (b.begin < lo || b.end > hi) {
+          fail_here(fmt::format("dst writes UB bytes [0x{:x}, 0x{:x}), outside tensor {} [0x{:x}, 0x{:x}): "
+                                "check repeat_times, strides and mask", b.begin, b.end,
+                                p_.tensors[in.dst.tensor].name, lo, hi));
+        }
+        continue;
+      }
+      bool inside = false;
+      std::string names;
+      for (const View* view : {&in.src0, &in.src1, &in.src2}) {
+        if (!view->present()) continue;
+        const auto [lo, hi] = bounds(*view);
+        inside = inside || (b.begin >= lo && b.end <= hi);
+        names += (names.empty() ? "" : ", ") + p_.tensors[view->tensor].name;
+      }
+      if (!inside && !names.empty()) {
+        fail_here(fmt::format("reads UB bytes [0x{:x}, 0x{:x}), outside its source tensor(s) {}: check "
+                              "repeat_times, strides and mask", b.begin, b.end, names));
+      }
+    }
   }
 
   void move(const Instr& in) {

@@ -147,3 +147,17 @@ def test_element_index_out_of_tensor_at_run_time():
     with pytest.raises(tik.TikError) as e:
         t.tikdb.start_debug({"i": 9})
     assert re.search(r"%s:%d.*outside its 32 bytes" % (HERE, line_of("MARK-index")), str(e.value))
+
+
+def test_vector_instruction_overflowing_its_tensor():
+    t = tik.Tik()
+    x = t.Tensor("float16", (256,), name="x", scope=tik.scope_gm)
+    a = t.Tensor("float16", (256,), name="small", scope=tik.scope_ubuf)
+    t.Tensor("float16", (1024,), name="neighbour", scope=tik.scope_ubuf)
+    t.vec_adds(128, a, a, 1.0, 3, 8, 8)  # MARK-overrun: 3 repeats of 128 on 256 elements
+    t.data_move(x, a, 0, 1, 16, 0, 0)
+    t.BuildCCE("overrun", [x], [x])
+    with pytest.raises(tik.TikError) as e:
+        t.tikdb.start_debug({"x": np.zeros(256, np.float16)})
+    assert "%s:%d" % (HERE, line_of("MARK-overrun")) in str(e.value)
+    assert "outside tensor small" in str(e.value)
