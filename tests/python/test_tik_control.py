@@ -108,3 +108,20 @@ def test_uninitialised_memory_is_deterministic():
     t.BuildCCE("uninit", [x], [y])
     got, = t.tikdb.start_debug({"x": np.zeros(16, np.float16)})
     assert (got == 0xA5A5).all()
+
+
+def test_tensor_mov_and_new_stmt_scope():
+    t = tik.Tik()
+    x = t.Tensor("int32", (4, 16), name="x", scope=tik.scope_gm)
+    y = t.Tensor("int32", (2, 16), name="y", scope=tik.scope_gm)
+    with t.new_stmt_scope():
+        big = t.Tensor("int32", (60 * 1024,), name="big", scope=tik.scope_ubuf)  # freed at the scope's end
+        t.vec_dup(64, big, 0, 1, 8)
+    u = t.Tensor("int32", (60 * 1024,), name="u", scope=tik.scope_ubuf)          # fits again
+    # rows 0 and 2: 2 bursts of 2 blocks, skipping 2 blocks between them in GM
+    t.tensor_mov(u, x, "", 2, 2, 0, 2)
+    t.tensor_mov(y, u, "", 1, 4, 0, 0)
+    t.BuildCCE("tensor_mov", [x], [y])
+    a = np.arange(64, dtype=np.int32).reshape(4, 16)
+    got, = t.tikdb.start_debug({"x": a})
+    assert got.tobytes() == a[::2].tobytes()

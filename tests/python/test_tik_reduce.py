@@ -112,3 +112,27 @@ def test_vcpadd_pairs_and_scalar_helpers():
     got_y, got_s = t.tikdb.start_debug({"x": a})
     assert got_y.tobytes() == (a[0::2] + a[1::2]).tobytes()
     assert got_s[:3].tolist() == [7, 3, -7]
+
+
+def test_reduce_max_with_index_and_block_reduce():
+    t = tik.Tik()
+    x = t.Tensor("float32", (128,), name="x", scope=tik.scope_gm)
+    m = t.Tensor("float32", (8,), name="m", scope=tik.scope_gm)
+    g = t.Tensor("float32", (16,), name="g", scope=tik.scope_gm)
+    xu = t.Tensor("float32", (128,), name="xu", scope=tik.scope_ubuf)
+    mu = t.Tensor("float32", (8,), name="mu", scope=tik.scope_ubuf)
+    gu = t.Tensor("float32", (16,), name="gu", scope=tik.scope_ubuf)
+    work = t.Tensor("float32", (64,), name="work", scope=tik.scope_ubuf)
+    t.data_move(xu, x, 0, 1, 16, 0, 0)
+    t.vec_dup(8, mu, 0.0, 1, 8)
+    t.vec_reduce_max(64, mu, xu, work, 2, 8, cal_index=True)
+    t.vcgadd(64, gu, xu, 2, 1, 1, 8)   # one sum per 32 B block: 8 per repeat
+    t.data_move(m, mu, 0, 1, 1, 0, 0)
+    t.data_move(g, gu, 0, 1, 2, 0, 0)
+    t.BuildCCE("reduce_max", [x], [m, g])
+    a = np.random.default_rng(21).uniform(-1, 1, 128).astype(np.float32)
+    got_m, got_g = t.tikdb.start_debug({"x": a})
+    assert got_m[0] == a.max()
+    assert got_m[1:2].view(np.uint32)[0] == int(np.argmax(a))
+    want = np.array([tree_sum(b, np.float32) for b in a.reshape(16, 8)], np.float32)
+    assert got_g.tobytes() == want.tobytes()
