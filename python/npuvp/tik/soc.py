@@ -132,7 +132,10 @@ class Dprofile:
 
     def __init__(self, ai_core_arch=None, ai_core_version=None, ddk_version=None):
         if ai_core_arch is not None and ai_core_version is not None:
-            soc = ai_core_version if str(ai_core_version).lower().startswith("ascend") else None
+            version = str(ai_core_version)
+            # The older product names: "cloud" is the Ascend 910; "mini" (Ascend 310) is not
+            # modelled and keeps the current SoC.
+            soc = version if version.lower().startswith("ascend") else {"cloud": "Ascend910"}.get(version.lower())
             if soc:
                 set_current_compile_soc_info(soc)
         self.arch = ai_core_arch
