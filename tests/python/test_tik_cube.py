@@ -62,8 +62,12 @@ def test_load2d_mmad_through_ub_on_910():
     assert from_nz(h, m, n).tobytes() == want.astype(np.float16).tobytes()
 
 
-def test_matmul_init_l1out_and_fixpipe_on_910b():
-    set_current_compile_soc_info("Ascend910B2")
+import pytest
+
+
+@pytest.mark.parametrize("soc", ["Ascend910B2", "Ascend310P3"])
+def test_matmul_init_l1out_and_fixpipe(soc):
+    set_current_compile_soc_info(soc)
     m, k, n = 30, 64, 48   # m not a multiple of 16, as the reference allows
     k1, m1, n1 = k // 16, 2, n // 16
     t = tik.Tik()
@@ -92,3 +96,29 @@ def test_matmul_init_l1out_and_fixpipe_on_910b():
     want = mmad_ref(a[:m], b, once)
     assert from_nz(c, m, n).tobytes() == want.tobytes()
     assert from_nz(h, m, n).tobytes() == want.astype(np.float16).tobytes()
+
+
+@pytest.mark.parametrize("soc", ["Ascend910B2", "Ascend310P3"])
+def test_int8_matmul_as_the_reference_example(soc):
+    """The TIK reference's matmul example: int8 a [2, 32, 32], b [2, 160, 32], m=30, k=64, n=160."""
+    set_current_compile_soc_info(soc)
+    t = tik.Tik()
+    a_gm = t.Tensor("int8", [2, 32, 32], name="a_gm", scope=tik.scope_gm)
+    b_gm = t.Tensor("int8", [2, 160, 32], name="b_gm", scope=tik.scope_gm)
+    dst_gm = t.Tensor("int32", [10, 30, 16], name="dst_gm", scope=tik.scope_gm)
+    a_l1 = t.Tensor("int8", [2, 32, 32], name="a_l1", scope=tik.scope_cbuf)
+    b_l1 = t.Tensor("int8", [2, 160, 32], name="b_l1", scope=tik.scope_cbuf)
+    dst_l1out = t.Tensor("int32", [10, 32, 16], name="dst_l1out", scope=tik.scope_cbuf_out)
+    t.data_move(a_l1, a_gm, 0, 1, 64, 0, 0)
+    t.data_move(b_l1, b_gm, 0, 1, 320, 0, 0)
+    t.matmul(dst_l1out, a_l1, b_l1, 30, 64, 160)
+    t.fixpipe(dst_gm, dst_l1out, 10, 60, 0, 0)
+    t.BuildCCE("matmul_int8", [a_gm, b_gm], [dst_gm])
+    rng = np.random.default_rng(22)
+    a = rng.integers(-128, 128, (32, 64)).astype(np.int8)
+    a[30:] = 0
+    b = rng.integers(-128, 128, (64, 160)).astype(np.int8)
+    got, = t.tikdb.start_debug({"a_gm": a.reshape(32, 2, 32).transpose(1, 0, 2),
+                                "b_gm": b.T.reshape(160, 2, 32).transpose(1, 0, 2)})
+    want = a[:30].astype(np.int32) @ b.astype(np.int32)
+    assert got.tobytes() == want.reshape(30, 10, 16).transpose(1, 0, 2).tobytes()

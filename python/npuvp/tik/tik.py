@@ -505,8 +505,6 @@ class Tik:
         api = "fixpipe"
         if src.scope not in (scope_cbuf_out, scope_cc) or dst.scope != scope_gm:
             fail("fixpipe moves scope_cbuf_out to scope_gm", api, loc)
-        if self._spec["product"] != "Ascend910B":
-            fail("fixpipe needs a FixPipe unit; %s has none (move L0C through UB)" % self._spec["product"], api, loc)
         ext = extend_params or {}
         quant = (ext.get("quantize_params") or {}).get("mode") if isinstance(ext.get("quantize_params"), dict) \
             else ext.get("quantize_params")
@@ -527,10 +525,28 @@ class Tik:
         drow = m * 16 * DTYPE_SIZE[dst.dtype]
         if drow % 32:
             fail("a burst of %d rows of %s is not 32-byte aligned in dst" % (m, dst.dtype), api, loc)
-        self._cur.append({"kind": "fixpipe", "api": api, "dst": dst.j_view(), "src": src.j_view(), "tc": src.dtype,
-                          "td": dst.dtype, "nz2nd": False, "relu": bool(ext.get("relu", False)),
-                          "p": [m, cburst_num * 16, m_pad, drow // 32 + dst_stride], "k": "i", "loc": loc})
-        self._instructions += 1
+        if self._spec["product"] == "Ascend910B":
+            self._cur.append({"kind": "fixpipe", "api": api, "dst": dst.j_view(), "src": src.j_view(),
+                              "tc": src.dtype, "td": dst.dtype, "nz2nd": False, "relu": bool(ext.get("relu", False)),
+                              "p": [m, cburst_num * 16, m_pad, drow // 32 + dst_stride], "k": "i", "loc": loc})
+            self._instructions += 1
+            return
+        # Products without a FixPipe unit (310P): L0C leaves through UB, as their compiler does it:
+        # the fractal columns in matrix mode (converting float32 to float16), then the m valid
+        # rows of each column to GM.
+        if ext.get("relu"):
+            fail("relu in fixpipe needs a FixPipe unit; %s has none" % self._spec["product"], api, loc)
+        with self._scope(self._cur):
+            frac = m_pad // 16
+            ub = self.Tensor(dst.dtype, (cburst_num * m_pad * 16,), scope_ubuf, "fixpipe_ub")
+            unit = 1024 if ssize == 4 else 512
+            self._cur.append({"kind": "move", "api": api, "dst": ub.j_view(), "src": src.j_view(), "dt": dst.dtype,
+                              "st": src.dtype, "unit": unit, "p": [1, cburst_num * frac, 0, 0], "k": "i", "loc": loc})
+            dsize = DTYPE_SIZE[dst.dtype]
+            self._cur.append({"kind": "move", "api": api, "dst": dst.j_view(), "src": ub.j_view(), "dt": dst.dtype,
+                              "unit": 32, "p": [cburst_num, drow // 32, (m_pad - m) * 16 * dsize // 32, dst_stride],
+                              "k": "i", "loc": loc})
+            self._instructions += 2
 
     # ---- build and run ----
     def _program(self, kernel_name, inputs, outputs, flowtable=None):
