@@ -137,3 +137,19 @@ def test_casts():
     got_h, got_i = t.tikdb.start_debug({"x": a})
     assert got_h.tobytes() == a.astype(np.float16).tobytes()
     assert got_i.tobytes() == np.floor(a).astype(np.int32).tobytes()
+
+
+def test_vnchwconv_transposes_16_blocks():
+    t = tik.Tik()
+    x = t.Tensor("float16", (2, 16, 16), name="x", scope=tik.scope_gm)
+    y = t.Tensor("float16", (2, 16, 16), name="y", scope=tik.scope_gm)
+    xu = t.Tensor("float16", (2, 16, 16), name="xu", scope=tik.scope_ubuf)
+    yu = t.Tensor("float16", (2, 16, 16), name="yu", scope=tik.scope_ubuf)
+    t.data_move(xu, x, 0, 1, 32, 0, 0)
+    # two repeats: the second 16x16 matrix is 16 blocks further on each side
+    t.vec_trans_scatter(False, False, [yu[0, i, 0] for i in range(16)], [xu[0, i, 0] for i in range(16)], 2, 16, 16)
+    t.data_move(y, yu, 0, 1, 32, 0, 0)
+    t.BuildCCE("trans", [x], [y])
+    a = np.random.default_rng(23).uniform(-1, 1, (2, 16, 16)).astype(np.float16)
+    got, = t.tikdb.start_debug({"x": a})
+    assert got.tobytes() == a.transpose(0, 2, 1).copy().tobytes()

@@ -238,6 +238,15 @@ class Tensor:
         out_shape.extend(shape[len(idx):])
         return self._view(self._offset_by(elems), out_shape)
 
+    def shifted(self, elems):
+        """This start address moved by `elems` elements, bounded by the tensor, not the view
+        (TIK operand lists name start addresses)."""
+        boff = self._offset_by(elems)
+        left = (self.root_bytes - boff) // self.itemsize if isinstance(boff, int) else self.size
+        if isinstance(boff, int) and (boff < 0 or left <= 0):
+            fail("element %d of tensor %s is outside it" % (boff // self.itemsize, self.name))
+        return self._view(boff, (max(left, 1),))
+
     def __setitem__(self, idx, value):
         self[idx].set_as(value)
 

@@ -967,3 +967,48 @@ _define("scalar_max", _scalar_max)
 _define("scalar_min", _scalar_min)
 _define("scalar_abs", _scalar_abs)
 _define("scalar_conv", _scalar_conv)
+
+
+# ---- vnchwconv / vec_trans_scatter: 16 blocks of 16-bit elements transposed ----
+def _trans_scatter(self, api, dst_high_half, src_high_half, dst_list, src_list, repeat_times, dst_rep_stride,
+                   src_rep_stride):
+    """dst_list[i][j] = src_list[j][i] for 16-bit types, per repeat: the 16 source blocks are
+    gathered into a 16x16 matrix, transposed by the vector unit, and scattered (UB -> UB moves on
+    the vector pipe around one Transpose)."""
+    loc = user_loc(3)
+    if len(dst_list) != 16 or len(src_list) != 16:
+        fail("dst_list and src_list hold 16 tensors each", api, loc)
+    dt = self._types(api, loc, ("float16", "int16", "uint16"), *(list(dst_list) + list(src_list)))
+    if not isinstance(repeat_times, int) or not 1 <= repeat_times <= 255:
+        fail("repeat_times %r must be an immediate in [1, 255] here" % (repeat_times,), api, loc)
+    for v, what in ((dst_rep_stride, "dst_rep_stride"), (src_rep_stride, "src_rep_stride")):
+        if not isinstance(v, int) or not 0 <= v <= 65535:
+            fail("%s %r must be an immediate in [0, 65535] here" % (what, v), api, loc)
+    for t in list(dst_list) + list(src_list):
+        self._operand(t, "operand", api, 32, loc)
+    per = 16  # 16-bit elements per 32 B block
+    with self._scope(self._cur):
+        a = self.Tensor(dt, (256,), scope_ubuf, api + "_in")
+        b = self.Tensor(dt, (256,), scope_ubuf, api + "_out")
+        for r in range(repeat_times):
+            for j, s in enumerate(src_list):
+                self._move(api, a[j * per], s.shifted(r * src_rep_stride * per), 1, 1, 0, 0, loc)
+            self._vec(api, "Transpose", dt, None, b, (a,), 1, (1, 1, 0), (8, 8, 0), loc=loc)
+            for i, d in enumerate(dst_list):
+                self._move(api, d.shifted(r * dst_rep_stride * per), b[i * per], 1, 1, 0, 0, loc)
+
+
+def _vnchwconv(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times, dst_rep_stride, src_rep_stride,
+               name=None):
+    _trans_scatter(self, "vnchwconv", dst_high_half, src_high_half, dst_list, src_list, repeat_times,
+                   dst_rep_stride, src_rep_stride)
+
+
+def _vec_trans_scatter(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times, dst_rep_stride,
+                       src_rep_stride):
+    _trans_scatter(self, "vec_trans_scatter", dst_high_half, src_high_half, dst_list, src_list, repeat_times,
+                   dst_rep_stride, src_rep_stride)
+
+
+_define("vnchwconv", _vnchwconv)
+_define("vec_trans_scatter", _vec_trans_scatter)
