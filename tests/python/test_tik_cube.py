@@ -122,3 +122,35 @@ def test_int8_matmul_as_the_reference_example(soc):
                                 "b_gm": b.T.reshape(160, 2, 32).transpose(1, 0, 2)})
     want = a[:30].astype(np.int32) @ b.astype(np.int32)
     assert got.tobytes() == want.reshape(30, 10, 16).transpose(1, 0, 2).tobytes()
+
+
+@pytest.mark.parametrize("soc", ["Ascend910B2", "Ascend310P3"])
+def test_conv2d_then_fixpipe(soc):
+    """conv2d of a [1, 6, 6, 16] float16 map with 16 3x3 filters, pad 1, stride 1, then fixpipe."""
+    set_current_compile_soc_info(soc)
+    c1, h, w, c0, kh, kw, cout = 1, 6, 6, 16, 3, 3, 16
+    ho, wo = 6, 6
+    t = tik.Tik()
+    fm_gm = t.Tensor("float16", (c1, h, w, c0), name="fm", scope=tik.scope_gm)
+    wt_gm = t.Tensor("float16", (c1, kh, kw, cout, c0), name="wt", scope=tik.scope_gm)
+    out_gm = t.Tensor("float32", (cout // 16, ho * wo, 16), name="out", scope=tik.scope_gm)
+    fm = t.Tensor("float16", (c1, h, w, c0), name="fm_l1", scope=tik.scope_cbuf)
+    wt = t.Tensor("float16", (c1, kh, kw, cout, c0), name="wt_l1", scope=tik.scope_cbuf)
+    acc = t.Tensor("float32", (cout // 16, 48, 16), name="acc", scope=tik.scope_cbuf_out)
+    t.data_move(fm, fm_gm, 0, 1, c1 * h * w, 0, 0)
+    t.data_move(wt, wt_gm, 0, 1, c1 * kh * kw * cout, 0, 0)
+    t.conv2d(acc, fm, wt, [c1, h, w, c0], [c1, kh, kw, cout, c0], [1, 1], [1, 1, 1, 1], [1, 1])
+    t.fixpipe(out_gm, acc, cout // 16, ho * wo * 16 * 4 // 32, 0, 0)
+    t.BuildCCE("conv", [fm_gm, wt_gm], [out_gm])
+    rng = np.random.default_rng(24)
+    x = rng.uniform(-1, 1, (c1, h, w, c0)).astype(np.float16)
+    k = rng.uniform(-1, 1, (c1, kh, kw, cout, c0)).astype(np.float16)
+    got, = t.tikdb.start_debug({"fm": x, "wt": k})
+    # img2col with the column order (c1, kh, kw, c0), zero padding
+    xp = np.zeros((c1, h + 2, w + 2, c0), np.float16)
+    xp[:, 1:h + 1, 1:w + 1] = x
+    cols = np.array([[xp[c, i + a, j + b, z] for c in range(c1) for a in range(kh) for b in range(kw)
+                      for z in range(c0)] for i in range(ho) for j in range(wo)], np.float16)
+    bmat = k.transpose(0, 1, 2, 4, 3).reshape(c1 * kh * kw * c0, cout)
+    want = mmad_ref(cols, bmat)
+    assert got.tobytes() == want.reshape(ho * wo, cout // 16, 16).transpose(1, 0, 2).tobytes()

@@ -1012,3 +1012,66 @@ def _vec_trans_scatter(self, dst_high_half, src_high_half, dst_list, src_list, r
 
 _define("vnchwconv", _vnchwconv)
 _define("vec_trans_scatter", _vec_trans_scatter)
+
+
+# ---- conv2d: img2col into L0A (LoadData3D), weights into L0B, Mmad into L1OUT ----
+def _conv2d(self, dst, feature_map, weight, fm_shape, kernel_shape, stride, pad, dilation, pad_value=0,
+            init_l1out=True):
+    """dst (scope_cbuf_out, [Cout/16, round(Ho*Wo, 16), 16]) (+)= conv of feature_map (scope_cbuf,
+    [C1, H, W, C0]) with weight (scope_cbuf, [C1, KH, KW, Cout, C0]); pad is [left, right, top,
+    bottom], stride [h, w], dilation [h, w]. K is split into chunks that fit L0A and L0B."""
+    loc = user_loc()
+    api = "conv2d"
+    if dst.scope not in (scope_cbuf_out, scope_cc) or feature_map.scope != scope_cbuf or weight.scope != scope_cbuf:
+        fail("conv2d takes dst in scope_cbuf_out, feature_map and weight in scope_cbuf", api, loc)
+    combos = {("float16", "float16"): "float32", ("int8", "int8"): "int32"}
+    if combos.get((feature_map.dtype, weight.dtype)) != dst.dtype:
+        fail("dtypes feature_map=%s, weight=%s, dst=%s are not float16 -> float32 or int8 -> int32"
+             % (feature_map.dtype, weight.dtype, dst.dtype), api, loc)
+    c1, h, w, c0 = fm_shape
+    kc1, kh, kw, cout, kc0 = kernel_shape
+    if kc1 != c1 or kc0 != c0 or c0 != 32 // DTYPE_SIZE[feature_map.dtype]:
+        fail("fm_shape %s and kernel_shape %s disagree on C1/C0 (C0 is %d for %s)"
+             % (list(fm_shape), list(kernel_shape), 32 // DTYPE_SIZE[feature_map.dtype], feature_map.dtype), api, loc)
+    if cout % 16:
+        fail("Cout %d must be a multiple of 16" % cout, api, loc)
+    pl, pr, pt, pb = pad
+    sh, sw = stride
+    dh, dw = dilation
+    ho = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    wo = (w + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    if ho < 1 or wo < 1:
+        fail("the output would be %d x %d" % (ho, wo), api, loc)
+    m_pad = (ho * wo + 15) // 16 * 16
+    n1 = cout // 16
+    k1 = c1 * kh * kw
+    if dst.size < n1 * m_pad * 16:
+        fail("dst needs [%d, %d, 16] elements" % (n1, m_pad), api, loc)
+    chunk = min(k1, self._spec["L0A_SIZE"] // (m_pad * 32), self._spec["L0B_SIZE"] // (n1 * 512), 4095 // c0)
+    if chunk < 1:
+        fail("Ho*Wo=%d or Cout=%d is too large for one L0A/L0B column of fractals" % (ho * wo, cout), api, loc)
+    with self._scope(self._cur):
+        la = self.Tensor(feature_map.dtype, (m_pad * chunk * c0,), scope_ca, "conv2d_l0a")
+        lb = self.Tensor(weight.dtype, (n1 * chunk * 16 * c0,), scope_cb, "conv2d_l0b")
+        for c in range(0, k1, chunk):
+            kc = min(chunk, k1 - c)
+            self._cur.append({"kind": "load3d", "api": api, "dst": la.j_view(), "src": feature_map.j_view(),
+                              "dt": feature_map.dtype, "k": "i", "loc": loc,
+                              "l3": {"fm_h": h, "fm_w": w, "channels": c1 * c0, "pad": [pl, pr, pt, pb],
+                                     "stride_w": sw, "stride_h": sh, "kernel_w": kw, "kernel_h": kh,
+                                     "dilation_w": dw, "dilation_h": dh, "m_start": 0, "m_extent": m_pad,
+                                     "k_start": c * c0, "k_extent": kc * c0, "pad_value": float(pad_value)}})
+            start, left = c * n1, kc * n1
+            while left:
+                r = min(left, 255)
+                self._load2d(api, lb[(start - c * n1) * 16 * c0], weight, start, r, 1, 0, False, loc)
+                start += r
+                left -= r
+            accumulate = 0 if (c == 0 and init_l1out) else 1
+            self._cur.append({"kind": "mmad", "api": api, "dst": dst.j_view(), "src0": la.j_view(),
+                              "src1": lb.j_view(), "ta": feature_map.dtype, "tb": weight.dtype, "tc": dst.dtype,
+                              "p": [ho * wo, kc * c0, cout, accumulate], "k": "i", "loc": loc})
+            self._instructions += 2
+
+
+_define("conv2d", _conv2d)
