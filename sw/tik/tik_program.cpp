@@ -290,6 +290,7 @@ class Parser {
       in.unit = j.value("unit", 32u);
       in.type_a = type_from_name(j.at("dt").get<std::string>());
       in.type_b = j.contains("st") ? type_from_name(j["st"].get<std::string>()) : in.type_a;
+      in.broadcast = j.value("bcast", false);
       if (in.params.size() != 4) fail("data_move has 4 parameters");
     } else if (kind == "load2d") {
       in.kind = Instr::Kind::Load2D;

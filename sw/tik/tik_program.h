@@ -97,6 +97,7 @@ struct Instr {
   uint32_t unit = 32;  // Move: bytes per burst unit
   bool transpose = false;  // Load2D: transpose; Fixpipe: NZ -> ND
   bool relu = false;       // Fixpipe
+  bool broadcast = false;  // Move: broadcast_ub_to_l0c
   aicore::LoadData3D load3d;  // Load3D: the static fields
   Type type_a = Type::F16, type_b = Type::F16, type_c = Type::F32;  // Mmad/Fixpipe types
 };

@@ -503,6 +503,10 @@ class Interpreter {
                             p_.tensors[in.dst.tensor].name, aicore::product_name(c_.product())));
     }
     m.pipe = *pipe;
+    if (in.broadcast) {  // UB -> L0C, each 16-element unit written as 16 equal rows
+      m.broadcast = true;
+      m.src_type = m.dst_type = isa_type(in.type_a);
+    }
     m.block_count = param(in, 0, 1, 4095, "nburst");
     m.block_len = param(in, 1, 1, 65535, "burst");
     m.src_gap = param(in, 2, 0, 65535, "src_stride");

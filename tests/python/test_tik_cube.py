@@ -154,3 +154,25 @@ def test_conv2d_then_fixpipe(soc):
     bmat = k.transpose(0, 1, 2, 4, 3).reshape(c1 * kh * kw * c0, cout)
     want = mmad_ref(cols, bmat)
     assert got.tobytes() == want.reshape(ho * wo, cout // 16, 16).transpose(1, 0, 2).tobytes()
+
+
+def test_broadcast_ub_to_l0c_on_310p():
+    set_current_compile_soc_info("Ascend310P3")
+    t = tik.Tik()
+    bias = t.Tensor("float32", (32,), name="bias", scope=tik.scope_gm)
+    out = t.Tensor("float32", (2, 16, 16), name="out", scope=tik.scope_gm)
+    bu = t.Tensor("float32", (32,), name="bu", scope=tik.scope_ubuf)
+    lc = t.Tensor("float32", (2, 16, 16), name="lc", scope=tik.scope_cc)
+    ou = t.Tensor("float32", (2, 16, 16), name="ou", scope=tik.scope_ubuf)
+    t.data_move(bu, bias, 0, 1, 4, 0, 0)
+    t.broadcast_ub_to_l0c(lc, bu, 2, 1, 0, 0)   # two fractals, each from 16 bias values
+    t.data_move(ou, lc, 0, 1, 2, 0, 0)
+    t.data_move(out, ou, 0, 1, 64, 0, 0)
+    t.BuildCCE("bcast", [bias], [out])
+    b = np.arange(32, dtype=np.float32)
+    got, = t.tikdb.start_debug({"bias": b})
+    want = np.stack([np.tile(b[:16], (16, 1)), np.tile(b[16:], (16, 1))])
+    assert got.tobytes() == want.tobytes()
+    set_current_compile_soc_info("Ascend910")
+    with pytest.raises(tik.TikError, match="only the Ascend310P"):
+        tik.Tik().broadcast_ub_to_l0c(lc, bu, 1, 1, 0, 0)

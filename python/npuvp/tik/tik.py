@@ -1075,3 +1075,26 @@ def _conv2d(self, dst, feature_map, weight, fm_shape, kernel_shape, stride, pad,
 
 
 _define("conv2d", _conv2d)
+
+
+def _broadcast_ub_to_l0c(self, dst, src, nburst, burst_len, src_gap, dst_gap):
+    """UB -> L0C (Ascend310P): each 16-element unit of src fills a 16x16 fractal of equal rows;
+    src_gap counts 32 B blocks, dst_gap 16x16 fractals."""
+    loc = user_loc()
+    api = "broadcast_ub_to_l0c"
+    if self._spec["product"] != "Ascend310P":
+        fail("only the Ascend310P AI Core has it; this is %s" % self._spec["product"], api, loc)
+    if src.scope != scope_ubuf or dst.scope not in (scope_cc, scope_cbuf_out):
+        fail("moves scope_ubuf to scope_cc/scope_cbuf_out", api, loc)
+    if dst.dtype != src.dtype or dst.dtype not in ("float16", "float32", "int32"):
+        fail("dst and src must both be float16, float32 or int32 (%s, %s)" % (dst.dtype, src.dtype), api, loc)
+    for v, what in ((nburst, "nburst"), (burst_len, "burst_len")):
+        if isinstance(v, int) and not 1 <= v <= 255:
+            fail("%s %d out of range [1, 255]" % (what, v), api, loc)
+    self._cur.append({"kind": "move", "api": api, "dst": dst.j_view(), "src": src.j_view(), "dt": dst.dtype,
+                      "unit": 16 * DTYPE_SIZE[dst.dtype], "bcast": True,
+                      "p": [enc(nburst), enc(burst_len), enc(src_gap), enc(dst_gap)], "k": "i", "loc": loc})
+    self._instructions += 1
+
+
+_define("broadcast_ub_to_l0c", _broadcast_ub_to_l0c)
