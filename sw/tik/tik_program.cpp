@@ -224,8 +224,7 @@ class Parser {
       in->vec.order = static_cast<aicore::ReduceOrder>(small("order"));
     }
     Stmt s;
-    s.kind = Stmt::Kind::Instr;
-    s.loc = loc_;
+    s.kind = Stmt::Kind::Instr;  // its loc is the instruction's
     s.instr = std::move(in);
     ++p_.instructions;
     return s;
@@ -305,7 +304,8 @@ class Parser {
       in.src0 = view(j.at("src"));
       in.type_a = type_from_name(j.at("dt").get<std::string>());
       const json& f = j.at("l3");
-      auto& l = in.load3d;
+      in.load3d = std::make_shared<aicore::LoadData3D>();
+      auto& l = *in.load3d;
       l.dtype = isa_type(in.type_a);
       l.fm_h = f.at("fm_h"); l.fm_w = f.at("fm_w"); l.channels = f.at("channels");
       l.pad_left = f.at("pad")[0]; l.pad_right = f.at("pad")[1];

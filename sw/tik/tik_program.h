@@ -30,8 +30,10 @@ aicore::MemSpace mem_space(Scope s);             // L1OUT and L0C are both L0C
 // when stored).
 struct Value {
   bool is_float = false;
-  int64_t i = 0;
-  double f = 0;
+  union {
+    int64_t i = 0;  // when !is_float
+    double f;       // when is_float
+  };
   double as_double() const { return is_float ? f : static_cast<double>(i); }
   int64_t as_int() const { return is_float ? static_cast<int64_t>(f) : i; }
 };
@@ -98,7 +100,7 @@ struct Instr {
   bool transpose = false;  // Load2D: transpose; Fixpipe: NZ -> ND
   bool relu = false;       // Fixpipe
   bool broadcast = false;  // Move: broadcast_ub_to_l0c
-  aicore::LoadData3D load3d;  // Load3D: the static fields
+  std::shared_ptr<aicore::LoadData3D> load3d;  // Load3D: the static fields
   Type type_a = Type::F16, type_b = Type::F16, type_c = Type::F32;  // Mmad/Fixpipe types
 };
 

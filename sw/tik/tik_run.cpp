@@ -539,7 +539,7 @@ class Interpreter {
   }
 
   void load3d(const Instr& in) {
-    aicore::LoadData3D l = in.load3d;
+    aicore::LoadData3D l = *in.load3d;
     l.dst = operand(in.dst);
     l.src = operand(in.src0);
     Region regions[2] = {region(in.src0.tensor, false), region(in.dst.tensor, true)};
