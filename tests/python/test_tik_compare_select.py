@@ -73,3 +73,31 @@ def test_cmpvs_with_a_scalar_then_select():
     a[5] = 0.25
     got, = t.tikdb.start_debug({"x": a})
     assert got.tobytes() == np.where(a >= np.float32(0.25), a, np.float32(-1)).tobytes()
+
+
+def test_cmpmask_through_a_tensor():
+    t = tik.Tik()
+    x = t.Tensor("float16", (128,), name="x", scope=tik.scope_gm)
+    y = t.Tensor("float16", (128,), name="y", scope=tik.scope_gm)
+    bits = t.Tensor("uint16", (16,), name="bits", scope=tik.scope_gm)
+    z = t.Tensor("float16", (128,), name="z", scope=tik.scope_gm)
+    xu = t.Tensor("float16", (128,), name="xu", scope=tik.scope_ubuf)
+    yu = t.Tensor("float16", (128,), name="yu", scope=tik.scope_ubuf)
+    zu = t.Tensor("float16", (128,), name="zu", scope=tik.scope_ubuf)
+    mu = t.Tensor("uint16", (16,), name="mu", scope=tik.scope_ubuf)
+    t.data_move(xu, x, 0, 1, 8, 0, 0)
+    t.data_move(yu, y, 0, 1, 8, 0, 0)
+    t.vec_dup(16, mu, 0, 1, 8)
+    cmp = t.vcmp_lt(128, xu, yu, 1, 1)
+    t.mov_cmpmask_to_tensor(mu, cmp)                     # the 128 bits, then back
+    again = t.mov_tensor_to_cmpmask(mu)
+    t.vsel(128, 0, zu, again, xu, yu, 1, 1, 1, 1)        # min(x, y)
+    t.data_move(bits, mu, 0, 1, 1, 0, 0)
+    t.data_move(z, zu, 0, 1, 8, 0, 0)
+    t.BuildCCE("cmpmask", [x, y], [bits, z])
+    a, b = data()
+    a, b = a[:128], b[:128]
+    got_bits, got_z = t.tikdb.start_debug({"x": a, "y": b})
+    want_bits = np.packbits((a < b).astype(np.uint8), bitorder="little").view(np.uint16)
+    assert got_bits[:8].tobytes() == want_bits.tobytes()
+    assert got_z.tobytes() == np.where(a < b, a, b).tobytes()

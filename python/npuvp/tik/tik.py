@@ -1098,3 +1098,24 @@ def _broadcast_ub_to_l0c(self, dst, src, nburst, burst_len, src_gap, dst_gap):
 
 
 _define("broadcast_ub_to_l0c", _broadcast_ub_to_l0c)
+
+
+def _mov_cmpmask_to_tensor(self, dst, src_cmpmask):
+    """The CMPMASK register's 128 bits (16 bytes) to dst (scope_ubuf)."""
+    loc = user_loc()
+    if not isinstance(src_cmpmask, CmpMask):
+        fail("src_cmpmask must be what vcmp_* or mov_tensor_to_cmpmask returned", "mov_cmpmask_to_tensor", loc)
+    self._vec("mov_cmpmask_to_tensor", "GetCmpMask", "uint16", None, dst, (), 1, (1, 1, 0), (8, 8, 0), loc=loc)
+    self._cur[-1][4] = "float16"  # the register's width does not depend on the tensor's type
+
+
+def _mov_tensor_to_cmpmask(self, src):
+    """16 bytes at src (scope_ubuf) into the CMPMASK register; returns it for vsel mode 0."""
+    loc = user_loc()
+    self._vec("mov_tensor_to_cmpmask", "SetCmpMask", "float16", None, None, (src,), 1, (1, 1, 0), (8, 8, 0), loc=loc)
+    return CmpMask(loc)
+
+
+_define("mov_cmpmask_to_tensor", _mov_cmpmask_to_tensor)
+_define("mov_tensor_to_cmpmask", _mov_tensor_to_cmpmask)
+_define("vec_cpadd", _vcpadd)
