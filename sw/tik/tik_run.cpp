@@ -540,6 +540,10 @@ class Interpreter {
 
   void load3d(const Instr& in) {
     aicore::LoadData3D l = *in.load3d;
+    if (in.params.size() >= 2) {  // load3dv1: the window start and kernel position are run-time values
+      l.m_start = param(in, 0, 0, 0xffffffffll, "first output position (left_top_h/w)");
+      l.k_start = param(in, 1, 0, 0xffffffffll, "first column (c1_index, fetch_filter_h/w)");
+    }
     l.dst = operand(in.dst);
     l.src = operand(in.src0);
     Region regions[2] = {region(in.src0.tensor, false), region(in.dst.tensor, true)};

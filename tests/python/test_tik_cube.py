@@ -176,3 +176,47 @@ def test_broadcast_ub_to_l0c_on_310p():
     set_current_compile_soc_info("Ascend910")
     with pytest.raises(tik.TikError, match="only the Ascend310P"):
         tik.Tik().broadcast_ub_to_l0c(lc, bu, 1, 1, 0, 0)
+
+
+def test_load3dv1_per_kernel_position_then_mmad_on_910():
+    """A 3x3 convolution as TIK operators write it on the 910: for each kernel position one
+    load3dv1 (repeat_mode 1) into L0A, that position's weights by load2dv1 into L0B, and an
+    accumulating mmad; out through UB."""
+    set_current_compile_soc_info("Ascend910")
+    h = w = 6
+    c0, cout, m_pad = 16, 16, 48
+    t = tik.Tik()
+    fm_gm = t.Tensor("float16", (1, h, w, c0), name="fm", scope=tik.scope_gm)
+    wt_gm = t.Tensor("float16", (1, 3, 3, cout, c0), name="wt", scope=tik.scope_gm)
+    out_gm = t.Tensor("float32", (m_pad, 16), name="out", scope=tik.scope_gm)
+    fm = t.Tensor("float16", (1, h, w, c0), name="fm_l1", scope=tik.scope_cbuf)
+    wt = t.Tensor("float16", (1, 3, 3, cout, c0), name="wt_l1", scope=tik.scope_cbuf)
+    la = t.Tensor("float16", (m_pad, c0), name="la", scope=tik.scope_ca)
+    lb = t.Tensor("float16", (c0, cout), name="lb", scope=tik.scope_cb)
+    lc = t.Tensor("float32", (m_pad, 16), name="lc", scope=tik.scope_cc)
+    ub = t.Tensor("float32", (m_pad, 16), name="ub", scope=tik.scope_ubuf)
+    t.data_move(fm, fm_gm, 0, 1, h * w, 0, 0)
+    t.data_move(wt, wt_gm, 0, 1, 9 * cout, 0, 0)
+    with t.for_range(0, 9) as pos:
+        kh = pos // 3
+        kw = pos % 3
+        t.load3dv1(la, fm, [1, 1, 1, 1], h, w, 0, kw, kh, -1, -1, 1, 1, 3, 3, 1, 1, 1, 1, m_pad // 16)
+        t.load2dv1(lb, wt, pos, 1, 1, 0)
+        with t.if_scope(pos == 0):
+            t.mmad(lc, la, lb, 36, 16, 16, 0)
+        with t.else_scope():
+            t.mmad(lc, la, lb, 36, 16, 16, 1)
+    t.data_move(ub, lc, 0, 1, m_pad // 16, 0, 0)
+    t.data_move(out_gm, ub, 0, 1, m_pad * 2, 0, 0)
+    t.BuildCCE("load3d", [fm_gm, wt_gm], [out_gm])
+    rng = np.random.default_rng(25)
+    x = rng.uniform(-1, 1, (1, h, w, c0)).astype(np.float16)
+    k = rng.uniform(-1, 1, (1, 3, 3, cout, c0)).astype(np.float16)
+    got, = t.tikdb.start_debug({"fm": x, "wt": k})
+    xp = np.zeros((h + 2, w + 2, c0), np.float16)
+    xp[1:h + 1, 1:w + 1] = x[0]
+    cols = np.array([[xp[i + a, j + b, z] for a in range(3) for b in range(3) for z in range(c0)]
+                     for i in range(6) for j in range(6)], np.float16)
+    bmat = k[0].transpose(0, 1, 3, 2).reshape(9 * c0, cout)
+    want = mmad_ref(cols, bmat)
+    assert got[:36].tobytes() == want.tobytes()

@@ -1119,3 +1119,47 @@ def _mov_tensor_to_cmpmask(self, src):
 _define("mov_cmpmask_to_tensor", _mov_cmpmask_to_tensor)
 _define("mov_tensor_to_cmpmask", _mov_tensor_to_cmpmask)
 _define("vec_cpadd", _vcpadd)
+
+
+def _load3dv1(self, dst, src, pad, l1_h, l1_w, c1_index, fetch_filter_w, fetch_filter_h, left_top_w, left_top_h,
+              stride_w, stride_h, filter_w, filter_h, dilation_filter_w, dilation_filter_h, jump_offset, repeat_mode,
+              repeat_time, _csize=0, pad_value=None):
+    """img2col of an L1 feature map [C1, l1_h, l1_w, C0] into L0A/L0B fractals (LoadData3D).
+
+    repeat_mode 1: repeat r is the 16 output positions starting 16*r after the one whose window
+    starts at (left_top_h, left_top_w), for the kernel position (fetch_filter_h, fetch_filter_w)
+    of channel block c1_index; repeat_mode 0: the 16 positions from (left_top_h, left_top_w),
+    repeat r the r-th C0 column block after that kernel position (w, then h, then c1). Fractal r
+    is written at dst + r * 512 B."""
+    loc = user_loc()
+    api = "load3dv1"
+    if src.scope != scope_cbuf or dst.scope not in (scope_ca, scope_cb):
+        fail("loads scope_cbuf into scope_ca/scope_cb (npuvp models no img2col into scope_ubuf), not %s -> %s"
+             % (src.scope, dst.scope), api, loc)
+    if src.dtype != dst.dtype or src.dtype not in ("float16", "int8", "uint8"):
+        fail("dst and src must both be float16, int8 or uint8 (%s, %s)" % (dst.dtype, src.dtype), api, loc)
+    if repeat_mode not in (0, 1):
+        fail("repeat_mode %r must be 0 or 1" % (repeat_mode,), api, loc)
+    for v, what in ((repeat_time, "repeat_time"), (l1_h, "l1_h"), (l1_w, "l1_w"), (filter_w, "filter_w"),
+                    (filter_h, "filter_h"), (stride_w, "stride_w"), (stride_h, "stride_h"),
+                    (dilation_filter_w, "dilation_filter_w"), (dilation_filter_h, "dilation_filter_h")):
+        if not isinstance(v, int) or v < 1:
+            fail("%s %r must be a positive immediate here" % (what, v), api, loc)
+    c0 = 32 // DTYPE_SIZE[src.dtype]
+    pl, pr, pt, pb = pad
+    wo = (l1_w + pl + pr - dilation_filter_w * (filter_w - 1) - 1) // stride_w + 1
+    m_start = ((left_top_h + pt) // stride_h) * wo + (left_top_w + pl) // stride_w
+    k_start = ((c1_index * filter_h + fetch_filter_h) * filter_w + fetch_filter_w) * c0
+    channels = max(1, (src.root_bytes // DTYPE_SIZE[src.dtype]) // (l1_h * l1_w) // c0) * c0
+    m_extent, k_extent = (16 * repeat_time, c0) if repeat_mode == 1 else (16, c0 * repeat_time)
+    self._cur.append({"kind": "load3d", "api": api, "dst": dst.j_view(), "src": src.j_view(), "dt": src.dtype,
+                      "k": "i", "loc": loc, "p": [enc(m_start), enc(k_start)],
+                      "l3": {"fm_h": l1_h, "fm_w": l1_w, "channels": channels, "pad": [pl, pr, pt, pb],
+                             "stride_w": stride_w, "stride_h": stride_h, "kernel_w": filter_w, "kernel_h": filter_h,
+                             "dilation_w": dilation_filter_w, "dilation_h": dilation_filter_h, "m_start": 0,
+                             "m_extent": m_extent, "k_start": 0, "k_extent": k_extent,
+                             "pad_value": float(pad_value or 0)}})
+    self._instructions += 1
+
+
+_define("load3dv1", _load3dv1)
