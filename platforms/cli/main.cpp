@@ -9,6 +9,7 @@
 #include "platforms/mncore2/cli.h"
 #include "platforms/run_summary.h"
 #include "sw/kernels/samples.h"
+#include "sw/tik/tik_cli.h"
 #include "sw/runtime/device.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
@@ -73,13 +74,15 @@ int main(int argc, char** argv) {
   CLI::App app{"npuvp: SystemC/TLM-2.0 virtual platforms for AI accelerators"};
   app.require_subcommand(1);
 
-  std::string kernel, platform, trace, stats, mode;
+  std::string kernel, platform, trace, stats, mode, data_dir, out_dir;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
   uint32_t scale = 1;
 
   auto* run = app.add_subcommand("run", "run a built-in sample kernel and check its result");
-  run->add_option("kernel", kernel, "sample kernel (see `npuvp list`)")->required();
+  run->add_option("kernel", kernel, "sample kernel (see `npuvp list`), or a TIK kernel_meta/<name>.json")->required();
+  run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy");
+  run->add_option("--out", out_dir, "TIK kernel: folder for its outputs as <name>.npy (default: --data)");
   run->add_option("-p,--platform", platform, "platform name or config file (default: the kernel's own)");
   run->add_option("-s,--set", sets, "override a parameter: key=value (repeatable)");
   run->add_option("-m,--mode", mode, "functional (data, no time), timed (default) or perf (time, no data)")
@@ -110,6 +113,9 @@ int main(int argc, char** argv) {
     }
     if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
       return npuvp::mncore::cli_info(platform, sets);
+    }
+    if (*run && npuvp::tik::cli_handles(kernel)) {
+      return npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);
     }
     if (*run) return run_command(kernel, platform, sets, mode, trace, stats, blocks, scale);
     if (*info) return info_command(platform.empty() ? "minimal" : platform, sets);

@@ -1,0 +1,1 @@
+"""TIK operators' import name 'tbe' (npuvp's TIK front end)."""

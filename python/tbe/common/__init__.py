@@ -1,0 +1,1 @@
+"""tbe.common: the platform and parameter-check helpers TIK operators import."""

@@ -1,0 +1,1 @@
+from npuvp.tik.soc import get_bit_len  # noqa: F401

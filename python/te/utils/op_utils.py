@@ -1,0 +1,1 @@
+from tbe.common.utils.para_check import *  # noqa: F401,F403
