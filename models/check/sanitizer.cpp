@@ -234,7 +234,18 @@ void spans_of(const Instruction& instr, std::vector<Span>& out) {
   }
 }
 
+struct PendingRace {
+  uint32_t first_event, second_event;
+  MemSpace space;
+  uint64_t begin, end;
+  unsigned types;  // bits: RAW, WAR, WAW
+};
+
 const char* space_name(MemSpace s) { return aicore::mem_space_name(s); }
+
+// An allocation's usable extent: aclrtMalloc rounds the size up to 32 B and adds 32 B
+// (CANN's aclrtMalloc page, "size ... aligned up to 32 bytes, plus 32 bytes").
+uint64_t padded(uint64_t size) { return (size + 31) / 32 * 32 + 32; }
 }  // namespace
 
 struct Sanitizer::State {
@@ -245,6 +256,7 @@ struct Sanitizer::State {
 
   struct Issued {
     std::shared_ptr<const VC> snap;
+    uint64_t version;
     uint32_t site;
     bool queue;
     uint64_t seq;
@@ -264,7 +276,14 @@ struct Sanitizer::State {
     uint64_t issued_count = 0;  // the scalar unit's program order
     std::array<int64_t, aicore::kNumPipes> stream{};  // -1: none yet in this block
     std::array<VC, aicore::kNumPipes> vc;
-    std::array<const VC*, aicore::kNumPipes> joined{};
+    // The scalar unit's clock as issued instructions carry it: a snapshot shared by everything
+    // issued while it stays the same, and its version (a pipe joins each version once).
+    std::array<uint64_t, aicore::kNumPipes> joined{};
+    uint64_t scalar_version = 1;
+    void scalar_changed() {
+      scalar_snap.reset();
+      ++scalar_version;
+    }
     std::array<std::deque<Issued>, aicore::kNumPipes> issued;
     std::shared_ptr<const VC> scalar_snap;
     std::map<std::tuple<int, int, uint32_t>, std::deque<Token>> flags;  // (src, dst, id)
@@ -291,6 +310,7 @@ struct Sanitizer::State {
   std::vector<Span> spans;
   std::string kernel;
   std::set<uint32_t> raced;  // events in a race finding
+  std::vector<PendingRace> pending;  // races of the instruction being checked
   struct UnwrittenRead {
     uint32_t event;
     MemSpace space;
@@ -424,9 +444,9 @@ void Sanitizer::block_begin(int core, const std::string& core_name, uint32_t blo
   c.auto_sync = auto_sync;
   c.stream.fill(-1);
   for (auto& v : c.vc) v.c.clear();
-  c.joined.fill(nullptr);
+  c.joined.fill(0);
   for (auto& q : c.issued) q.clear();
-  c.scalar_snap.reset();
+  c.scalar_changed();
   c.flags.clear();
   // The previous block on this core drained before this one started: local memory is this
   // block's alone, and holds nothing it wrote.
@@ -461,16 +481,9 @@ void Sanitizer::issued(int core, Pipe pipe, const Instruction& instr) {
   (void)instr;
   State& s = *s_;
   State::Core& c = s.core(core);
-  c.issued[size_t(pipe)].push_back({s.snapshot(c), s.sites.capture(), c.queue_flags, c.issued_count++});
+  c.issued[size_t(pipe)].push_back({s.snapshot(c), c.scalar_version, s.sites.capture(), c.queue_flags, c.issued_count++});
 }
 
-namespace {
-struct PendingRace {
-  uint32_t first_event, second_event;
-  uint64_t begin, end;
-  const char* type;
-};
-}  // namespace
 
 // One access of `space` (shadow `shadow`, written ranges `written`): race, init and records.
 struct SanitizerAccess {
@@ -503,7 +516,7 @@ struct SanitizerAccess {
     };
     split(span.begin);
     split(span.end);
-    std::vector<PendingRace> pending;
+    std::vector<PendingRace>& pending = s.pending;
     auto it = shadow.lower_bound(span.begin);
     uint64_t pos = span.begin;
     while (pos < span.end) {
@@ -523,17 +536,18 @@ struct SanitizerAccess {
           // order this run happened to start them.
           const bool r_first = s.events[r.event].seq < s.events[a.event].seq;
           const bool first_writes = r_first ? r.write : a.write, second_writes = r_first ? a.write : r.write;
-          const char* type = first_writes && second_writes ? "WAW" : first_writes ? "RAW" : "WAR";
+          const unsigned type = first_writes && second_writes ? 4u : first_writes ? 1u : 2u;
           bool merged = false;
           for (PendingRace& p : pending) {
-            if (p.first_event == r.event && std::strcmp(p.type, type) == 0) {
+            if (p.first_event == r.event && p.space == span.space) {
               p.begin = std::min(p.begin, it->first);
               p.end = std::max(p.end, seg.end);
+              p.types |= type;
               merged = true;
               break;
             }
           }
-          if (!merged) pending.push_back({r.event, a.event, it->first, seg.end, type});
+          if (!merged) pending.push_back({r.event, a.event, span.space, it->first, seg.end, type});
         }
         acc[keep++] = r;
       }
@@ -542,20 +556,31 @@ struct SanitizerAccess {
       pos = seg.end;
       ++it;
     }
+  }
+
+  // Reports the races one instruction's accesses found (all its operands: a read and a write
+  // of the same bytes are one finding).
+  static void flush_races(Sanitizer& san) {
+    State& s = *san.s_;
+    std::vector<PendingRace>& pending = s.pending;
     for (const PendingRace& p : pending) {
       s.raced.insert(p.first_event);
       s.raced.insert(p.second_event);
       const bool swap = s.events[p.first_event].seq > s.events[p.second_event].seq;
       const Event& e1 = s.events[swap ? p.second_event : p.first_event];
       const Event& e2 = s.events[swap ? p.first_event : p.second_event];
-      const int kind = p.type[0] == 'W' && p.type[1] == 'A' && p.type[2] == 'W' ? 2 : p.type[0] == 'R' ? 0 : 1;
-      if (!s.races_seen.insert({e1.site, e2.site, kind, e1.name, e2.name}).second) continue;
+      if (!s.races_seen.insert({e1.site, e2.site, 0, e1.name, e2.name}).second) continue;
+      std::string types;
+      for (auto [bit, name] : {std::pair{1u, "RAW"}, {2u, "WAR"}, {4u, "WAW"}}) {
+        if (p.types & bit) types += (types.empty() ? "" : "+") + std::string(name);
+      }
       san.report("race", true,
                  fmt::format("{} on {} bytes [0x{:x}, 0x{:x}) ({} bytes): {} and {} are not ordered by any "
                              "flag, barrier or queue, in either order",
-                             p.type, space_name(span.space), p.begin, p.end, p.end - p.begin, s.describe(e1),
+                             types, space_name(p.space), p.begin, p.end, p.end - p.begin, s.describe(e1),
                              s.describe(e2)));
     }
+    pending.clear();
   }
 
   static void memory(Sanitizer& san, State::Core& c, const Span& span, uint32_t event) {
@@ -564,7 +589,9 @@ struct SanitizerAccess {
       auto it = s.allocs.upper_bound(span.begin);
       if (it != s.allocs.begin()) {
         --it;
-        const uint64_t a = it->first, e = a + it->second.size;
+        // The runtime pads every allocation (aclrtMalloc: the size rounded up to 32 B, plus
+        // 32 B), which is what makes a whole-32 B DataCopy of a tensor's ragged end legal.
+        const uint64_t a = it->first, e = a + padded(it->second.size);
         if (span.begin >= a && span.end <= e) {
           if (it->second.live) return;
           if (s.seen.insert({"use-after-free", s.events[event].site}).second) {
@@ -583,8 +610,10 @@ struct SanitizerAccess {
         auto next = s.allocs.upper_bound(span.begin);
         if (next != s.allocs.begin()) {
           auto prev = std::prev(next);
-          near = fmt::format("the nearest allocation below is {} [0x{:x}, 0x{:x}){}", prev->second.api, prev->first,
-                             prev->first + prev->second.size, prev->second.live ? "" : " (freed)");
+          near = fmt::format("the nearest allocation below is {} of {} bytes at [0x{:x}, 0x{:x}) (usable with its padding "
+                             "up to 0x{:x}){}",
+                             prev->second.api, prev->second.size, prev->first, prev->first + prev->second.size,
+                             prev->first + padded(prev->second.size), prev->second.live ? "" : " (freed)");
         }
         san.report("out-of-bounds", true,
                    fmt::format("{} {} GM [0x{:x}, 0x{:x}) outside every live allocation; {}",
@@ -612,20 +641,22 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   State& s = *s_;
   State::Core& c = s.core(core);
   const size_t p = size_t(pipe);
-  State::Issued issued{nullptr, 0, false, 0};
+  State::Issued issued{nullptr, 0, 0, false, 0};
   if (!c.issued[p].empty()) {
     issued = std::move(c.issued[p].front());
     c.issued[p].pop_front();
   }
   VC& vc = c.vc[p];
-  if (issued.snap && c.joined[p] != issued.snap.get()) {
+  if (issued.snap && c.joined[p] != issued.version) {
     vc.join(*issued.snap);
-    c.joined[p] = issued.snap.get();
+    c.joined[p] = issued.version;
   }
   if (auto* f = std::get_if<aicore::WaitFlag>(&instr)) {
     auto& q = c.flags[{int(f->src), int(f->dst), f->id}];
     if (!q.empty()) {
-      if (options_.sync && !issued.queue && !q.front().queue && vc.covers(q.front().vc) &&
+      // A flag from the scalar unit (S_X) is what the hardware needs after scalar stores; the
+      // model's issue order already implies it, so it is not noted as ordering nothing.
+      if (options_.sync && !issued.queue && !q.front().queue && f->src != Pipe::S && vc.covers(q.front().vc) &&
           s.seen.insert({"sync-note", issued.site}).second) {
         report("sync", false,
                fmt::format("WaitFlag<{}_{}>({}) on {} at {} orders nothing: everything its SetFlag ({}) follows is "
@@ -673,6 +704,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
     }
     SanitizerAccess::touch(*this, shadow, written, span.space, span, a, vc, true);
   }
+  SanitizerAccess::flush_races(*this);
 }
 
 void Sanitizer::scalar_set_flag(int core, Pipe dst, uint32_t id) {
@@ -688,7 +720,7 @@ void Sanitizer::scalar_wait_flag(int core, Pipe src, uint32_t id) {
   if (q.empty()) return;
   c.vc[size_t(Pipe::S)].join(q.front().vc);
   q.pop_front();
-  c.scalar_snap.reset();
+  c.scalar_changed();
 }
 
 void Sanitizer::scalar_cross_core_wait(int core, uint32_t id) {
@@ -697,7 +729,7 @@ void Sanitizer::scalar_cross_core_wait(int core, uint32_t id) {
   if (q.empty()) return;
   c.vc[size_t(Pipe::S)].join(q.front());
   q.pop_front();
-  c.scalar_snap.reset();
+  c.scalar_changed();
 }
 
 void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t size, bool write,
@@ -729,7 +761,7 @@ void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t 
     }
   }
   const Clock clock = vc.tick(stream);
-  c.scalar_snap.reset();
+  c.scalar_changed();
   const uint32_t site = s.sites.capture();
   s.events.push_back({(uint64_t(c.block) << 40) | c.issued_count++, core, c.block, Pipe::S, site,
                       s.name_index(write ? "SetValue" : "GetValue"), at});
@@ -744,6 +776,7 @@ void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t 
   }
   SanitizerAccess::touch(*this, shadow, written, space, span, Access{stream, clock, event, site, write, false}, vc,
                          true);
+  SanitizerAccess::flush_races(*this);
 }
 
 void Sanitizer::scalar_drained(int core) {
@@ -752,7 +785,7 @@ void Sanitizer::scalar_drained(int core) {
   for (size_t p = 0; p < c.vc.size(); ++p) {
     if (p != size_t(Pipe::S)) vc.join(c.vc[p]);
   }
-  c.scalar_snap.reset();
+  c.scalar_changed();
 }
 
 void Sanitizer::queue_flags(int core, bool on) { s_->core(core).queue_flags = on; }
@@ -772,7 +805,7 @@ void Sanitizer::barrier_arrive(int core, uint64_t key) {
 void Sanitizer::barrier_leave(int core, uint64_t key) {
   State::Core& c = s_->core(core);
   c.vc[size_t(Pipe::S)].join(s_->barriers[key]);
-  c.scalar_snap.reset();
+  c.scalar_changed();
 }
 
 void Sanitizer::quiet(int core, bool on) { s_->core(core).quiet += on ? 1 : -1; }

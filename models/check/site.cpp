@@ -4,6 +4,11 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <fcntl.h>
+#include <map>
+#include <memory>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <fmt/format.h>
 
 namespace npuvp::check {
@@ -39,22 +44,86 @@ bool ours(const std::string& file) {
   return file.empty() || file[0] == '?';
 }
 
-// addr2line's answer for one address of `binary`: (function, file:line) pairs, innermost first.
-std::vector<std::pair<std::string, std::string>> lines_of(const char* binary, uintptr_t address) {
-  std::vector<std::pair<std::string, std::string>> out;
-  const std::string cmd = fmt::format("addr2line -C -f -i -e '{}' 0x{:x} 2>/dev/null", binary, address);
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char fn[4096], at[4096];
-  while (std::fgets(fn, sizeof fn, p) && std::fgets(at, sizeof at, p)) {
-    fn[std::strcspn(fn, "\n")] = 0;
-    at[std::strcspn(at, "\n")] = 0;
-    std::string where = at;
-    if (auto d = where.find(" (discriminator"); d != std::string::npos) where.resize(d);
-    out.emplace_back(fn, where);
+// One addr2line process per binary, kept for the run (loading a binary's debug information
+// is the slow part). After each address a null one is asked for: its "??" answer ends the
+// (variable) lines of the real one.
+class Addr2Line {
+ public:
+  explicit Addr2Line(const std::string& binary) {
+    int to[2], from[2];
+    if (pipe(to) != 0) return;
+    if (pipe(from) != 0) {
+      close(to[0]), close(to[1]);
+      return;
+    }
+    std::fflush(nullptr);
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(to[0], 0);
+      dup2(from[1], 1);
+      const int null = open("/dev/null", O_WRONLY);
+      if (null >= 0) dup2(null, 2);
+      close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+      execlp("addr2line", "addr2line", "-C", "-f", "-i", "-e", binary.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    in_ = fdopen(to[1], "w");
+    out_ = fdopen(from[0], "r");
   }
-  pclose(p);
-  return out;
+  ~Addr2Line() {
+    if (in_) std::fclose(in_);
+    if (out_) std::fclose(out_);
+    if (pid_ > 0) waitpid(pid_, nullptr, 0);
+  }
+  Addr2Line(const Addr2Line&) = delete;
+  Addr2Line& operator=(const Addr2Line&) = delete;
+
+  // (function, file:line) pairs, innermost first.
+  std::vector<std::pair<std::string, std::string>> lines(uintptr_t address) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!in_ || !out_) return out;
+    std::fprintf(in_, "0x%lx\n0\n", static_cast<unsigned long>(address));
+    std::fflush(in_);
+    char fn[4096], at[4096];
+    bool sentinel_seen = false;
+    while (!sentinel_seen && std::fgets(fn, sizeof fn, out_) && std::fgets(at, sizeof at, out_)) {
+      fn[std::strcspn(fn, "\n")] = 0;
+      at[std::strcspn(at, "\n")] = 0;
+      std::string where = at;
+      if (auto d = where.find(" (discriminator"); d != std::string::npos) where.resize(d);
+      out.emplace_back(fn, where);
+      // The null address's answer: "??" then "??:0" (or "??:?"); a real answer may also be
+      // "??" (no line information), so only a "??" right after a complete answer ends it.
+      if (std::strcmp(fn, "??") == 0 && where.rfind("??:", 0) == 0 && out.size() >= 2) sentinel_seen = true;
+    }
+    if (!out.empty()) out.pop_back();  // the sentinel's
+    return out;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  FILE* in_ = nullptr;
+  FILE* out_ = nullptr;
+};
+
+std::vector<std::pair<std::string, std::string>> lines_of(const char* binary, uintptr_t address) {
+  static std::map<std::string, std::unique_ptr<Addr2Line>> tools;
+  std::unique_ptr<Addr2Line>& tool = tools[binary];
+  if (!tool) tool = std::make_unique<Addr2Line>(binary);
+  return tool->lines(address);
+}
+
+// "ns::f<T>(int, int) const" -> "ns::f<T>": the name without its parameter list.
+std::string function_name(const std::string& fn) {
+  if (fn.empty() || fn.back() != ')') return fn;
+  int depth = 0;
+  for (size_t i = fn.size(); i-- > 0;) {
+    if (fn[i] == ')') ++depth;
+    if (fn[i] == '(' && --depth == 0) return fn.substr(0, i);
+  }
+  return fn;
 }
 }  // namespace
 
@@ -72,7 +141,7 @@ std::string SiteTable::resolve(const Stack& s) {
       if (!ours(at)) {
         // Only the file's name and line: the rest of the path is the build machine's.
         const size_t slash = at.rfind('/');
-        return (slash == std::string::npos ? at : at.substr(slash + 1)) + " (" + fn.substr(0, fn.find('(')) + ")";
+        return (slash == std::string::npos ? at : at.substr(slash + 1)) + " (" + function_name(fn) + ")";
       }
       if (fallback.empty() && !at.empty() && at[0] != '?') fallback = at.substr(at.rfind('/') + 1);
     }

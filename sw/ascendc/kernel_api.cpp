@@ -9,6 +9,7 @@
 #include "models/aicore/product.h"
 #include "models/aicore/vector_unit.h"
 #include "models/check/sanitizer.h"
+#include "sw/ascendc/sync_mutation.h"
 #include "sw/ascendc/kernel_operator.h"
 #include "sw/ascendc/declared_kernel_type.h"
 #include "tlm/log.h"
@@ -290,6 +291,7 @@ void data_copy_params(CopyEnd dst, CopyEnd src, const AscendC::DataCopyParams& p
 void set_flag(Pipe src, Pipe dst, int32_t id) {
   AiCore& c = core();
   if (id < 0) c.fail(aicore::describe(aicore::SetFlag{src, dst, 0}), fmt::format("event id {} is negative", id));
+  if (mutation::skip_set(src, dst, static_cast<uint32_t>(id))) return;  // the mutation test's knob
   if (src == Pipe::S) {
     c.scalar_set_flag(dst, static_cast<uint32_t>(id));
   } else {
@@ -300,6 +302,7 @@ void set_flag(Pipe src, Pipe dst, int32_t id) {
 void wait_flag(Pipe src, Pipe dst, int32_t id) {
   AiCore& c = core();
   if (id < 0) c.fail(aicore::describe(aicore::WaitFlag{src, dst, 0}), fmt::format("event id {} is negative", id));
+  if (mutation::skip_wait(src, dst, static_cast<uint32_t>(id))) return;
   if (dst == Pipe::S) {
     c.scalar_wait_flag(src, static_cast<uint32_t>(id));
   } else {
@@ -374,7 +377,9 @@ template <class Issue>
 void queue_flag(Issue&& issue) {
   auto* san = check::Sanitizer::active();
   if (san) san->queue_flags(core().id(), true);
+  mutation::queue_scope(true);
   issue();
+  mutation::queue_scope(false);
   if (san) san->queue_flags(core().id(), false);
 }
 }  // namespace

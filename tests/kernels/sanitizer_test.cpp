@@ -102,7 +102,7 @@ void raw_kernel(float* gx, float* gz) {
 TEST(Sanitizer, VectorReadsTileStillFilling) {
   checked_device();
   float *gx = to_gm(random_vector<float>(kN, 1)), *gz = static_cast<float*>(GmAlloc(kN * 4));
-  expect_finding("race", 1, [&] { raw_kernel(gx, gz); }, "RAW on UB");
+  expect_finding("race", 1, [&] { raw_kernel(gx, gz); }, "RAW+WAW on UB");
   GmFree(gx);
   GmFree(gz);
   expect_silent();  // nothing else, and nothing leaked
@@ -112,7 +112,7 @@ TEST(Sanitizer, VectorReadsTileStillFilling) {
 TEST(Sanitizer, RaceFoundWithoutTiming) {
   checked_device({"sim.mode=functional"});
   float *gx = to_gm(random_vector<float>(kN, 1)), *gz = static_cast<float*>(GmAlloc(kN * 4));
-  expect_finding("race", 1, [&] { raw_kernel(gx, gz); }, "RAW on UB");
+  expect_finding("race", 1, [&] { raw_kernel(gx, gz); }, "RAW+WAW on UB");
   GmFree(gx);
   GmFree(gz);
 }
