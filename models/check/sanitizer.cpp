@@ -243,6 +243,10 @@ struct PendingRace {
 
 const char* space_name(MemSpace s) { return aicore::mem_space_name(s); }
 
+// A call site in a report's text, resolved to file:line only when the report is printed (at
+// the launch's end: reading debug information is slow, and a launch is timed).
+std::string site_ref(uint32_t site) { return fmt::format("\x01{}\x02", site); }
+
 // An allocation's usable extent: aclrtMalloc rounds the size up to 32 B and adds 32 B
 // (CANN's aclrtMalloc page, "size ... aligned up to 32 bytes, plus 32 bytes").
 uint64_t padded(uint64_t size) { return (size + 31) / 32 * 32 + 32; }
@@ -311,6 +315,7 @@ struct Sanitizer::State {
   std::string kernel;
   std::set<uint32_t> raced;  // events in a race finding
   std::vector<PendingRace> pending;  // races of the instruction being checked
+  std::vector<Finding> unprinted;    // reported, printed at the launch's end
   struct UnwrittenRead {
     uint32_t event;
     MemSpace space;
@@ -346,7 +351,7 @@ struct Sanitizer::State {
   }
   std::string describe(const Event& e) {
     return fmt::format("{} on {} pipe {} (block {}) at {:.3f} us, {}", names[e.name], cores[size_t(e.core)].name,
-                       aicore::pipe_name(e.pipe), e.block, e.time.to_seconds() * 1e6, sites.where(e.site));
+                       aicore::pipe_name(e.pipe), e.block, e.time.to_seconds() * 1e6, site_ref(e.site));
   }
 };
 
@@ -396,9 +401,28 @@ void Sanitizer::configure_from_config() {
 }
 
 void Sanitizer::report(const std::string& kind, bool error, const std::string& text) {
-  findings_.push_back({kind, error, text});
-  std::fflush(stdout);
-  std::fprintf(stderr, "npuvp: sanitizer: %s: %s%s\n", kind.c_str(), error ? "" : "note: ", text.c_str());
+  s_->unprinted.push_back({kind, error, text});
+}
+
+void Sanitizer::print_reports() {
+  State& s = *s_;
+  for (Finding& f : s.unprinted) {
+    std::string text;
+    for (size_t i = 0; i < f.text.size(); ++i) {
+      if (f.text[i] != '\x01') {
+        text += f.text[i];
+        continue;
+      }
+      const size_t end = f.text.find('\x02', i);
+      text += s.sites.where(uint32_t(std::stoul(f.text.substr(i + 1, end - i - 1))));
+      i = end;
+    }
+    f.text = text;
+    std::fflush(stdout);
+    std::fprintf(stderr, "npuvp: sanitizer: %s: %s%s\n", f.kind.c_str(), f.error ? "" : "note: ", f.text.c_str());
+    findings_.push_back(std::move(f));
+  }
+  s.unprinted.clear();
 }
 
 size_t Sanitizer::count(const std::string& kind) const {
@@ -421,7 +445,10 @@ void Sanitizer::launch_begin(const std::string& kernel) {
   for (auto& c : s.cores) c.cross.clear();
 }
 
-void Sanitizer::launch_end() { report_unwritten_reads(); }
+void Sanitizer::launch_end() {
+  report_unwritten_reads();
+  print_reports();
+}
 
 void Sanitizer::report_unwritten_reads() {
   State& s = *s_;
@@ -467,7 +494,7 @@ void Sanitizer::block_end(int core) {
                fmt::format("SetFlag<{}_{}>({}) on {} (block {}) is never waited: the flag is still set when the "
                            "block ends ({}); a later kernel's WaitFlag on it would pass at once",
                            aicore::pipe_name(Pipe(std::get<0>(key))), aicore::pipe_name(Pipe(std::get<1>(key))),
-                           std::get<2>(key), c.name, c.block, s.sites.where(t.site)));
+                           std::get<2>(key), c.name, c.block, site_ref(t.site)));
       }
     }
   }
@@ -503,26 +530,28 @@ struct SanitizerAccess {
     }
     if (written && span.write) mark_written(*written, span.begin, span.end);
     if (!san.options_.race || !check_race) return;
-    // Split so that segment boundaries fall on the span's ends, filling holes.
-    auto split = [&](uint64_t at) {
-      auto it = shadow.upper_bound(at);
-      if (it == shadow.begin()) return;
-      --it;
-      if (it->first < at && it->second.end > at) {
-        Segment tail{it->second.end, it->second.acc};
-        it->second.end = at;
-        shadow.emplace(at, std::move(tail));
-      }
-    };
-    split(span.begin);
-    split(span.end);
+    // One lookup, then a walk: segments are split where the span's ends fall inside them,
+    // and holes become segments, so that [span.begin, span.end) is whole segments.
     std::vector<PendingRace>& pending = s.pending;
-    auto it = shadow.lower_bound(span.begin);
+    auto it = shadow.upper_bound(span.begin);
+    if (it != shadow.begin()) {
+      auto prev = std::prev(it);
+      if (prev->second.end > span.begin) it = prev;
+    }
     uint64_t pos = span.begin;
     while (pos < span.end) {
       if (it == shadow.end() || it->first > pos) {
         const uint64_t hole_end = it == shadow.end() ? span.end : std::min(span.end, it->first);
         it = shadow.emplace_hint(it, pos, Segment{hole_end, {}});
+      } else if (it->first < pos) {
+        Segment tail{it->second.end, it->second.acc};
+        it->second.end = pos;
+        it = shadow.emplace_hint(std::next(it), pos, std::move(tail));
+      }
+      if (it->second.end > span.end) {
+        Segment tail{it->second.end, it->second.acc};
+        it->second.end = span.end;
+        shadow.emplace_hint(std::next(it), span.end, std::move(tail));
       }
       Segment& seg = it->second;
       auto& acc = seg.acc;
@@ -662,7 +691,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
                fmt::format("WaitFlag<{}_{}>({}) on {} at {} orders nothing: everything its SetFlag ({}) follows is "
                            "ordered before it already",
                            aicore::pipe_name(f->src), aicore::pipe_name(f->dst), f->id, c.name,
-                           s.sites.where(issued.site), s.sites.where(q.front().site)));
+                           site_ref(issued.site), site_ref(q.front().site)));
       }
       vc.join(q.front().vc);
       q.pop_front();
@@ -831,6 +860,7 @@ bool Sanitizer::gm_free(uint64_t addr, const char* api) {
     report("use-after-free", true,
            fmt::format("double free: {} of GM 0x{:x}, which {} allocated and was freed already", api, addr,
                        it->second.api));
+    print_reports();
   }
   return false;
 }
@@ -852,6 +882,8 @@ void Sanitizer::deadlock(const std::string& states) {
          fmt::format("deadlock in kernel '{}': these waits can never be met (no matching SetFlag, cross-core flag or "
                      "SyncAll arrival will come):{}",
                      s_->kernel, states));
+  report_unwritten_reads();
+  print_reports();
 }
 
 // ---- results ----
@@ -861,12 +893,14 @@ int Sanitizer::finish() {
   finished_ = true;
   State& s = *s_;
   report_unwritten_reads();
+  print_reports();
   if (options_.memory) {
     for (const auto& [addr, a] : s.allocs) {
       if (a.live) {
         report("leak", true, fmt::format("{} of {} bytes at GM 0x{:x} was never freed", a.api, a.size, addr));
       }
     }
+    print_reports();
   }
   const char* kinds[] = {"race", "out-of-bounds", "uninitialized", "use-after-free", "leak", "sync"};
   for (const char* k : kinds) {

@@ -132,6 +132,7 @@ class Sanitizer {
   bool finished_ = false;
   void report(const std::string& kind, bool error, const std::string& text);
   void report_unwritten_reads();
+  void print_reports();  // resolves the call sites of what was reported and prints it
   static Sanitizer* active_;
   friend struct SanitizerAccess;
 };
