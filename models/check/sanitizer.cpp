@@ -393,6 +393,8 @@ void Sanitizer::configure_from_config() {
   o.init = c.get<bool>("check.init", false, "sanitizer: reads of bytes never written since allocation");
   o.sync = c.get<bool>("check.sync", false, "sanitizer: flags never waited, deadlocks, syncs that order nothing");
   o.report = c.get<std::string>("check.report", "", "sanitizer: write the findings to this JSON file");
+  o.sites = c.get<bool>("check.sites", true,
+                        "sanitizer: name the kernel's file:line in reports (reads the debug information once per run)");
   if (const char* env = std::getenv("NPUVP_CHECK")) {
     const Options e = parse_checks(env);
     o.race |= e.race, o.memory |= e.memory, o.init |= e.init, o.sync |= e.sync;
@@ -414,7 +416,8 @@ void Sanitizer::print_reports() {
         continue;
       }
       const size_t end = f.text.find('\x02', i);
-      text += s.sites.where(uint32_t(std::stoul(f.text.substr(i + 1, end - i - 1))));
+      const uint32_t site = uint32_t(std::stoul(f.text.substr(i + 1, end - i - 1)));
+      text += options_.sites ? s.sites.where(site) : fmt::format("site #{}", site);
       i = end;
     }
     f.text = text;

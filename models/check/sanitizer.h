@@ -43,6 +43,7 @@ namespace npuvp::check {
 struct Options {
   bool race = false, memory = false, init = false, sync = false;
   std::string report;  // JSON file, written when the run ends
+  bool sites = true;   // reports name file:line (reading the binary's debug information once)
   bool any() const { return race || memory || init || sync; }
 };
 // "race,memory", "all", "" (nothing); unknown names are an error.
