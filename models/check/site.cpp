@@ -116,12 +116,16 @@ std::vector<std::pair<std::string, std::string>> lines_of(const char* binary, ui
 }
 
 // "ns::f<T>(int, int) const" -> "ns::f<T>": the name without its parameter list.
-std::string function_name(const std::string& fn) {
+std::string function_name(std::string fn) {
+  if (auto clone = fn.find(" [clone"); clone != std::string::npos) fn.resize(clone);
   if (fn.empty() || fn.back() != ')') return fn;
   int depth = 0;
   for (size_t i = fn.size(); i-- > 0;) {
     if (fn[i] == ')') ++depth;
-    if (fn[i] == '(' && --depth == 0) return fn.substr(0, i);
+    if (fn[i] == '(' && --depth == 0) {
+      const std::string name = fn.substr(0, i);
+      return name.size() >= 8 && name.compare(name.size() - 8, 8, "operator") == 0 ? name + "()" : name;
+    }
   }
   return fn;
 }
