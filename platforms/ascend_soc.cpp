@@ -1,5 +1,7 @@
 #include "platforms/ascend_soc.h"
 
+#include "models/check/sanitizer.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -306,6 +308,7 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
     for (auto& core : cores_) {
       if (core->busy()) states += "\n  " + core->state();
     }
+    if (auto* san = check::Sanitizer::active()) san->deadlock(states);
     raise(name(), "deadlock: kernel '{}' stalled with {} of {} blocks finished; nothing can "
           "make progress (a WaitFlag whose SetFlag never comes?):{}",
           task.name, task.blocks_done, task.block_num, states);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/footprint.h"
+#include "models/check/sanitizer.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
 #include "tlm/sim_time.h"
@@ -288,9 +289,11 @@ void AiCore::scalar_thread() {
     ++blocks_;
     current_ = this;
     scalar_state_ = "running the kernel body";
+    if (auto* san = check::Sanitizer::active()) san->block_begin(id_, basename(), block_.block_idx, params_.auto_sync);
     task_->body();
     current_ = this;
     barrier_all();  // a block ends when every pipe has drained
+    if (auto* san = check::Sanitizer::active()) san->block_end(id_);
     wait_until(scalar_time_);
     current_ = nullptr;
     scalar_state_ = "idle";
@@ -377,6 +380,7 @@ inline void AiCore::enqueue(PipeUnit& target, Instruction&& instr) {
     scalar_time_ = std::max(scalar_time_, last_event_);  // when the slot came free
     scalar_queue_stall_cycles_ += static_cast<uint64_t>((scalar_time_ - before) / cycle_);
   }
+  if (auto* san = check::Sanitizer::active()) san->issued(id_, target.pipe_kind(), instr);
   target.push(std::move(instr), scalar_time_, atomic_mode_);
   pipe_changed(target.pipe_kind());
 }
@@ -394,6 +398,7 @@ void AiCore::scalar_set_flag(Pipe dst, uint32_t id) {
   // pipe starts from it.
   run_pipes([] { return false; }, scalar_time_);
   flags_.set(Pipe::S, dst, id);
+  if (auto* san = check::Sanitizer::active()) san->scalar_set_flag(id_, dst, id);
   pipe_changed(dst);
   last_event_ = std::max(last_event_, scalar_time_);
 }
@@ -408,6 +413,7 @@ void AiCore::wait_scalar_flag(Pipe src, uint32_t id, const Instruction& waiting)
   charge_scalar(sync_cost_);
   scalar_blocked("blocked in", waiting, [&] { run_pipes([&] { return flags_.is_set(src, Pipe::S, id); }); });
   flags_.take(src, Pipe::S, id);
+  if (auto* san = check::Sanitizer::active()) san->scalar_wait_flag(id_, src, id);
   scalar_time_ = std::max(scalar_time_, last_event_);  // when it was set
 }
 
@@ -415,6 +421,7 @@ void AiCore::scalar_access(MemSpace space, uint64_t addr, uint64_t size, bool wr
   charge_scalar(params_.scalar_issue_cycles);
   scalar_sync();  // what has completed by now is done; what is still queued is pending
   if (params_.auto_sync) auto_sync(space, addr, addr + size, write);
+  if (auto* san = check::Sanitizer::active()) san->scalar_access(id_, space, addr, size, write, scalar_time_);
 }
 
 // CANN's compiler (--cce-auto-sync) inserts SetFlag<X_S>/WaitFlag<X_S> before a scalar access
@@ -473,6 +480,7 @@ void AiCore::scalar_cross_core_wait(uint32_t mode, uint32_t id) {
     scalar_waits_other_core_ = false;
   });
   cross_core_->take(id_, id);
+  if (auto* san = check::Sanitizer::active()) san->scalar_cross_core_wait(id_, id);
   scalar_time_ = std::max({scalar_time_, last_event_, sim_time()});
 }
 
@@ -485,6 +493,7 @@ void AiCore::barrier_all() {
     return true;
   });
   scalar_time_ = std::max(scalar_time_, last_event_);  // when the last pipe drained
+  if (auto* san = check::Sanitizer::active()) san->scalar_drained(id_);
   scalar_state_ = "running the kernel body";
 }
 

@@ -2,6 +2,7 @@
 // and when it completes (run in simulated-time order by AiCore::run_pipes, ai_core.cpp), and
 // its GM accesses through the BIU.
 #include "models/aicore/ai_core.h"
+#include "models/check/sanitizer.h"
 
 #include <cstring>
 #include <fmt/format.h>
@@ -77,12 +78,18 @@ void AiCore::start_front(PipeUnit& u, const sc_core::sc_time& at) {
   const size_t n = u.queued() > 1 ? burst_length(u.queue(), at) : 1;
   if (n == 1) {
     issuing_atomic_ = front.atomic;
+    if (auto* san = check::Sanitizer::active()) {
+      san->started(id_, u.pipe_kind(), front.instr, front.atomic.op != AtomicExtension::Op::None, at);
+    }
     const ExecResult r = start_instruction(u.pipe_kind(), front.instr, at);
     issuing_atomic_.op = AtomicExtension::Op::None;
     u.record(front.instr, r, reached, at + r.duration);
     u.started(1, at + r.duration);
   } else {
     const Instruction* const* members = front_instructions(u, n);
+    if (auto* san = check::Sanitizer::active()) {
+      for (size_t i = 0; i < n; ++i) san->started(id_, u.pipe_kind(), *members[i], false, at);
+    }
     burst_results_.resize(n);
     burst_ends_.resize(n);
     issuing_ = u.pipe_kind();

@@ -1,5 +1,7 @@
 #include "models/soc/cross_core_sync.h"
 
+#include "models/check/sanitizer.h"
+
 #include <fmt/format.h>
 
 #include "tlm/config.h"
@@ -85,10 +87,13 @@ std::string CrossCoreSync::count_up(const std::vector<int>& cores, uint32_t id) 
                          params_.counter_limit);
     }
   }
+  auto* san = check::Sanitizer::active();
   for (int c : cores) {
     ++counters_[index(c, id)];
     counted_up_[size_t(c)]->notify(sc_core::SC_ZERO_TIME);
+    if (san) san->cross_core_count_up(sanitizer_key_, c, id);
   }
+  if (san) san->cross_core_released(sanitizer_key_);
   return {};
 }
 
@@ -105,6 +110,10 @@ std::string CrossCoreSync::arrive(uint32_t mode, int group, uint32_t id, int set
 
 std::string CrossCoreSync::set(int core, uint32_t mode, uint32_t id) {
   const Seat& seat = seats_.at(size_t(core));
+  // The sanitizer's rendezvous: the setters whose clocks reach the counted-up cores' waits.
+  sanitizer_key_ = (uint64_t(mode) << 48) | (uint64_t(uint32_t(seat.kind == aicore::CoreKind::Aic)) << 47) |
+                   (uint64_t(uint32_t(mode == 0 ? 0 : seat.group)) << 16) | id;
+  if (auto* san = check::Sanitizer::active()) san->cross_core_arrive(core, sanitizer_key_);
   switch (mode) {
     case 0: {
       const auto all = all_members(seat.kind);

@@ -65,6 +65,7 @@ class CrossCoreSync : public aicore::CrossCoreFlags {
   // Sets not yet matched by every partner: (mode, group, id) -> core -> count.
   std::map<std::tuple<uint32_t, int, uint32_t>, std::map<int, unsigned>> arrivals_;
   std::vector<std::unique_ptr<sc_core::sc_event>> counted_up_;  // per core
+  uint64_t sanitizer_key_ = 0;  // the rendezvous of the set under way (models/check/sanitizer.h)
 };
 
 }  // namespace npuvp::soc

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 
+#include "models/check/sanitizer.h"
 #include "platforms/ascend_soc.h"
 #include "platforms/mncore2/cli.h"
 #include "platforms/run_summary.h"
@@ -74,7 +75,7 @@ int main(int argc, char** argv) {
   CLI::App app{"npuvp: SystemC/TLM-2.0 virtual platforms for AI accelerators"};
   app.require_subcommand(1);
 
-  std::string kernel, platform, trace, stats, mode, data_dir, out_dir;
+  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
   uint32_t scale = 1;
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   run->add_option("-m,--mode", mode, "functional (data, no time), timed (default) or perf (time, no data)")
       ->check(CLI::IsMember({"functional", "timed", "perf"}));
   run->add_option("--trace", trace, "write a Chrome/Perfetto trace JSON");
+  run->add_option("--check", checks, "sanitizer checks: race,memory,init,sync or all (docs/sanitizer.md)");
   run->add_option("--stats", stats, "write all statistics as JSON");
   run->add_option("--blocks", blocks, "blockDim (default: the sample's)")->check(CLI::Range(1, 65535));
   run->add_option("--scale", scale, "problem size multiplier (default 1; fixed-shape samples ignore it)")
@@ -113,6 +115,13 @@ int main(int argc, char** argv) {
     }
     if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
       return npuvp::mncore::cli_info(platform, sets);
+    }
+    // --check: the check.* keys (the sanitizer reports and sets the exit status at exit).
+    if (*run && !checks.empty()) {
+      const npuvp::check::Options o = npuvp::check::parse_checks(checks);
+      for (auto [on, key] : {std::pair{o.race, "race"}, {o.memory, "memory"}, {o.init, "init"}, {o.sync, "sync"}}) {
+        if (on) sets.push_back(fmt::format("check.{}=true", key));
+      }
     }
     if (*run && npuvp::tik::cli_handles(kernel)) {
       return npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);

@@ -8,6 +8,8 @@
 #include "models/aicore/data_mover.h"
 #include "models/aicore/product.h"
 #include "models/aicore/vector_unit.h"
+#include "models/check/sanitizer.h"
+#include "sw/ascendc/sync_mutation.h"
 #include "sw/ascendc/kernel_operator.h"
 #include "sw/ascendc/declared_kernel_type.h"
 #include "tlm/log.h"
@@ -289,6 +291,7 @@ void data_copy_params(CopyEnd dst, CopyEnd src, const AscendC::DataCopyParams& p
 void set_flag(Pipe src, Pipe dst, int32_t id) {
   AiCore& c = core();
   if (id < 0) c.fail(aicore::describe(aicore::SetFlag{src, dst, 0}), fmt::format("event id {} is negative", id));
+  if (mutation::skip_set(src, dst, static_cast<uint32_t>(id))) return;  // the mutation test's knob
   if (src == Pipe::S) {
     c.scalar_set_flag(dst, static_cast<uint32_t>(id));
   } else {
@@ -299,6 +302,7 @@ void set_flag(Pipe src, Pipe dst, int32_t id) {
 void wait_flag(Pipe src, Pipe dst, int32_t id) {
   AiCore& c = core();
   if (id < 0) c.fail(aicore::describe(aicore::WaitFlag{src, dst, 0}), fmt::format("event id {} is negative", id));
+  if (mutation::skip_wait(src, dst, static_cast<uint32_t>(id))) return;
   if (dst == Pipe::S) {
     c.scalar_wait_flag(src, static_cast<uint32_t>(id));
   } else {
@@ -366,6 +370,20 @@ void QueueState::drain() {
   }
 }
 
+namespace {
+// A flag TQue issues for itself: the sanitizer's sync findings leave these out (the last
+// FreeTensor's flag is the queue's, consumed when the pipe is torn down).
+template <class Issue>
+void queue_flag(Issue&& issue) {
+  auto* san = check::Sanitizer::active();
+  if (san) san->queue_flags(core().id(), true);
+  mutation::queue_scope(true);
+  issue();
+  mutation::queue_scope(false);
+  if (san) san->queue_flags(core().id(), false);
+}
+}  // namespace
+
 int QueueState::alloc(const char* api) {
   const unsigned n = static_cast<unsigned>(buffers_.size());
   if (n == 0) core().fail(api, "the queue has no buffers; call TPipe::InitBuffer first");
@@ -373,7 +391,9 @@ int QueueState::alloc(const char* api) {
     const unsigned b = (next_ + k) % n;
     Buffer& buf = buffers_[b];
     if (buf.in_use) continue;
-    if (synchronised_ && buf.freed_by_consumer) wait_flag(consumer_, producer_, static_cast<int32_t>(buf.cp_id));
+    if (synchronised_ && buf.freed_by_consumer) {
+      queue_flag([&] { wait_flag(consumer_, producer_, static_cast<int32_t>(buf.cp_id)); });
+    }
     buf.freed_by_consumer = false;
     buf.in_use = true;
     next_ = (b + 1) % n;
@@ -390,7 +410,7 @@ void QueueState::enque(int b, const char* api) {
   if (queued_.size() >= depth_) {
     core().fail(api, fmt::format("queue depth {} exceeded: DeQue before EnQueing more", depth_));
   }
-  if (synchronised_) set_flag(producer_, consumer_, static_cast<int32_t>(buffers_[b].pc_id));
+  if (synchronised_) queue_flag([&] { set_flag(producer_, consumer_, static_cast<int32_t>(buffers_[b].pc_id)); });
   queued_.push_back(b);
 }
 
@@ -398,7 +418,7 @@ int QueueState::deque(const char* api) {
   if (queued_.empty()) core().fail(api, fmt::format("the {} queue is empty (EnQue missing?)", position_name(pos_)));
   int b = queued_.front();
   queued_.pop_front();
-  if (synchronised_) wait_flag(producer_, consumer_, static_cast<int32_t>(buffers_[b].pc_id));
+  if (synchronised_) queue_flag([&] { wait_flag(producer_, consumer_, static_cast<int32_t>(buffers_[b].pc_id)); });
   return b;
 }
 
@@ -407,7 +427,7 @@ void QueueState::free(int b, const char* api) {
     core().fail(api, "the tensor was not allocated from this queue, or was freed already");
   }
   if (synchronised_) {
-    set_flag(consumer_, producer_, static_cast<int32_t>(buffers_[b].cp_id));
+    queue_flag([&] { set_flag(consumer_, producer_, static_cast<int32_t>(buffers_[b].cp_id)); });
     buffers_[b].freed_by_consumer = true;
   }
   buffers_[b].in_use = false;
@@ -442,6 +462,7 @@ uint64_t TPipe::allocate(TPosition pos, uint64_t len, const char* api) {
                             buf->name(), len, addr, buf->name(), buf->size()));
   }
   used = addr + len;
+  if (auto* san = npuvp::check::Sanitizer::active()) san->local_buffer(c.id(), space, addr, len, api);
   return addr;
 }
 

@@ -7,6 +7,7 @@
 
 #include "models/aicore/ai_core.h"
 #include "models/aicore/product.h"
+#include "models/check/sanitizer.h"
 #include "sw/ascendc/kernel_operator.h"
 
 namespace npuvp::ascendc {
@@ -104,16 +105,41 @@ void sync_all_hard(bool aiv_only) {
   c.charge_scalar(c.params().sync_cycles);
   Barrier& b = barrier(aiv_only);
   const uint64_t mine = b.generation;
+  // The sanitizer: every arrival happens before every departure of this generation.
+  const uint64_t key = (uint64_t(aiv_only) << 63) | mine;
+  auto* san = check::Sanitizer::active();
+  if (san) san->barrier_arrive(c.id(), key);
   if (++b.arrived == hard_participants(c, aiv_only)) {
     b.arrived = 0;
     ++b.generation;
     c.scalar_sync();
     b.released.notify(sc_core::SC_ZERO_TIME);
+    if (san) san->barrier_leave(c.id(), key);
     return;
   }
   wait_until(c, b.released, "waiting in SyncAll for the other cores of the launch",
              [&b, mine] { return b.generation != mine; });
+  if (san) san->barrier_leave(c.id(), key);
 }
+
+namespace {
+// The soft SyncAll's own flag protocol races by design (cores poll each other's slots): the
+// sanitizer sees it as the barrier it implements instead.
+class QuietChecks {
+ public:
+  explicit QuietChecks(int core) : core_(core) {
+    if (auto* san = check::Sanitizer::active()) san->quiet(core_, true);
+  }
+  ~QuietChecks() {
+    if (auto* san = check::Sanitizer::active()) san->quiet(core_, false);
+  }
+  QuietChecks(const QuietChecks&) = delete;
+  QuietChecks& operator=(const QuietChecks&) = delete;
+
+ private:
+  int core_;
+};
+}  // namespace
 
 void sync_all_soft(bool aiv_only, const void* gm_workspace, uint64_t gm_elements, MemSpace ub_space, uint64_t ub_addr,
                    uint64_t ub_elements, int32_t used_cores) {
@@ -142,6 +168,7 @@ void sync_all_soft(bool aiv_only, const void* gm_workspace, uint64_t gm_elements
   check_resident(c, api);
 
   PlainWrites plain(c);
+  QuietChecks quiet(c.id());
   const uint64_t gm = gm_device_address(gm_workspace);
   const uint8_t* ub = c.buffer(MemSpace::UB)->data();
   auto slot = [&](uint32_t k) {
@@ -155,6 +182,9 @@ void sync_all_soft(bool aiv_only, const void* gm_workspace, uint64_t gm_elements
   data_copy_count({MemSpace::UB, ub_addr + me * kSlotBytes}, {MemSpace::GM, gm + me * kSlotBytes}, 8, 4);
   c.barrier_all();
   const int32_t target = slot(me) + 1;
+  const uint64_t key = (gm << 20) ^ uint64_t(uint32_t(target));
+  auto* san = check::Sanitizer::active();
+  if (san) san->barrier_arrive(c.id(), key);
   c.charge_scalar(2);
   std::memcpy(c.buffer(MemSpace::UB)->data() + ub_addr + me * kSlotBytes, &target, sizeof target);
   data_copy_count({MemSpace::GM, gm + me * kSlotBytes}, {MemSpace::UB, ub_addr + me * kSlotBytes}, 8, 4);
@@ -171,7 +201,10 @@ void sync_all_soft(bool aiv_only, const void* gm_workspace, uint64_t gm_elements
     bool all = true;
     for (uint32_t k = 0; k < cores && all; ++k) all = slot(k) >= target;
     c.charge_scalar(cores);
-    if (all) return;
+    if (all) {
+      if (san) san->barrier_leave(c.id(), key);
+      return;
+    }
     // Nothing new can be read until some core writes its slot again.
     wait_until(c, writes.written, "waiting in SyncAll(gmWorkspace, ubWorkspace) for the other cores' flags",
                [&writes, seen] { return writes.count != seen; });

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <fmt/format.h>
 
+#include "models/check/sanitizer.h"
 #include "platforms/ascend_soc.h"
 #include "sw/ascendc/declared_kernel_type.h"
 #include "sw/runtime/soc_version.h"
@@ -132,6 +133,7 @@ bool Device::built() { return g_device != nullptr; }
 Device::Device() {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   soc_ = std::make_unique<platform::AscendSoc>("soc");
+  check::Sanitizer::configure_from_config();  // check.* keys and $NPUVP_CHECK
   Config::global().check_unused();  // every user key must have been declared by now
   // Finish elaboration now: binding errors surface here, and debug access works before the
   // first launch. Every thread runs to its first wait; no simulated time passes.
@@ -152,6 +154,7 @@ void* Device::malloc(size_t bytes) {
     free_.erase(it);
     if (rest) free_[offset + size] = rest;
     used_[offset] = size;
+    if (auto* san = check::Sanitizer::active()) san->gm_alloc(device_address(gm_ + offset), bytes, true, "GmAlloc");
     return gm_ + offset;
   }
   raise("runtime", "GM exhausted: cannot allocate {} bytes (GM is {} bytes)", bytes, gm_size_);
@@ -161,6 +164,7 @@ void Device::free(void* pointer) {
   if (!pointer) return;
   auto* p = static_cast<uint8_t*>(pointer);
   auto it = p >= gm_ ? used_.find(uint64_t(p - gm_)) : used_.end();
+  if (auto* san = check::Sanitizer::active()) san->gm_free(device_address(pointer), "GmFree");
   if (it == used_.end()) raise("runtime", "GmFree of {} which GmAlloc did not return", pointer);
   uint64_t offset = it->first, size = it->second;
   used_.erase(it);
@@ -202,6 +206,7 @@ void Device::memcpy(void* dst, const void* src, size_t bytes, Copy kind) {
   }
   // Host<->device copies are PCIe DMA through the host bridge in timed and perf modes; in
   // functional mode (no time) and device to device, the bytes are copied directly.
+  if (auto* san = check::Sanitizer::active(); san && kind != Copy::DeviceToHost) san->host_write(device_address(dst), bytes);
   auto& bridge = soc_->host_bridge();
   if (kind == Copy::DeviceToDevice || soc_->params().mode == SimMode::Functional || bytes == 0) {
     std::memmove(dst, src, bytes);
@@ -242,6 +247,8 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
   task.body = std::move(body);
   task.block_num = block_dim;
   const auto wall0 = std::chrono::steady_clock::now();
+  auto* san = check::Sanitizer::active();
+  if (san) san->launch_begin(name);
   const sc_core::sc_time took = soc_->run(task);
   last_.kernel = name;
   last_.block_dim = block_dim;
@@ -250,6 +257,9 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
   last_.cycles = static_cast<uint64_t>(std::llround(took / soc_->core(0).cycle()));
   last_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   total_wall_seconds_ += last_.wall_seconds;
+  // The sanitizer's reports, their call sites read from the debug information (outside the
+  // launch's wall time: that reading is once per run, not per instruction).
+  if (san) san->launch_end();
   return last_;
 }
 

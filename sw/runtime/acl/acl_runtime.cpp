@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 #include <fmt/format.h>
+#include "models/check/sanitizer.h"
 
 #include "acl/acl.h"
 #include "platforms/ascend_soc.h"
@@ -278,6 +279,9 @@ aclError fill(const char* api, void* p, size_t max_count, int32_t value, size_t 
   const bool device = in_gm(p);
   if (aclError e = check_range(api, "memory", p, count, device)) return e;
   if (device && !state().device_failure.empty()) return device_stopped(api);
+  if (auto* san = npuvp::check::Sanitizer::active(); san && device) {
+    san->host_write(Device::instance().device_address(p), count);
+  }
   std::memset(p, value & 0xff, count);  // untimed: a fill moves no data across the host bridge
   return ACL_SUCCESS;
 }
@@ -770,6 +774,10 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "{}", npuvp::error_text(e));
   }
   state().device_memory[static_cast<const uint8_t*>(p)] = Allocation{size};
+  // Device memory: the host reaches it only through aclrtMemcpy/aclrtMemset (init counts those).
+  if (auto* san = npuvp::check::Sanitizer::active()) {
+    san->gm_alloc(Device::instance().device_address(p), size, false, "aclrtMalloc");
+  }
   *devPtr = p;
   return ACL_SUCCESS;
 }

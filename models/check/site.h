@@ -1,0 +1,33 @@
+// Call sites for the sanitizer's reports: the return addresses of the stack when the scalar
+// unit issues an instruction (captured cheaply, without changing any API signature, so it
+// works for every front end and for kernels built elsewhere), resolved to the first frame
+// outside npuvp's own kernel API and models (the kernel's file:line) only when a report
+// needs it, through the binary's debug information (addr2line).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace npuvp::check {
+
+class SiteTable {
+ public:
+  static constexpr int kDepth = 10;
+  // The current call stack's site (equal stacks, equal ids). 0 is "no site".
+  uint32_t capture();
+  // "kernel.cpp:42" (or the nearest frame found, or "unknown site").
+  const std::string& where(uint32_t site);
+
+ private:
+  struct Stack {
+    void* pcs[kDepth];
+    int n = 0;
+  };
+  std::vector<Stack> stacks_{Stack{}};
+  std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash_;
+  std::unordered_map<uint32_t, std::string> resolved_;
+  std::string resolve(const Stack& s);
+};
+
+}  // namespace npuvp::check
