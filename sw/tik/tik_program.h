@@ -140,4 +140,20 @@ struct Program {
 Program parse(const nlohmann::json& j);
 Program parse_text(const std::string& text);
 
+// The same, a statement at a time, so that a caller holding the program in another form (the
+// Python recorder's lists) never builds the whole JSON tree: parse_header reads everything but
+// "body"; StreamParser::stmt parses one statement, whose "body"/"then"/"else" the caller may
+// leave out and fill in (Stmt::body, Stmt::orelse) itself.
+Program parse_header(const nlohmann::json& j);
+class StreamParser {
+ public:
+  explicit StreamParser(Program& p);
+  ~StreamParser();
+  Stmt stmt(const nlohmann::json& j);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 }  // namespace npuvp::tik

@@ -293,25 +293,42 @@ class Tik:
         loc = loc or user_loc(3)
         # A vector instruction is recorded as a list (the compact form docs/tik.md describes):
         # ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
-        extra = dict(extra) if extra else None
+        # The common case (immediate operands in range, UB views at known aligned offsets) takes
+        # the inline checks below; anything else goes through the checks that name the rule.
+        if extra:
+            extra = dict(extra)
         if extra and "mask" in extra:
             mask_j = extra.pop("mask")
+        elif type(mask) is int and mask_mode == "normal" and 1 <= mask <= (128 if DTYPE_SIZE[dtype] <= 2 else 64):
+            mask_j = ("n", mask)
         elif mask is not None:
             mask_j = self._mask(mask, dtype, api, loc, mask_mode)
         else:
             mask_j = ["b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1]
         ops = [None, None, None]
-        for i, t in enumerate(srcs):
+        i = 0
+        for t in srcs:
             if t is not None:
-                ops[i] = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
-        p = [self._repeat(repeat, api, loc, repeat_limit)]
+                if type(t) is Tensor and t.scope == scope_ubuf and type(t.boff) is int and not t.boff % 32:
+                    ops[i] = (t.tid, t.boff)
+                else:
+                    ops[i] = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
+            i += 1
+        if dst is None:
+            dst_j = None
+        elif type(dst) is Tensor and dst.scope == scope_ubuf and type(dst.boff) is int and not dst.boff % dst_align:
+            dst_j = (dst.tid, dst.boff)
+        else:
+            dst_j = self._operand(dst, "dst", api, dst_align, loc)
+        p = [repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
+             else self._repeat(repeat, api, loc, repeat_limit)]
         for group, names in ((blk, _BLK_NAMES), (rep, _REP_NAMES)):
             for v, name in zip(group, names):
                 p.append(v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc))
         p.append(scalar if type(scalar) in (int, float) else enc(scalar))
-        self._cur.append(["v", api, loc, op, dtype, mask_j,
-                          self._operand(dst, "dst", api, dst_align, loc) if dst is not None else None,
-                          ops[0], ops[1], ops[2], p, extra or 0])
+        # Tuples of numbers and strings leave the garbage collector's lists once it has seen
+        # them, so a long recording does not make every collection slower.
+        self._cur.append(["v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], tuple(p), extra or 0])
         self._last_if = None
         self._instructions += 1
 
@@ -578,7 +595,8 @@ class Tik:
         outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
         program = self._program(kernel_name, inputs, outputs, flowtable)
         text = json.dumps(program, separators=(",", ":"))
-        self._built = (kernel_name, inputs + list(flowtable or []), outputs, text)
+        # start_debug hands `program` itself to C++ (no text round trip); the .o keeps the text.
+        self._built = (kernel_name, inputs + list(flowtable or []), outputs, program)
         global _LAST_BUILT
         _LAST_BUILT = self
         out_dir = output_files_path or os.path.join(os.getcwd(), "kernel_meta")
