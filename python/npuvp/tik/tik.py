@@ -328,9 +328,14 @@ class Tik:
         p.append(scalar if type(scalar) in (int, float) else enc(scalar))
         # Tuples of numbers and strings leave the garbage collector's lists once it has seen
         # them, so a long recording does not make every collection slower.
-        self._cur.append(["v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], tuple(p), extra or 0])
+        self._cur.append(("v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], tuple(p), extra or 0))
         self._last_if = None
         self._instructions += 1
+
+    def _patch_last(self, field, value):
+        """Replaces one field of the vector instruction just recorded (records are tuples)."""
+        rec = self._cur[-1]
+        self._cur[-1] = rec[:field] + (value,) + rec[field + 1:]
 
     # ---- data movement ----
     def data_move(self, dst, src, sid=0, nburst=1, burst=1, src_stride=0, dst_stride=0, *args, **kwargs):
@@ -726,7 +731,7 @@ def _conv(self, api, mask, round_mode, dst, src, repeat_times, blk, rep, deqscal
     mdt = "float32" if wide == 4 else "float16"
     self._vec(api, "Cast", src.dtype, mask, dst, (src,), repeat_times, (blk[0], blk[1], 0), (rep[0], rep[1], 0),
               extra={"ddt": dst.dtype, "round": _ROUND[round_mode]}, loc=loc)
-    self._cur[-1][5] = self._mask(mask, mdt, api, loc)
+    self._patch_last(5, self._mask(mask, mdt, api, loc))
 
 
 def _vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride, deqscale=None,
@@ -1124,7 +1129,7 @@ def _mov_cmpmask_to_tensor(self, dst, src_cmpmask):
     if not isinstance(src_cmpmask, CmpMask):
         fail("src_cmpmask must be what vcmp_* or mov_tensor_to_cmpmask returned", "mov_cmpmask_to_tensor", loc)
     self._vec("mov_cmpmask_to_tensor", "GetCmpMask", "uint16", None, dst, (), 1, (1, 1, 0), (8, 8, 0), loc=loc)
-    self._cur[-1][4] = "float16"  # the register's width does not depend on the tensor's type
+    self._patch_last(4, "float16")  # the register's width does not depend on the tensor's type
 
 
 def _mov_tensor_to_cmpmask(self, src):
