@@ -42,14 +42,15 @@ struct Value {
 const char* expr_op_name(unsigned op);
 
 // An expression over constants, scalars and tensor elements.
+// (Members ordered largest first: an instruction holds ~18 of these, 48 bytes each.)
 struct Expr {
   enum class Kind : uint8_t { Const, Scalar, Load, Unary, Binary };
-  Kind kind = Kind::Const;
-  uint8_t op = 0;       // Unary/Binary: the operator (tik_program.cpp's table)
-  Value value;          // Const
-  int id = -1;          // Scalar: scalar id; Load: tensor id
-  Type type = Type::S32;  // Load: element type
+  Value value;             // Const
   std::vector<Expr> args;  // Load: byte offset; Unary/Binary: operands
+  int id = -1;             // Scalar: scalar id; Load: tensor id
+  Kind kind = Kind::Const;
+  uint8_t op = 0;          // Unary/Binary: the operator (tik_program.cpp's table)
+  Type type = Type::S32;   // Load: element type
   bool is_const() const { return kind == Kind::Const; }
 };
 
