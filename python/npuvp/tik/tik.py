@@ -625,8 +625,20 @@ class Tik:
     def get_ub_size(self):
         return self._spec["UB_SIZE"]
 
+    def __getattr__(self, name):
+        # Only reached for names the class lacks: TIK instructions npuvp does not implement yet
+        # fail at the operator's line instead of with a bare AttributeError.
+        if name in _NOT_YET:
+            fail("TIK instruction %s is not implemented by npuvp yet (docs/tik.md, \"Not yet\")" % name, name)
+        raise AttributeError("'Tik' object has no attribute '%s'" % name)
+
 
 _LAST_BUILT = None
+
+# TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
+_NOT_YET = frozenset(("vmla", "vmadd", "vmaddrelu", "vec_mla", "vec_madd", "vec_maddrelu", "data_move_pad",
+                      "h_cmpv", "h_sel", "h_reduce_sum", "h_reduce_max", "h_reduce_min", "h_reduce_argmax",
+                      "h_reduce_argmin", "load3dv2"))
 
 
 def last_built():
