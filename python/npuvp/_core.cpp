@@ -3,6 +3,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
+
 #include "sw/runtime/device.h"
 #include "sw/tik/tik_program.h"
 #include "sw/tik/tik_run.h"
@@ -14,10 +16,112 @@ namespace py = pybind11;
 
 namespace {
 
+// A recorded program (dicts, lists, numbers, strings, None) as JSON without going through
+// text: start_debug hands the Python structure over directly, which skips serialising and
+// lexing 10^5 instructions (docs/performance.md, "TIK front end").
+nlohmann::json to_json(PyObject* o) {
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    const bool list = PyList_Check(o);
+    const Py_ssize_t n = list ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
+    nlohmann::json a = nlohmann::json::array();
+    a.get_ref<nlohmann::json::array_t&>().reserve(static_cast<size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i) a.push_back(to_json(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i)));
+    return a;
+  }
+  if (PyUnicode_Check(o)) {
+    Py_ssize_t len = 0;
+    const char* s = PyUnicode_AsUTF8AndSize(o, &len);
+    if (!s) throw py::error_already_set();
+    return nlohmann::json(std::string(s, static_cast<size_t>(len)));
+  }
+  if (PyBool_Check(o)) return nlohmann::json(o == Py_True);
+  if (PyLong_Check(o)) {
+    const long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    return nlohmann::json(static_cast<int64_t>(v));
+  }
+  if (PyFloat_Check(o)) return nlohmann::json(PyFloat_AS_DOUBLE(o));
+  if (o == Py_None) return nlohmann::json();
+  if (PyDict_Check(o)) {
+    nlohmann::json obj = nlohmann::json::object();
+    PyObject* key;
+    PyObject* value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &key, &value)) {
+      if (!PyUnicode_Check(key)) throw std::runtime_error("a TIK program's dict keys are strings");
+      obj[PyUnicode_AsUTF8(key)] = to_json(value);
+    }
+    return obj;
+  }
+  throw std::runtime_error(std::string("a TIK program holds a ") + Py_TYPE(o)->tp_name + ", not a JSON value");
+}
+
+// One statement of the recorder's body: converted and parsed alone, its nested bodies
+// statement by statement, so the JSON form of a statement lives only while it is parsed.
+npuvp::tik::Stmt stream_stmt(npuvp::tik::StreamParser& parser, PyObject* o) {
+  static PyObject* const kBody = PyUnicode_InternFromString("body");
+  static PyObject* const kThen = PyUnicode_InternFromString("then");
+  static PyObject* const kElse = PyUnicode_InternFromString("else");
+  if (!PyDict_Check(o)) return parser.stmt(to_json(o));
+  PyObject* body = PyDict_GetItem(o, kBody);
+  PyObject* then = PyDict_GetItem(o, kThen);
+  PyObject* orelse = PyDict_GetItem(o, kElse);
+  if (!body && !then && !orelse) return parser.stmt(to_json(o));
+  nlohmann::json head = nlohmann::json::object();
+  PyObject* key;
+  PyObject* value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(o, &pos, &key, &value)) {
+    if (value == body || value == then || value == orelse) continue;
+    if (!PyUnicode_Check(key)) throw std::runtime_error("a TIK program's dict keys are strings");
+    head[PyUnicode_AsUTF8(key)] = to_json(value);
+  }
+  npuvp::tik::Stmt s = parser.stmt(head);
+  auto fill = [&](PyObject* list, std::vector<npuvp::tik::Stmt>& out) {
+    if (!list) return;
+    if (!PyList_Check(list)) throw std::runtime_error("a TIK statement's body is a list");
+    out.reserve(static_cast<size_t>(PyList_GET_SIZE(list)));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); ++i) out.push_back(stream_stmt(parser, PyList_GET_ITEM(list, i)));
+  };
+  fill(body ? body : then, s.body);
+  fill(orelse, s.orelse);
+  return s;
+}
+
+// The program as text (a kernel_meta .o) or as the recorder's Python structure.
+npuvp::tik::Program program_of(const py::handle& program) {
+  if (py::isinstance<py::str>(program)) return npuvp::tik::parse_text(program.cast<std::string>());
+  if (!PyDict_Check(program.ptr())) throw std::runtime_error("a TIK program is JSON text or a dict");
+  try {
+    nlohmann::json head = nlohmann::json::object();
+    PyObject* key;
+    PyObject* value;
+    Py_ssize_t pos = 0;
+    PyObject* body = nullptr;
+    while (PyDict_Next(program.ptr(), &pos, &key, &value)) {
+      const char* k = PyUnicode_AsUTF8(key);
+      if (!k) throw py::error_already_set();
+      if (std::strcmp(k, "body") == 0) {
+        body = value;
+      } else {
+        head[k] = to_json(value);
+      }
+    }
+    if (!body || !PyList_Check(body)) throw std::runtime_error("a TIK program has a body list");
+    npuvp::tik::Program p = npuvp::tik::parse_header(head);
+    npuvp::tik::StreamParser parser(p);
+    p.body.reserve(static_cast<size_t>(PyList_GET_SIZE(body)));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); ++i) p.body.push_back(stream_stmt(parser, PyList_GET_ITEM(body, i)));
+    return p;
+  } catch (const nlohmann::json::exception& e) {
+    npuvp::raise("tik", "malformed TIK program: {}", e.what());
+  }
+}
+
 // Runs a TIK program: feeds are bytes (GM tensors) or numbers (InputScalars), in input order.
-py::dict run_tik(const std::string& program_json, const py::list& feeds, const std::string& platform,
+py::dict run_tik(const py::object& program_json, const py::list& feeds, const std::string& platform,
                  const std::vector<std::string>& sets, const std::string& trace, const std::string& stats) {
-  npuvp::tik::Program program = npuvp::tik::parse_text(program_json);
+  npuvp::tik::Program program = program_of(program_json);
   std::vector<npuvp::tik::Feed> in;
   for (const auto& f : feeds) {
     npuvp::tik::Feed feed;
@@ -70,8 +174,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("run_tik", &run_tik, py::arg("program_json"), py::arg("feeds"), py::arg("platform") = "",
         py::arg("sets") = std::vector<std::string>{}, py::arg("trace") = "", py::arg("stats") = "",
         "Runs a serialised TIK program on a fresh platform of this process; returns outputs and the run report");
-  m.def("parse_tik", [](const std::string& text) { return npuvp::tik::parse_text(text).instructions; },
-        "Parses and checks a serialised TIK program; returns its instruction count");
+  m.def("parse_tik", [](const py::object& program) { return program_of(program).instructions; },
+        "Parses and checks a TIK program (JSON text or the recorder's structure); returns its instruction count");
   m.def("platform_for_soc", [](const std::string& soc) -> py::object {
     const char* p = npuvp::tik::platform_for_tik_soc(soc.c_str());
     return p ? py::object(py::str(p)) : py::object(py::none());

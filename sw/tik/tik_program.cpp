@@ -175,12 +175,12 @@ class Parser {
       s.c = expr(j.value("step", json(1)));
       s.block_num = j.value("block_num", 1u);
       s.thread_num = j.value("thread_num", 1u);
-      s.body = block(j.at("body"));
+      if (const json* b = member(j, "body")) s.body = block(*b);  // absent: StreamParser's caller adds it
     } else if (k == "if") {
       s.kind = Stmt::Kind::If;
       s.a = expr(j.at("c"));
-      s.body = block(j.at("then"));
-      if (j.contains("else")) s.orelse = block(j["else"]);
+      if (const json* t = member(j, "then")) s.body = block(*t);
+      if (const json* e = member(j, "else")) s.orelse = block(*e);
     } else if (k == "break") {
       s.kind = Stmt::Kind::Break;
     } else if (k == "i") {
@@ -379,7 +379,15 @@ class Parser {
 
 }  // namespace
 
-Program parse(const json& j) {
+struct StreamParser::Impl {
+  explicit Impl(Program& p) : parser(p) {}
+  Parser parser;
+};
+StreamParser::StreamParser(Program& p) : impl_(std::make_unique<Impl>(p)) {}
+StreamParser::~StreamParser() = default;
+Stmt StreamParser::stmt(const json& j) { return impl_->parser.stmt(j); }
+
+Program parse_header(const json& j) {
   Program p;
   if (j.value("format", "") != "npuvp-tik/1") {
     raise("tik", "not a TIK program of npuvp (format '{}', expected 'npuvp-tik/1')", j.value("format", ""));
@@ -422,6 +430,11 @@ Program parse(const json& j) {
   for (const auto& o : j.at("outputs")) p.outputs.push_back(o.get<int>());
   p.block_num = j.value("block_num", 1u);
   p.loops = j.value("loops", 0);
+  return p;
+}
+
+Program parse(const json& j) {
+  Program p = parse_header(j);
   Parser parser(p);
   p.body = parser.block(j.at("body"));
   return p;

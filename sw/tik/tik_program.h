@@ -42,14 +42,15 @@ struct Value {
 const char* expr_op_name(unsigned op);
 
 // An expression over constants, scalars and tensor elements.
+// (Members ordered largest first: an instruction holds ~18 of these, 48 bytes each.)
 struct Expr {
   enum class Kind : uint8_t { Const, Scalar, Load, Unary, Binary };
-  Kind kind = Kind::Const;
-  uint8_t op = 0;       // Unary/Binary: the operator (tik_program.cpp's table)
-  Value value;          // Const
-  int id = -1;          // Scalar: scalar id; Load: tensor id
-  Type type = Type::S32;  // Load: element type
+  Value value;             // Const
   std::vector<Expr> args;  // Load: byte offset; Unary/Binary: operands
+  int id = -1;             // Scalar: scalar id; Load: tensor id
+  Kind kind = Kind::Const;
+  uint8_t op = 0;          // Unary/Binary: the operator (tik_program.cpp's table)
+  Type type = Type::S32;   // Load: element type
   bool is_const() const { return kind == Kind::Const; }
 };
 
@@ -139,5 +140,21 @@ struct Program {
 // Parses and checks the front end's JSON; errors name the instruction's file:line.
 Program parse(const nlohmann::json& j);
 Program parse_text(const std::string& text);
+
+// The same, a statement at a time, so that a caller holding the program in another form (the
+// Python recorder's lists) never builds the whole JSON tree: parse_header reads everything but
+// "body"; StreamParser::stmt parses one statement, whose "body"/"then"/"else" the caller may
+// leave out and fill in (Stmt::body, Stmt::orelse) itself.
+Program parse_header(const nlohmann::json& j);
+class StreamParser {
+ public:
+  explicit StreamParser(Program& p);
+  ~StreamParser();
+  Stmt stmt(const nlohmann::json& j);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace npuvp::tik

@@ -161,3 +161,14 @@ def test_vector_instruction_overflowing_its_tensor():
         t.tikdb.start_debug({"x": np.zeros(256, np.float16)})
     assert "%s:%d" % (HERE, line_of("MARK-overrun")) in str(e.value)
     assert "outside tensor small" in str(e.value)
+
+
+def test_not_yet_implemented_instruction_names_the_line():
+    t = tik.Tik()
+    a = ub(t, name="a")
+    with pytest.raises(tik.TikError) as e:
+        t.vmla(128, a, a, a, 1, 1, 1, 1, 8, 8, 8)  # MARK-notyet
+    assert "%s:%d" % (HERE, line_of("MARK-notyet")) in str(e.value)
+    assert "vmla is not implemented by npuvp yet" in str(e.value)
+    with pytest.raises(AttributeError):
+        t.no_such_instruction

@@ -23,7 +23,7 @@ class Console:
                 raise SystemExit("tikdb: quit")
             if cmd[0] in ("l", "list"):
                 for stmt in self._tik._body:
-                    if isinstance(stmt, list):  # a vector instruction
+                    if isinstance(stmt, tuple):  # a vector instruction
                         print("  %s %s" % (stmt[2], stmt[1]))
                     else:
                         print("  %s %s" % (stmt.get("loc", "?"), stmt.get("api", stmt.get("k"))))

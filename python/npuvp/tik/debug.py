@@ -16,12 +16,12 @@ class Debugger:
         built = self._tik._built
         if built is None:
             raise TikError("start_debug: call BuildCCE first")
-        name, inputs, outputs, text = built
+        name, inputs, outputs, program = built
         feeds = runner.feeds_from(inputs, feed_dict)
         console = None
         if interactive:
             from .console import Console
             console = Console(self._tik)
-        result = runner.run_program(text, feeds, self._tik._platform or soc.current_platform(), console=console)
+        result = runner.run_program(program, feeds, self._tik._platform or soc.current_platform(), console=console)
         self.last_run = {k: v for k, v in result.items() if k != "outputs"}
         return runner.outputs_from(result, outputs)

@@ -293,27 +293,49 @@ class Tik:
         loc = loc or user_loc(3)
         # A vector instruction is recorded as a list (the compact form docs/tik.md describes):
         # ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
-        extra = dict(extra) if extra else None
+        # The common case (immediate operands in range, UB views at known aligned offsets) takes
+        # the inline checks below; anything else goes through the checks that name the rule.
+        if extra:
+            extra = dict(extra)
         if extra and "mask" in extra:
             mask_j = extra.pop("mask")
+        elif type(mask) is int and mask_mode == "normal" and 1 <= mask <= (128 if DTYPE_SIZE[dtype] <= 2 else 64):
+            mask_j = ("n", mask)
         elif mask is not None:
             mask_j = self._mask(mask, dtype, api, loc, mask_mode)
         else:
             mask_j = ["b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1]
         ops = [None, None, None]
-        for i, t in enumerate(srcs):
+        i = 0
+        for t in srcs:
             if t is not None:
-                ops[i] = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
-        p = [self._repeat(repeat, api, loc, repeat_limit)]
+                if type(t) is Tensor and t.scope == scope_ubuf and type(t.boff) is int and not t.boff % 32:
+                    ops[i] = (t.tid, t.boff)
+                else:
+                    ops[i] = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
+            i += 1
+        if dst is None:
+            dst_j = None
+        elif type(dst) is Tensor and dst.scope == scope_ubuf and type(dst.boff) is int and not dst.boff % dst_align:
+            dst_j = (dst.tid, dst.boff)
+        else:
+            dst_j = self._operand(dst, "dst", api, dst_align, loc)
+        p = [repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
+             else self._repeat(repeat, api, loc, repeat_limit)]
         for group, names in ((blk, _BLK_NAMES), (rep, _REP_NAMES)):
             for v, name in zip(group, names):
                 p.append(v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc))
         p.append(scalar if type(scalar) in (int, float) else enc(scalar))
-        self._cur.append(["v", api, loc, op, dtype, mask_j,
-                          self._operand(dst, "dst", api, dst_align, loc) if dst is not None else None,
-                          ops[0], ops[1], ops[2], p, extra or 0])
+        # Tuples of numbers and strings leave the garbage collector's lists once it has seen
+        # them, so a long recording does not make every collection slower.
+        self._cur.append(("v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], tuple(p), extra or 0))
         self._last_if = None
         self._instructions += 1
+
+    def _patch_last(self, field, value):
+        """Replaces one field of the vector instruction just recorded (records are tuples)."""
+        rec = self._cur[-1]
+        self._cur[-1] = rec[:field] + (value,) + rec[field + 1:]
 
     # ---- data movement ----
     def data_move(self, dst, src, sid=0, nburst=1, burst=1, src_stride=0, dst_stride=0, *args, **kwargs):
@@ -578,7 +600,8 @@ class Tik:
         outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
         program = self._program(kernel_name, inputs, outputs, flowtable)
         text = json.dumps(program, separators=(",", ":"))
-        self._built = (kernel_name, inputs + list(flowtable or []), outputs, text)
+        # start_debug hands `program` itself to C++ (no text round trip); the .o keeps the text.
+        self._built = (kernel_name, inputs + list(flowtable or []), outputs, program)
         global _LAST_BUILT
         _LAST_BUILT = self
         out_dir = output_files_path or os.path.join(os.getcwd(), "kernel_meta")
@@ -602,8 +625,20 @@ class Tik:
     def get_ub_size(self):
         return self._spec["UB_SIZE"]
 
+    def __getattr__(self, name):
+        # Only reached for names the class lacks: TIK instructions npuvp does not implement yet
+        # fail at the operator's line instead of with a bare AttributeError.
+        if name in _NOT_YET:
+            fail("TIK instruction %s is not implemented by npuvp yet (docs/tik.md, \"Not yet\")" % name, name)
+        raise AttributeError("'Tik' object has no attribute '%s'" % name)
+
 
 _LAST_BUILT = None
+
+# TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
+_NOT_YET = frozenset(("vmla", "vmadd", "vmaddrelu", "vec_mla", "vec_madd", "vec_maddrelu", "data_move_pad",
+                      "h_cmpv", "h_sel", "h_reduce_sum", "h_reduce_max", "h_reduce_min", "h_reduce_argmax",
+                      "h_reduce_argmin", "load3dv2"))
 
 
 def last_built():
@@ -708,7 +743,7 @@ def _conv(self, api, mask, round_mode, dst, src, repeat_times, blk, rep, deqscal
     mdt = "float32" if wide == 4 else "float16"
     self._vec(api, "Cast", src.dtype, mask, dst, (src,), repeat_times, (blk[0], blk[1], 0), (rep[0], rep[1], 0),
               extra={"ddt": dst.dtype, "round": _ROUND[round_mode]}, loc=loc)
-    self._cur[-1][5] = self._mask(mask, mdt, api, loc)
+    self._patch_last(5, self._mask(mask, mdt, api, loc))
 
 
 def _vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride, deqscale=None,
@@ -1106,7 +1141,7 @@ def _mov_cmpmask_to_tensor(self, dst, src_cmpmask):
     if not isinstance(src_cmpmask, CmpMask):
         fail("src_cmpmask must be what vcmp_* or mov_tensor_to_cmpmask returned", "mov_cmpmask_to_tensor", loc)
     self._vec("mov_cmpmask_to_tensor", "GetCmpMask", "uint16", None, dst, (), 1, (1, 1, 0), (8, 8, 0), loc=loc)
-    self._cur[-1][4] = "float16"  # the register's width does not depend on the tensor's type
+    self._patch_last(4, "float16")  # the register's width does not depend on the tensor's type
 
 
 def _mov_tensor_to_cmpmask(self, src):
