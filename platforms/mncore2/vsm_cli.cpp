@@ -1,0 +1,64 @@
+#include "platforms/mncore2/vsm_cli.h"
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <fstream>
+#include <iterator>
+
+#include "models/mncore/vsm.h"
+#include "platforms/mncore2/cli.h"
+#include "tlm/log.h"
+
+namespace npuvp::mncore {
+
+namespace {
+
+std::string read_text(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  if (!in) raise("npuvp", "cannot read {} '{}'", what, path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// VSM programs run on the MN-Core 2 board's shape (vsm::Shape, the values of mncore2.json).
+void check_platform(const std::string& platform) {
+  if (!platform.empty() && !is_mncore2_platform(platform)) {
+    raise("npuvp", "VSM programs run on an MN-Core 2 platform (--platform mncore2), not on '{}'", platform);
+  }
+}
+
+}  // namespace
+
+bool is_vsm_file(const std::string& kernel) {
+  return kernel.size() > 4 && kernel.compare(kernel.size() - 4, 4, ".vsm") == 0;
+}
+
+int vsm_run(const std::string& path, const std::string& platform, const std::string& dump) {
+  check_platform(platform);
+  const vsm::Program program = vsm::parse(read_text(path, "VSM program"), path);
+  vsm::Machine machine;
+  std::string lines;
+  machine.run(program, lines);
+  if (dump.empty()) {
+    fmt::print("{}", lines);
+  } else {
+    std::ofstream out(dump);
+    if (!out) raise("npuvp", "cannot write the dump to '{}'", dump);
+    out << lines;
+  }
+  std::fflush(stdout);
+  const vsm::RunStats& s = machine.stats();
+  fmt::print(stderr, "npuvp: {}: {} steps ({} instruction steps, nops included), {} cycles ({} stalled in wait) at "
+             "{} cycles per step\n",
+             path, s.steps, program.steps(), s.cycles, s.stall_cycles, machine.shape().cycles_per_step);
+  return 0;
+}
+
+int vsm_judge(const std::string& testcase, const std::string& answer, const std::string& platform) {
+  check_platform(platform);
+  const vsm::JudgeResult r =
+      vsm::judge(read_text(testcase, "test case"), testcase, read_text(answer, "answer"), answer);
+  fmt::print("{}\n", r.message);
+  return r.accepted ? 0 : 1;
+}
+
+}  // namespace npuvp::mncore
