@@ -189,7 +189,7 @@ JudgeResult judge(const std::string& testcase, const std::string& testcase_name,
       if (!same) {
         r.accepted = false;
         r.message = fmt::format("WRONG ANSWER: {} line {} (`{}`, element {} of {}): got {}, expected {} (atol={}, rtol={})",
-                                testcase_name, st.line, st.text, k, e->indices, fmt::format("{:g}", actual), e->values[k],
+                                testcase_name, st.line, st.text, k, e->indices, fmt::format("{:.17g}", actual), e->values[k],
                                 e->atol, e->rtol);
         return r;
       }

@@ -163,6 +163,7 @@ class LineParser {
         s = s.substr(0, slash);
       }
     }
+    if (!destination && !s.empty() && s[0] != '$' && literal(Token{s, t.column}, o)) return o;  // 12, -3, i"..."
     if (!s.empty() && s[0] == '-') {
       o.negate = true;
       s = s.substr(1);
@@ -397,7 +398,8 @@ class LineParser {
           fail(in.column, fmt::format("'{}': $lb -> PE is l1bmp, l1bmm, l1bmm4 or l1bmd", text));
         }
         for (const auto& d : in.dst) {
-          if (d.space != Space::LM0 && d.space != Space::LM1 && d.space != Space::GRF0 && d.space != Space::GRF1 && d.space != Space::T) {
+          if (d.space != Space::LM0 && d.space != Space::LM1 && d.space != Space::GRF0 && d.space != Space::GRF1 &&
+              d.space != Space::T && d.space != Space::NoWrite) {
             fail(d.column, fmt::format("'{}': the destination of an L1BM -> PE transfer is a PE memory", d.text));
           }
         }

@@ -1,0 +1,26 @@
+# MN-Core 2 assembly language (VSM) from the command line: `npuvp run PROG.vsm [-d DUMP]` and
+# `npuvp judge TESTCASE ANSWER` on our challenge-style test cases (examples/mncore2/challenge).
+set(expect ${CMAKE_CURRENT_SOURCE_DIR}/platforms/expect.sh)
+set(vsm_cases ${PROJECT_SOURCE_DIR}/examples/mncore2/challenge)
+
+foreach(problem a_plus_b scaling absolute transpose gather square_sum matrix_square tree_sum)
+  add_test(NAME platforms.mncore2.vsm.judge_${problem}
+           COMMAND ${expect} ok "ACCEPTED score=[0-9]+ .*npuvp: [0-9]+ cycles"
+                   $<TARGET_FILE:npuvp> judge ${vsm_cases}/${problem}/testcase.vsm ${vsm_cases}/${problem}/answer.vsm)
+endforeach()
+# A wrong answer names the test case line and exits non-zero.
+add_test(NAME platforms.mncore2.vsm.judge_names_the_first_wrong_value
+         COMMAND sh -c "printf 'ipassa $lm0v $ln0v\\n' > vsm_wrong.vsm && ${expect} fail 'WRONG ANSWER: .*absolute/testcase.vsm line [0-9]+ .*expected' $<TARGET_FILE:npuvp> judge ${vsm_cases}/absolute/testcase.vsm vsm_wrong.vsm")
+# run: the dump lines on stdout, or in the -d file; steps and cycles on stderr.
+add_test(NAME platforms.mncore2.vsm.run_prints_the_dump
+         COMMAND ${expect} ok "DEBUG-LM1\\(n0c0b0m0p0,0\\):\\(f:0, i:\\{\\{0x0,0x0\\},\\{0x0,0x43\\}\\}, v:0x43\\) #d get .*3 steps .*12 cycles"
+                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --platform mncore2)
+add_test(NAME platforms.mncore2.vsm.run_writes_the_dump_file
+         COMMAND sh -c "rm -f vsm_dump.txt && $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm -d vsm_dump.txt && grep -q 'DEBUG-LM1(n0c0b0m0p0,0):' vsm_dump.txt")
+# The `;` regression: a packed step runs every instruction (the second one's result is dumped).
+add_test(NAME platforms.mncore2.vsm.packed_step_runs_both
+         COMMAND sh -c "printf 'd set $lr4n0c0b0m0p0 1 3FF0000000000000\\nlinc $lr0 $lr2 ; dvpassa $lr4 $ls0\\nd get $ls0n0c0b0m0p0 1\\n' > vsm_packed.vsm && ${expect} ok 'GREG1.*v:0x3FF0000000000000\\) ' $<TARGET_FILE:npuvp> run vsm_packed.vsm")
+add_test(NAME platforms.mncore2.vsm.unknown_token_names_line_and_column
+         COMMAND sh -c "printf 'nop\\nlinc $lr0 $lq2\\n' > vsm_bad.vsm && ${expect} fail 'vsm_bad.vsm line 2, column 11: unknown operand .[$]lq2.' $<TARGET_FILE:npuvp> run vsm_bad.vsm")
+add_test(NAME platforms.mncore2.vsm.lm_read_too_soon_is_an_error
+         COMMAND sh -c "printf 'linc $lm0 $ln0\\nlinc $ln0 $lm2\\n' > vsm_lm.vsm && ${expect} fail 'vsm_lm.vsm line 2 .linc [$]ln0 [$]lm2. .*readable from the third step after a write' $<TARGET_FILE:npuvp> run vsm_lm.vsm")
