@@ -131,6 +131,7 @@ struct RunStats {
   uint64_t cycles = 0;       // steps x cycles_per_step + wait stalls
   uint64_t stall_cycles = 0;
   uint64_t alu = 0, mau = 0, l1bm = 0, l2bm = 0, mv = 0;
+  uint64_t macs = 0;         // the MAU's matrix-mode multiply-accumulates, all MABs
 };
 
 class Machine {

@@ -86,6 +86,7 @@ struct Machine::State {
   std::vector<V> t;                          // [pe][cycle]
   std::vector<std::array<uint8_t, 4>> omr;   // [pe][entry 0..15] cycle nibbles
   std::vector<V> fwd[4];                     // aluf mauf lbf mreadf: [pe][cycle]
+  std::vector<uint64_t> mat;                 // [mab][plane x/y][row 0..15][pe]: one LW per PE and row
   std::vector<uint64_t> l1bm, l2bm, pdm;
   std::vector<std::unordered_map<uint64_t, uint64_t>> dram;
   uint8_t default_mask[6] = {};              // mask control: LM0 LM1 GRF0 GRF1 T Omr
@@ -111,6 +112,7 @@ Machine::Machine(const Shape& shape) : shape_(shape), s_(new State) {
   s.t.assign(size_t(s.n) * 4, V{});
   s.omr.assign(size_t(s.n) * 16, std::array<uint8_t, 4>{});
   for (auto& f : s.fwd) f.assign(size_t(s.n) * 4, V{});
+  s.mat.assign(size_t(s.n / shape.pe_per_mab) * 2 * 16 * shape.pe_per_mab, 0);
   s.l1bm.assign(size_t(shape.l1bs()) * shape.l1bm_lw, 0);
   s.l2bm.assign(size_t(shape.l2bs()) * shape.l2bm_lw, 0);
   s.pdm.assign(size_t(shape.groups) * shape.pdm_lw, 0);
@@ -353,12 +355,17 @@ class Runner {
     }
     lm_rules(st);
     std::vector<Output> outs;
-    std::vector<std::pair<const Instr*, std::vector<uint64_t>>> l1bm_writes;
+    std::vector<std::vector<std::pair<size_t, uint64_t>>> mwrites;  // matrix register cells
     bool forward = true;
     for (const auto& in : st.instrs) {
       switch (in.unit) {
         case Unit::Alu: outs.push_back(alu(in)); ++stats_.alu; break;
-        case Unit::MauCalc: outs.push_back(mau(in)); ++stats_.mau; break;
+        case Unit::MauCalc:
+          outs.push_back(in.op == "mmul" || in.op == "mfma" ? matmul(in) : mau(in));
+          ++stats_.mau;
+          break;
+        case Unit::MauWrite: mwrites.push_back(mwrite(in)); ++stats_.mau; break;
+        case Unit::MauRead: outs.push_back(mread(in)); ++stats_.mau; break;
         case Unit::L1bm: {
           Output o = l1bm(in);
           if (o.in) outs.push_back(std::move(o));
@@ -381,6 +388,9 @@ class Runner {
           for (const auto& d : out.in->dst) commit({&d, pe, c, out.v[i], out.f.empty() ? uint8_t(0) : out.f[i]});
         }
       }
+    }
+    for (const auto& w : mwrites) {
+      for (const auto& cell : w) s_.mat[cell.first] = cell.second;
     }
     if (forward) {
       for (const auto& out : outs) {
@@ -638,6 +648,118 @@ class Runner {
         out.f[i] = f;
       }
     }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ MAU matrix mode
+  // The MAB's matrix registers: plane x or y, 16 rows, each row one LW from each of the 4 PEs
+  // (a double row: 4 doubles, a half row: 16 halves). Docs: docs/mncore2-isa.md.
+  size_t mat_index(unsigned mab, Space plane, unsigned row, unsigned p) const {
+    return ((size_t(mab) * 2 + (plane == Space::MatY)) * 16 + row) * sh_.pe_per_mab + p;
+  }
+
+  // <p>mwrite src $lx<a>: in cycle c, row a+c (two rows a+2c, a+2c+1 for $llx) takes every PE's value.
+  std::vector<std::pair<size_t, uint64_t>> mwrite(const Instr& in) {
+    const Operand& m = in.dst[0];
+    const unsigned rows = m.width_sw == 4 ? 2 : 1;
+    if (m.address + 4 * rows > 16) fail(fmt::format("'{}': rows {} to {} are beyond the 16 rows of a matrix register", m.text, m.address, m.address + 4 * rows - 1));
+    std::vector<std::pair<size_t, uint64_t>> cells;
+    for (unsigned pe = 0; pe < s_.n; ++pe) {
+      const unsigned mab = pe / sh_.pe_per_mab, p = pe % sh_.pe_per_mab;
+      for (unsigned c = 0; c < 4; ++c) {
+        const V v = read(in.src[0], pe, c, in.prec);
+        cells.push_back({mat_index(mab, m.space, m.address + rows * c, p), v.hi});
+        if (rows == 2) cells.push_back({mat_index(mab, m.space, m.address + 2 * c + 1, p), v.lo});
+      }
+    }
+    return cells;
+  }
+
+  // dmread $lx<a> dst: the transpose: in cycle c, PE p gets row a+p's element c.
+  Output mread(const Instr& in) {
+    Output out;
+    out.in = &in;
+    out.fwd = 3;
+    out.v.resize(size_t(s_.n) * 4);
+    const Operand& m = in.src[0];
+    if (m.address + sh_.pe_per_mab > 16) fail(fmt::format("'{}': rows beyond the matrix register", m.text));
+    for (unsigned pe = 0; pe < s_.n; ++pe) {
+      const unsigned mab = pe / sh_.pe_per_mab, p = pe % sh_.pe_per_mab;
+      for (unsigned c = 0; c < 4; ++c) out.v[size_t(pe) * 4 + c].hi = s_.mat[mat_index(mab, m.space, m.address + p, c)];
+    }
+    return out;
+  }
+
+  // <p>mmul $lx x dst / <p>mfma $lx x y dst: per cycle, the MAB's vector x (one LW per PE)
+  // times the matrix: out[j] = sum_i X[j][i] x[i] (+ y[j]). The inner sum is formed in
+  // extended precision and rounded once with the addend (M 9.7: no rounding inside the sum);
+  // block floating point is not modelled, so inputs are ordinary numbers.
+  Output matmul(const Instr& in) {
+    Output out;
+    out.in = &in;
+    out.fwd = 1;
+    out.v.resize(size_t(s_.n) * 4);
+    out.f.resize(size_t(s_.n) * 4);
+    const Operand& m = in.src[0];
+    const bool fma = in.op == "mfma", half = in.prec == 'h';
+    const unsigned P = sh_.pe_per_mab, n = half ? 16 : 4;
+    if (m.address + n > 16) fail(fmt::format("'{}': rows beyond the matrix register", m.text));
+    const FloatFormat in_f = half ? FloatFormat::Half : FloatFormat::Double;
+    const FloatFormat out_f = half ? FloatFormat::Single : FloatFormat::Double;
+    std::vector<long double> x(n);
+    for (unsigned mab = 0; mab < s_.n / P; ++mab) {
+      for (unsigned c = 0; c < 4; ++c) {
+        for (unsigned p = 0; p < P; ++p) {
+          const V v = read(in.src[1], mab * P + p, c, in.prec);
+          for (unsigned k = 0; k < n / P; ++k) {
+            double e = mncore::to_double(in_f, half ? lane(v.hi, 16, k) : v.hi);
+            x[p * (n / P) + k] = in.src[1].negate ? -e : e;
+          }
+        }
+        for (unsigned p = 0; p < P; ++p) {
+          const unsigned pe = mab * P + p;
+          const V y = fma ? read(in.src[2], pe, c, in.prec) : V{};
+          V r;
+          uint8_t f = 0;
+          for (unsigned k = 0; k < n / P; ++k) {
+            const unsigned j = p * (n / P) + k;  // output element j lands on PE p
+            const uint64_t ybits = half ? lane(k < 2 ? y.hi : y.lo, 32, k % 2) : y.hi;
+            double addend = fma ? mncore::to_double(out_f, ybits) : 0.0;
+            if (fma && in.src[2].negate) addend = -addend;
+            uint64_t res;
+            const bool computes = half || (in.half == 'u') == (p < 2);
+            if (!computes) {
+              res = fma ? mncore::from_double(out_f, addend) : 0;  // the other pair passes the addend
+            } else {
+              long double sum = 0;
+              bool inf = false;
+              for (unsigned i = 0; i < n; ++i) {
+                const uint64_t wbits = s_.mat[mat_index(mab, m.space, m.address + j, i / (n / P))];
+                const double w = mncore::to_double(in_f, half ? lane(wbits, 16, i % (n / P)) : wbits);
+                if (w == 0 || x[i] == 0) continue;  // a zero product stays zero
+                sum += (long double)w * x[i];
+                inf |= std::isinf(w) || std::isinf(double(x[i]));
+              }
+              double total = double(sum + addend);
+              if (std::isnan(total)) total = INFINITY;
+              (void)inf;
+              res = mncore::from_double(out_f, total);
+              if (mncore::to_double(out_f, res) == 0) res = 0;
+            }
+            if (half) {
+              set_lane(k < 2 ? r.hi : r.lo, 32, k % 2, res);
+              f |= flag_bits(4, k, (res >> 31) == 0);
+            } else {
+              r.hi = res;
+              f = flag_bits(1, 0, (res >> 63) == 0);
+            }
+          }
+          out.v[size_t(pe) * 4 + c] = r;
+          out.f[size_t(pe) * 4 + c] = f;
+        }
+      }
+    }
+    stats_.macs += uint64_t(s_.n / P) * 4 * (half ? 256 : 8);
     return out;
   }
 

@@ -428,7 +428,10 @@ class LineParser {
       if (!needs_half && in.half) fail(in.column, fmt::format("unknown instruction '{}'", head));
       in.op = kind + op;
       in.unit = op == "write" ? Unit::MauWrite : op == "read" ? Unit::MauRead : Unit::MauCalc;
-      if (kind == "m") fail(in.column, fmt::format("'{}': the MAU's matrix operations (mwrite, mread, mmul, mfma) are not modelled yet", head));
+      if (kind == "m" && (in.prec == 'f' || in.prec == 'g' || (in.prec == 'h' && op == "read"))) {
+        fail(in.column, fmt::format("'{}': single, pseudo-single and half transposed-read matrix instructions are not modelled", head));
+      }
+      if (kind == "m") return matrix(in, args, op);
       const size_t inputs = op == "fma" ? 3 : op == "passa" ? 1 : 2;
       expect_count(in, args, inputs + 1, inputs + 4, fmt::format("{} source(s) and one or more destinations", inputs).c_str());
       for (size_t i = 0; i < args.size(); ++i) {
@@ -481,6 +484,31 @@ class LineParser {
           fail(o.column, fmt::format("'{}' does not fit the 32-bit immediate payload", o.text));
         }
       }
+      (i < inputs ? in.src : in.dst).push_back(o);
+    }
+    return in;
+  }
+
+  // Matrix-register instructions: <p>mwrite src $lx<a>, dmread $lx<a> dst.., <p>mmul $lx x dst..,
+  // <p>mfma $lx x y dst.. (M 7.5-7.7).
+  Instr matrix(Instr& in, const std::vector<Token>& args, const std::string& op) const {
+    auto is_matrix = [](const Operand& o) { return o.space == Space::MatX || o.space == Space::MatY; };
+    if (op == "write") {
+      expect_count(in, args, 2, 2, "a source and a matrix register ($lx<row>, $ly<row>)");
+      in.src.push_back(operand(args[0], false));
+      in.dst.push_back(operand(args[1], true));
+      if (!is_matrix(in.dst[0]) || is_matrix(in.src[0])) fail(in.dst[0].column, fmt::format("'{}' writes a PE value to $lx or $ly", in.text));
+      if (in.dst[0].has_mask) fail(in.dst[0].column, "mwrite takes no write mask");
+      if (in.dst[0].width_sw == 4 && in.prec != 'h') fail(in.dst[0].column, "two rows per cycle ($llx) are hmwrite's only");
+      if (in.dst[0].width_sw == 4 && in.dst[0].address % 2) fail(in.dst[0].column, "$llx<row> needs an even row");
+      return in;
+    }
+    const size_t inputs = op == "read" ? 1 : op == "mul" ? 2 : 3;
+    expect_count(in, args, inputs + 1, inputs + 4, fmt::format("{} source(s) and one or more destinations", inputs).c_str());
+    for (size_t i = 0; i < args.size(); ++i) {
+      Operand o = operand(args[i], i >= inputs);
+      if (i == 0 && !is_matrix(o)) fail(o.column, fmt::format("'{}': the first operand of {} is $lx or $ly", o.text, in.text));
+      if (i > 0 && is_matrix(o)) fail(o.column, fmt::format("'{}': one matrix register per instruction", o.text));
       (i < inputs ? in.src : in.dst).push_back(o);
     }
     return in;
@@ -710,6 +738,16 @@ class LineParser {
       fail(first[unsigned(Unit::Mv)]->column, "an MV instruction is a line of its own");
     }
     if (has_imm && lm0) fail(st.instrs[0].column, "imm cannot issue in a step that accesses LM0");
+    int seen[2] = {0, 0};
+    for (const auto& in : st.instrs) {
+      for (const auto* list : {&in.src, &in.dst}) {
+        for (const auto& o : *list) {
+          if ((o.space == Space::MatX || o.space == Space::MatY) && seen[o.space == Space::MatY]++) {
+            fail(o.column, fmt::format("'{}': a matrix register appears once per step", o.text));
+          }
+        }
+      }
+    }
     for (const auto& in : st.instrs) {
       for (const auto& d : in.dst) {
         if (d.space == Space::NoWrite && in.dst.size() > 1) fail(d.column, "$nowrite is the only destination when used");

@@ -50,6 +50,16 @@ int vsm_run(const std::string& path, const std::string& platform, const std::str
   fmt::print(stderr, "npuvp: {}: {} steps ({} instruction steps, nops included), {} cycles ({} stalled in wait) at "
              "{} cycles per step\n",
              path, s.steps, program.steps(), s.cycles, s.stall_cycles, machine.shape().cycles_per_step);
+  if (s.macs) {
+    // The MAU's matrix work against the board's half peak (docs/platforms.md): every MAB does
+    // 16 x 16 multiply-accumulates per cycle at the clock (750 MHz, mncore2.clock_mhz).
+    const vsm::Shape& sh = machine.shape();
+    const double clock_hz = 750e6;
+    const double peak = double(sh.pes() / sh.pe_per_mab) * 256 * 2 * clock_hz;
+    const double flops = 2.0 * double(s.macs) / (double(s.cycles) / clock_hz);
+    fmt::print(stderr, "npuvp: MAU: {} multiply-accumulates; {:.1f} TFLOPS over the run ({:.1f}% of the {:.1f} TFLOPS half peak)\n",
+               s.macs, flops / 1e12, 100.0 * flops / peak, peak / 1e12);
+  }
   return 0;
 }
 

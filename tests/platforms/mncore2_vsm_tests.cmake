@@ -24,3 +24,7 @@ add_test(NAME platforms.mncore2.vsm.unknown_token_names_line_and_column
          COMMAND sh -c "printf 'nop\\nlinc $lr0 $lq2\\n' > vsm_bad.vsm && ${expect} fail 'vsm_bad.vsm line 2, column 11: unknown operand .[$]lq2.' $<TARGET_FILE:npuvp> run vsm_bad.vsm")
 add_test(NAME platforms.mncore2.vsm.lm_read_too_soon_is_an_error
          COMMAND sh -c "printf 'linc $lm0 $ln0\\nlinc $ln0 $lm2\\n' > vsm_lm.vsm && ${expect} fail 'vsm_lm.vsm line 2 .linc [$]ln0 [$]lm2. .*readable from the third step after a write' $<TARGET_FILE:npuvp> run vsm_lm.vsm")
+# The GEMM in VSM reports its throughput against the board's 393.2 TFLOPS half peak.
+add_test(NAME platforms.mncore2.vsm.gemm_reports_throughput_against_the_peak
+         COMMAND ${expect} ok "DEBUG-LM1\\(n0c0b0m0p0,0\\):\\(8.5, 2\\).*260 steps .*MAU: 268435456 multiply-accumulates; [0-9.]+ TFLOPS over the run \\(9[0-9.]+% of the 393.2 TFLOPS half peak\\)"
+                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/gemm.vsm)

@@ -250,6 +250,60 @@ TEST(Vsm, DoubleVectorProductsTakeAPePairEach) {
   EXPECT_NE(parse_error("dvmul $lm0 $lm0 $lr0\n").find("needs u or d"), std::string::npos);
 }
 
+TEST(Vsm, MatrixRegisterDoubleMatvecAndTransposedRead) {
+  // A (row r on the MAB's PEs in cycle r) times B's columns: out[PE j] = sum_p A[j][p] B[c][p].
+  const double a[4][4] = {{1, 2, 0, -1}, {0, 1, 3, 2}, {2, 0, 1, 1}, {-1, 1, 1, 0}};
+  const double b[4][4] = {{1, 0, 2, 1}, {0, 1, 1, -2}, {3, 1, 0, 0}, {1, 1, 1, 1}};
+  std::string t;
+  auto bits = [](double v) { uint64_t u; std::memcpy(&u, &v, 8); return fmt::format("l{:016X}", u); };
+  for (int p = 0; p < 4; ++p) {
+    std::string pa, pb;
+    for (int c = 0; c < 4; ++c) pa += bits(a[c][p]), pb += bits(b[c][p]);
+    t += fmt::format("d set $lr0n0c0b0m0p{} 4 {}\nd set $ls0n0c0b0m0p{} 4 {}\n", p, pa, p, pb);
+  }
+  t += "dmwrite $lr0v $lx0\ndmmulu $lx $ls0v $nowrite\ndmfmad $lx $ls0v $mauf $lr8v\ndmread $lx0 $ls8v\n"
+       "d getd $lr8n0c0b0m0 4\nd getd $ls8n0c0b0m0p2 4\n";
+  RunStats s;
+  const std::string d = run(t, &s);
+  for (int j = 0; j < 4; ++j) {
+    for (int c = 0; c < 4; ++c) {
+      double want = 0;
+      for (int p = 0; p < 4; ++p) want += a[j][p] * b[c][p];
+      EXPECT_EQ(value(d, unsigned(4 * j + c)).substr(0, value(d, unsigned(4 * j + c)).find(')') + 1), fmt::format("({:g})", want)) << j << c;
+    }
+  }
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(value(d, 16u + c).substr(0, value(d, 16u + c).find(')') + 1), fmt::format("({:g})", a[2][c]));
+  EXPECT_EQ(s.macs, 2u * 1024 * 4 * 8);
+  EXPECT_NE(parse_error("dmwrite $lr0v $lx0 ; dmread $lx0 $ls0\n").find("a matrix register appears once per step"), std::string::npos);
+  EXPECT_NE(parse_error("dbfn $lr0v $lr8v\n").find("not modelled"), std::string::npos);
+}
+
+TEST(Vsm, MatrixRegisterHalfMatvecAccumulatesInSingle) {
+  // W: row j has 1.0 at column j and 0.5 at column 15; x = 1..16 over the MAB's 4 PEs.
+  std::string t;
+  for (int p = 0; p < 4; ++p) {
+    std::string rows;
+    for (int r = 0; r < 16; ++r) {
+      std::string lw = "l";
+      for (int k = 0; k < 4; ++k) {
+        const int i = 4 * p + k;
+        lw += i == r ? "3E00" : i == 15 ? "3C00" : "0000";
+      }
+      rows += lw;
+    }
+    t += fmt::format("d set $lr0n0c0b0m0p{} 16 {}\n", p, rows);
+  }
+  // x[i] = i + 1 as halves (1..16): exact in half.
+  const char* h[16] = {"3E00", "4000", "4100", "4200", "4280", "4300", "4380", "4400",
+                       "4440", "4480", "44C0", "4500", "4540", "4580", "45C0", "4600"};
+  for (int p = 0; p < 4; ++p) t += fmt::format("d set $lm0n0c0b0m0p{} 1 {}{}{}{}\n", p, h[4 * p], h[4 * p + 1], h[4 * p + 2], h[4 * p + 3]);
+  t += "hmwrite $llr0v $llx0\nhmwrite $llr16v $llx8\nhmmul $lx $lm0 $lln0\nd getf $ln0n0c0b0m0p1 2\nd getf $ln0n0c0b0m0p3 2\n";
+  const std::string d = run(t);
+  EXPECT_EQ(value(d, 0), "(13, 14) (0x41500000, 0x41600000)");  // out[4] = 5 + 8, out[5] = 6 + 8
+  EXPECT_EQ(value(d, 1), "(15, 16) (0x41700000, 0x41800000)");
+  EXPECT_EQ(value(d, 3), "(23, 16) (0x41b80000, 0x41800000)");  // out[14] = 15 + 8; row 15 has only its 1.0
+}
+
 TEST(Vsm, L1bmTransfersBetweenL1bmAndThePes) {
   std::string t;
   for (int p = 0; p < 64; ++p) t += fmt::format("d set $lr0n0c0b0m{}p{} 1 {:016X}\n", p / 4, p % 4, 100 + p);
