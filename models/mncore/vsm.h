@@ -40,6 +40,8 @@ struct Operand {
   uint32_t stride = 0;                    // v<k>: address += k * width per cycle (v = 1)
   bool t_indirect = false;                // $lmt: + T[cycle] as an SW offset (LM0 only)
   bool negate = false;                    // -$x: sign flipped (float inputs)
+  int madpe = -1;                         // j<k>: + one width for PEs 0..k of the MAB
+  bool turnaround = false;                // $lbi: the L1B's turnaround register, not L1BM
   int node = -1;                          // @g / @g.l on MV operands; -1 = every node
   int node_l2b = -1;
   Ident ident = Ident::PeId;
@@ -55,7 +57,7 @@ struct Operand {
   std::string text;
 };
 
-enum class Unit : uint8_t { Nop, Alu, MauCalc, MauWrite, MauRead, L1bm, L2bm, Mv, Wait, NoForward };
+enum class Unit : uint8_t { Nop, Alu, MauCalc, MauWrite, MauRead, L1bm, L2bm, Mv, Wait, NoForward, L1bmTurn };
 
 struct Instr {
   Unit unit = Unit::Nop;

@@ -73,6 +73,8 @@ uint8_t flag_bits(unsigned lanes, unsigned j, bool flag) {
   return uint8_t(((1u << per) - 1) << (4 - per * (j + 1)));
 }
 
+constexpr uint32_t kLbiLw = 256;  // 4 cycles x 64 LW: the widest L1BM step (l1bmd)
+
 struct Level {
   unsigned g, c, b, m, p;
 };
@@ -88,6 +90,7 @@ struct Machine::State {
   std::vector<V> fwd[4];                     // aluf mauf lbf mreadf: [pe][cycle]
   std::vector<uint64_t> mat;                 // [mab][plane x/y][row 0..15][pe]: one LW per PE and row
   std::vector<uint64_t> l1bm, l2bm, pdm;
+  std::vector<uint64_t> lbi;                 // [l1b][kLbiLw]: the turnaround registers
   std::vector<std::unordered_map<uint64_t, uint64_t>> dram;
   uint8_t default_mask[6] = {};              // mask control: LM0 LM1 GRF0 GRF1 T Omr
   int64_t lm_written[2] = {-100, -100};      // step of the last PE write to LM0, LM1
@@ -114,6 +117,7 @@ Machine::Machine(const Shape& shape) : shape_(shape), s_(new State) {
   for (auto& f : s.fwd) f.assign(size_t(s.n) * 4, V{});
   s.mat.assign(size_t(s.n / shape.pe_per_mab) * 2 * 16 * shape.pe_per_mab, 0);
   s.l1bm.assign(size_t(shape.l1bs()) * shape.l1bm_lw, 0);
+  s.lbi.assign(size_t(shape.l1bs()) * kLbiLw, 0);
   s.l2bm.assign(size_t(shape.l2bs()) * shape.l2bm_lw, 0);
   s.pdm.assign(size_t(shape.groups) * shape.pdm_lw, 0);
   s.dram.resize(shape.groups);
@@ -184,6 +188,7 @@ class Runner {
   // ------------------------------------------------------------------ operands
   uint32_t pe_address(const Operand& o, unsigned pe, unsigned c) const {
     uint32_t a = o.flat ? o.flat_addr[c] : o.address + o.stride * c * o.width_sw;
+    if (o.madpe >= 0 && pe % sh_.pe_per_mab <= unsigned(o.madpe)) a += o.width_sw;  // j<k>
     if (o.t_indirect) {
       a += uint32_t(s_.t[size_t(pe) * 4 + c].hi) & 0xFFF;
       a -= a % o.width_sw;  // an unaligned run-time address is truncated
@@ -366,6 +371,7 @@ class Runner {
           break;
         case Unit::MauWrite: mwrites.push_back(mwrite(in)); ++stats_.mau; break;
         case Unit::MauRead: outs.push_back(mread(in)); ++stats_.mau; break;
+        case Unit::L1bmTurn:
         case Unit::L1bm: {
           Output o = l1bm(in);
           if (o.in) outs.push_back(std::move(o));
@@ -796,13 +802,15 @@ class Runner {
 
   // ------------------------------------------------------------------ L1BM <-> PE
   uint64_t& lb(unsigned l1b, uint64_t a) { return s_.l1bm[size_t(l1b) * sh_.l1bm_lw + a % sh_.l1bm_lw]; }
+  // The turnaround register $lbi: one step of an L1BM transfer (up to 64 LW per cycle).
+  uint64_t& lbi(unsigned l1b, uint64_t a) { return s_.lbi[size_t(l1b) * kLbiLw + a % kLbiLw]; }
+  uint64_t& lb_or_lbi(const Operand& o, unsigned l1b, uint64_t a) { return o.turnaround ? lbi(l1b, a) : lb(l1b, a); }
   uint64_t& lc(unsigned l2b, uint64_t a) { return s_.l2bm[size_t(l2b) * sh_.l2bm_lw + a % sh_.l2bm_lw]; }
 
   // The L1BM long word that PE (m, q) of the L1B exchanges in cycle c (per LW of the block,
   // w = 1 or 2 long words per PE per cycle). Layouts: docs/mncore2-isa.md.
   uint64_t l1b_index(const Instr& in, unsigned m, unsigned q, unsigned c, unsigned w) const {
-    const uint64_t a = in.op == "l1bmd" ? (in.src[0].space == Space::L1BM ? in.src[0].address : in.dst[0].address)
-                                        : (in.src[0].space == Space::L1BM ? in.src[0].address : in.dst[0].address);
+    const uint64_t a = in.src[0].space == Space::L1BM ? in.src[0].address : in.dst[0].address;
     const unsigned P = sh_.pe_per_mab;
     if (in.op == "l1bmp") return a + uint64_t(c) * w;
     if (in.op == "l1bmm" || in.op == "l1bmr") return a + (uint64_t(c) * P + q) * w;
@@ -824,8 +832,8 @@ class Runner {
         for (unsigned c = 0; c < 4; ++c) {
           const uint64_t idx = l1b_index(in, m, q, c, w);
           V v;
-          v.hi = lb(l1b_of(pe), idx);
-          if (w == 2) v.lo = lb(l1b_of(pe), idx + 1);
+          v.hi = lb_or_lbi(in.src[0], l1b_of(pe), idx);
+          if (w == 2) v.lo = lb_or_lbi(in.src[0], l1b_of(pe), idx + 1);
           out.v[size_t(pe) * 4 + c] = v;
         }
       }
@@ -854,7 +862,7 @@ class Runner {
           }
         }
       }
-      for (const auto& kv : acc) lb(l1b, kv.first) = kv.second.first;
+      for (const auto& kv : acc) lb_or_lbi(in.dst[0], l1b, kv.first) = kv.second.first;
     }
     out.in = nullptr;
     return out;

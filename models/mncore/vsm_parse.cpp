@@ -220,6 +220,13 @@ class LineParser {
       o.address = m[3].length() ? number(m[3], t.column, "matrix register row") : 0;
       return o;
     }
+    static const std::regex lbi(R"(^(ll|l)?bi$)");
+    if (std::regex_match(name, m, lbi)) {
+      o.space = Space::L1BM;
+      o.turnaround = true;
+      o.width_sw = m[1] == "ll" ? 4 : 2;
+      return o;
+    }
     static const std::regex blk(R"(^(ll|l)b([0-9]+)v?$)");
     if (std::regex_match(name, m, blk)) {
       o.space = Space::L1BM;
@@ -235,12 +242,12 @@ class LineParser {
       return o;
     }
     // PE memories: $[l|ll](m|n|r|s)(<addr>[v[<k>]] | [a,b,c,d] | t[<addr>[v[<k>]]])
-    static const std::regex pe(R"(^(ll|l)?([mnrs])(t?)([0-9]+|\[[^\]]*\])?(v([0-9]*))?(.*)$)");
+    static const std::regex pe(R"(^(ll|l)?([mnrs])(t?)([0-9]+|\[[^\]]*\])?(v([0-9]*))?(j([0-9]))?(.*)$)");
     if (std::regex_match(name, m, pe)) {
-      const std::string rest = m[7];
+      const std::string rest = m[9];
       if (!rest.empty()) {
         const unsigned col = t.column + unsigned(t.text.size() - rest.size());
-        if (rest[0] == 'j') fail(col, fmt::format("'{}': MAB address modification (j) is not modelled", t.text));
+        if (rest[0] == 'j') fail(col, fmt::format("'{}': j takes one digit, the last PE (0 to 3) whose address moves", t.text));
         if (rest == "r" || rest == "e") fail(col, fmt::format("'{}': input precision conversion ({}) is not modelled", t.text, rest));
         fail(col, fmt::format("unexpected '{}' in operand '{}'", rest, t.text));
       }
@@ -261,6 +268,11 @@ class LineParser {
         o.address = number(addr, t.column, "address");
       }
       if (m[5].length()) o.stride = m[6].length() ? number(m[6], t.column, "address increment") : 1;
+      if (m[7].length()) {
+        if (o.t_indirect) fail(t.column, fmt::format("'{}': t and j cannot be combined", t.text));
+        o.madpe = int(number(m[8], t.column, "MAB address modification"));
+        if (o.madpe > 3) fail(t.column, fmt::format("'{}': j<k> names a PE of the MAB, 0 to 3", t.text));
+      }
       auto check_align = [&](uint32_t a) {
         if (a % o.width_sw) {
           fail(t.column, fmt::format("'{}': a {} access needs an address that is a multiple of {}", t.text,
@@ -392,6 +404,8 @@ class LineParser {
       expect_count(in, args, 2, 5, "a source and one or more destinations");
       in.src.push_back(operand(args[0], false));
       for (size_t i = 1; i < args.size(); ++i) in.dst.push_back(operand(args[i], true));
+      // Through the turnaround register ($lbi) an L1BM instruction is of its own issue group.
+      if (in.src[0].turnaround || in.dst[0].turnaround) in.unit = Unit::L1bmTurn;
       const bool down = in.src[0].space == Space::L1BM;
       if (down) {
         if ((kind != "p" && kind != "m" && kind != "m4" && kind != "d") || in.at >= 0) {
@@ -706,8 +720,8 @@ class LineParser {
 
   // The issue rules of one step (manual 3.6.4, as docs/mncore2-isa.md lists them).
   void check_step(const Statement& st) const {
-    unsigned count[10] = {};
-    const Instr* first[10] = {};
+    unsigned count[11] = {};
+    const Instr* first[11] = {};
     unsigned mau = 0;
     char mau_prec = 0;
     bool has_imm = false, lm0 = false;

@@ -212,6 +212,25 @@ TEST(Vsm, ForwardingPathsHoldThePreviousStep) {
   EXPECT_NE(value(d, 2).find("v:0x7)"), std::string::npos) << d;
 }
 
+TEST(Vsm, MabAddressModificationAndTurnaroundRegister) {
+  // j1: PEs 0 and 1 of each MAB read one width further on.
+  std::string t;
+  for (int q = 0; q < 4; ++q) t += fmt::format("d set $lm0n0c0b0m0p{} 2 l{:016X}l{:016X}\n", q, 10 + q, 20 + q);
+  t += "nop/2\nlpassa $lm0j1 $lr0\n"
+       // Through $lbi: the MAB sums land in the turnaround register and come back in the next step.
+       "l1bmriiadd $lr0 $lbi\nl1bmm $lbi $ls0/1000\nd get $lr0n0c0b0m0 1\nd get $ls0n0c0b0m3 1\n";
+  const std::string d = run(t);
+  EXPECT_NE(value(d, 0).find("v:0x14)"), std::string::npos) << d;  // PE 0: word 2 (20)
+  EXPECT_NE(value(d, 1).find("v:0x15)"), std::string::npos);
+  EXPECT_NE(value(d, 2).find("v:0xC)"), std::string::npos);         // PE 2: word 0 (12)
+  // Only MAB 0 holds data: the sum over MABs is PE q's own value.
+  EXPECT_NE(value(d, 4).find("v:0x14)"), std::string::npos) << d;
+  EXPECT_NE(value(d, 6).find("v:0xC)"), std::string::npos) << d;
+  EXPECT_NE(parse_error("lpassa $lm0j4 $lr0\n").find("0 to 3"), std::string::npos);
+  // A turnaround transfer issues next to an ordinary L1BM one (their own issue groups).
+  run("l1bmm $lbi $lr0v ; l1bmrdfadd $lr8v $lb256\n");
+}
+
 TEST(Vsm, TRegisterAndIndirection) {
   const std::string d = run(
       "d set $lm0n0c0b0m0p0 4 l0000000000000010l0000000000000011l0000000000000012l0000000000000013\n"
