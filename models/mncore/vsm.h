@@ -65,6 +65,7 @@ struct Instr {
   char prec = 0;           // 'l' 'i' 's' 'd' 'f' 'g' 'h' or 0
   bool is_unsigned = false;
   char half = 0;           // dv*/dm*: 'u' or 'd'
+  bool reduce_output = false;  // MAU <op>r: the result rounded to the next narrower format
   std::string rrn;         // reductions: "dfadd", "iiadd", ...
   int at = -1;             // l1bmm@m, l2bm@l1b, l2bmb@set: the node; -1 = none / all
   uint64_t size = 0;       // MV: /n<size>

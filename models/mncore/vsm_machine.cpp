@@ -566,10 +566,10 @@ class Runner {
   // x*y + z in the MAU: one rounding to the output format, then the output normalisation
   // (a zero result is +0). A zero product stays zero even against an infinity, and
   // inf - inf gives +inf (docs/mncore2-isa.md, assumptions).
-  static uint64_t mau_fma(FloatFormat in_f, FloatFormat out_f, uint64_t x, uint64_t y, uint64_t z, bool has_y, bool has_z,
-                          bool nx, bool ny, bool nz) {
+  static uint64_t mau_fma(FloatFormat in_f, FloatFormat z_f, FloatFormat out_f, uint64_t x, uint64_t y, uint64_t z, bool has_y,
+                          bool has_z, bool nx, bool ny, bool nz) {
     double a = mncore::to_double(in_f, x), b = has_y ? mncore::to_double(in_f, y) : 1.0;
-    double c = has_z ? mncore::to_double(out_f, z) : 0.0;
+    double c = has_z ? mncore::to_double(z_f, z) : 0.0;
     if (nx) a = -a;
     if (ny) b = -b;
     if (nz) c = -c;
@@ -607,48 +607,36 @@ class Runner {
         const V y = in.src.size() > 1 ? read(in.src[1], pe, c, in.prec) : V{};
         const V z = in.src.size() > 2 ? read(in.src[2], pe, c, in.prec) : V{};
         const bool nx = in.src[0].negate, ny = in.src.size() > 1 && in.src[1].negate, nz = in.src.size() > 2 && in.src[2].negate;
+        // The results in the op's output format (d: double, f and h: single), or with `r`
+        // rounded straight to the next narrower one (M 9.5.3), packed from the top of the datapath.
+        const unsigned n = in.prec == 'd' ? 1 : in.prec == 'f' ? 2 : 4;
+        const FloatFormat in_f = format_of(in.prec);
+        const FloatFormat base_f = in.prec == 'd' ? FloatFormat::Double : FloatFormat::Single;
+        const FloatFormat out_f = !in.reduce_output ? base_f : base_f == FloatFormat::Double ? FloatFormat::Single : FloatFormat::Half;
+        const unsigned out_bits = out_f == FloatFormat::Double ? 64 : out_f == FloatFormat::Single ? 32 : 16;
+        const unsigned in_bits = lane_bits(in.prec), base_bits = base_f == FloatFormat::Double ? 64 : 32;
+        auto base_lane = [&](const V& v, unsigned j) {  // lane j of an addend in the base format
+          const unsigned per = 64 / base_bits;
+          return lane(j < per ? v.hi : v.lo, base_bits, j % per);
+        };
+        // dv(fma|mul)u: the products of PEs 0 and 1, dv(fma|mul)d: of PEs 2 and 3; the other
+        // pair passes its addend through (0 for mul).
+        const bool computes = !in.half || (in.half == 'u') == (q < 2);
         V r;
         uint8_t f = 0;
-        if (in.prec == 'd') {
-          // dv(fma|mul)u: the products of PEs 0 and 1, dv(fma|mul)d: of PEs 2 and 3; the
-          // other pair passes its addend through (0 for mul).
-          const bool computes = !in.half || (in.half == 'u') == (q < 2);
+        for (unsigned j = 0; j < n; ++j) {
+          const uint64_t a = lane(x.hi, in_bits, j), b = lane(y.hi, in_bits, j);
           uint64_t res;
           if (!computes) {
-            res = fma ? mau_fma(FloatFormat::Double, FloatFormat::Double, 0, 0, z.hi, true, true, false, false, nz) : 0;
-          } else if (add) {
-            res = mau_fma(FloatFormat::Double, FloatFormat::Double, x.hi, 0, y.hi, false, true, nx, false, ny);
+            res = fma ? mau_fma(in_f, base_f, out_f, 0, 0, base_lane(z, j), true, true, false, false, nz) : 0;
+          } else if (add) {  // x * 1 + y, y in the base format
+            res = mau_fma(in_f, base_f, out_f, a, 0, base_lane(y, j), false, true, nx, false, ny);
           } else {
-            res = mau_fma(FloatFormat::Double, FloatFormat::Double, x.hi, y.hi, z.hi, !(op == "vpassa"), fma, nx, ny, nz);
+            res = mau_fma(in_f, base_f, out_f, a, b, base_lane(z, j), op != "vpassa", fma, nx, ny, nz);
           }
-          r.hi = res;
-          f = flag_bits(1, 0, (res >> 63) == 0);
-        } else if (in.prec == 'f') {
-          for (unsigned j = 0; j < 2; ++j) {
-            const uint64_t a = lane(x.hi, 32, j), b = lane(y.hi, 32, j), cz = lane(z.hi, 32, j);
-            uint64_t res;
-            if (add) {
-              res = mau_fma(FloatFormat::Single, FloatFormat::Single, a, 0, b, false, true, nx, false, ny);
-            } else {
-              res = mau_fma(FloatFormat::Single, FloatFormat::Single, a, b, cz, op != "vpassa", fma, nx, ny, nz);
-            }
-            set_lane(r.hi, 32, j, res);
-            f |= flag_bits(2, j, (res >> 31) == 0);
-          }
-        } else {  // h: half inputs, single addend and output over two long words
-          for (unsigned j = 0; j < 4; ++j) {
-            const uint64_t a = lane(x.hi, 16, j), b = lane(y.hi, 16, j);
-            const uint64_t cz = j < 2 ? lane(z.hi, 32, j) : lane(z.lo, 32, j - 2);
-            const uint64_t cy = j < 2 ? lane(y.hi, 32, j) : lane(y.lo, 32, j - 2);
-            uint64_t res;
-            if (add) {
-              res = mau_fma(FloatFormat::Half, FloatFormat::Single, a, 0, cy, false, true, nx, false, ny);
-            } else {
-              res = mau_fma(FloatFormat::Half, FloatFormat::Single, a, b, cz, op != "vpassa", fma, nx, ny, nz);
-            }
-            set_lane(j < 2 ? r.hi : r.lo, 32, j % 2, res);
-            f |= flag_bits(4, j, (res >> 31) == 0);
-          }
+          const unsigned per = 64 / out_bits;
+          set_lane(j < per ? r.hi : r.lo, out_bits, j % per, res);
+          f |= flag_bits(n, j, (res >> (out_bits - 1)) == 0);
         }
         out.v[i] = r;
         out.f[i] = f;

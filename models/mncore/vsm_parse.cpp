@@ -432,7 +432,10 @@ class LineParser {
     if (std::regex_match(head, m, mau)) {
       in.prec = m[1].str()[0];
       const std::string kind = m[2], op = m[3];
-      if (m[5].length()) fail(in.column, fmt::format("'{}': output precision reduction (r) is not modelled", head));
+      if (m[5].length()) {
+        if (m[2] == "m") fail(in.column, fmt::format("'{}': output precision reduction (r) of matrix operations is not modelled", head));
+        in.reduce_output = true;
+      }
       if (m[4].length()) in.half = m[4].str()[0];
       if (kind == "v" && (op == "write" || op == "read")) fail(in.column, fmt::format("unknown instruction '{}'", head));
       if (kind == "m" && (op == "add" || op == "passa")) fail(in.column, fmt::format("unknown instruction '{}'", head));

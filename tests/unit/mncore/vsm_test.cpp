@@ -259,6 +259,19 @@ TEST(Vsm, MauVectorOperations) {
   EXPECT_EQ(value(d, 5), "Mask{12}");  // the flag is the inverted sign: +0 -> 1, -4 -> 0
 }
 
+TEST(Vsm, MauOutputPrecisionReduction) {
+  const std::string d = run(
+      "d set $lm0n0c0b0m0p0 4 l3FF0000000000000l4000000000000000l4008000000000000l4010000000000000\n"
+      "dvpassar $lm0v $n0v\n"  // doubles rounded to singles, one word per cycle
+      "d set $lm8n0c0b0m0p0 1 3E00428044404540\nd set $ln8n0c0b0m0p0 1 3E00444046204720\n"
+      "d set $lr0n0c0b0m0p0 2 3F8000003F8000003F8000003F800000\nnop/2\n"
+      "hvfmar $lm8 $ln8 $llr0 $ls0\n"  // half x half + single, rounded to half: one long word
+      "d getf $ln0n0c0b0m0p0 2\nd geth $ls0n0c0b0m0p0 1\n");
+  EXPECT_EQ(value(d, 0), "(1, 2) (0x3f800000, 0x40000000)");
+  EXPECT_EQ(value(d, 1), "(3, 4) (0x40400000, 0x40800000)");
+  EXPECT_EQ(value(d, 2), "(2, 46, 154, 326) (0x4000, 0x48e0, 0x4c68, 0x4e8c)");
+}
+
 TEST(Vsm, DoubleVectorProductsTakeAPePairEach) {
   std::string t;
   for (int q = 0; q < 4; ++q) t += "d set $lm0n0c0b0m0p" + std::to_string(q) + " 1 40" + std::to_string(q) + "0000000000000\n";
