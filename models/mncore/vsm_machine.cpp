@@ -433,7 +433,7 @@ class Runner {
     out.fwd = 0;
     out.v.resize(size_t(s_.n) * 4);
     const bool flags = !(in.op == "zero" || in.op == "imm" || in.op == "immu" || in.op == "msl" || in.op == "msr" ||
-                         in.op == "floor" || in.op == "ftoi");
+                         in.op == "floor" || in.op == "ftoi" || in.op == "bfn");
     if (flags) out.f.resize(size_t(s_.n) * 4);
     const char prec = in.prec ? in.prec : 'l';
     const unsigned bits = lane_bits(prec), lanes = 64 / bits;
@@ -446,6 +446,10 @@ class Runner {
         uint8_t f = 0;
         if (in.op == "zero") {
           out.v[i] = r;
+          continue;
+        }
+        if (in.op == "bfn") {
+          out.v[i] = block_float(in, pe, c);
           continue;
         }
         if (in.op == "msl" || in.op == "msr") {
@@ -495,6 +499,38 @@ class Runner {
       }
     }
     return out;
+  }
+
+  // dbfn / hbfn: block floating point over the block the MAU's inner product reads — in one
+  // cycle, the MAB's 4 PEs (4 doubles, or 16 halves: one long word each). Values that the
+  // block's common exponent represents exactly pass unchanged (as ordinary numbers, which is
+  // what this model's matrix operations read); a value that would be rounded is an error,
+  // since the hardware's block-float encoding is not public in enough detail (M 9.6).
+  V block_float(const Instr& in, unsigned pe, unsigned c) {
+    const bool half = in.prec == 'h';
+    const FloatFormat ff = half ? FloatFormat::Half : FloatFormat::Double;
+    const unsigned mant = half ? 9 : 52, bits = half ? 16 : 64, per = 64 / bits;
+    const unsigned base = pe - pe % sh_.pe_per_mab;
+    int emax = INT32_MIN;
+    for (unsigned p = 0; p < sh_.pe_per_mab; ++p) {
+      const V v = read(in.src[0], base + p, c, in.prec);
+      for (unsigned k = 0; k < per; ++k) {
+        const double x = mncore::to_double(ff, lane(v.hi, bits, k));
+        if (x != 0 && !std::isinf(x)) emax = std::max(emax, std::ilogb(x));
+      }
+    }
+    const V v = read(in.src[0], pe, c, in.prec);
+    for (unsigned k = 0; k < per; ++k) {
+      const double x = mncore::to_double(ff, lane(v.hi, bits, k));
+      if (x == 0 || std::isinf(x)) continue;
+      // Representable with the common exponent: an integer multiple of 2^(emax - mant).
+      const double scaled = std::ldexp(x, int(mant) - emax);
+      if (scaled != std::trunc(scaled)) {
+        fail(fmt::format("{}bfn: {} loses bits against its block's exponent 2^{}; block-float rounding is not modelled",
+                         in.prec, x, emax));
+      }
+    }
+    return v;
   }
 
   void lane_op(const Instr& in, char prec, unsigned bits, bool is_float, FloatFormat ff, uint64_t a, uint64_t b,

@@ -483,7 +483,9 @@ class LineParser {
       if (!std::strchr(alu_precisions(in.op), in.prec)) {
         fail(in.column, fmt::format("'{}': {} takes the precisions {}", head, in.op, alu_precisions(in.op)));
       }
-      if (in.op == "bfn") fail(in.column, fmt::format("'{}': block floating point (bfn) is not modelled yet", head));
+      if (in.op == "bfn" && (in.prec == 'f' || in.prec == 'g')) {
+        fail(in.column, fmt::format("'{}': single and pseudo-single block floating point is not modelled", head));
+      }
       static const std::set<std::string> unary = {"passa", "inc", "dec", "not", "lnot", "ftoi", "floor", "bfn"};
       inputs = unary.count(in.op) ? 1 : 2;
     }

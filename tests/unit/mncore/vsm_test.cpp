@@ -307,7 +307,20 @@ TEST(Vsm, MatrixRegisterDoubleMatvecAndTransposedRead) {
   for (int c = 0; c < 4; ++c) EXPECT_EQ(value(d, 16u + c).substr(0, value(d, 16u + c).find(')') + 1), fmt::format("({:g})", a[2][c]));
   EXPECT_EQ(s.macs, 2u * 1024 * 4 * 8);
   EXPECT_NE(parse_error("dmwrite $lr0v $lx0 ; dmread $lx0 $ls0\n").find("a matrix register appears once per step"), std::string::npos);
-  EXPECT_NE(parse_error("dbfn $lr0v $lr8v\n").find("not modelled"), std::string::npos);
+  EXPECT_NE(parse_error("fbfn $lr0v $lr8v\n").find("not modelled"), std::string::npos);
+}
+
+TEST(Vsm, BlockFloatPassesExactBlocksAndRejectsRounding) {
+  // Block over the MAB's 4 PEs in one cycle: 1, 2, -4, 0.5 share exponent 2 exactly.
+  const std::string d = run(
+      "d set $lm0n0c0b0m0p0 1 3FF0000000000000\nd set $lm0n0c0b0m0p1 1 4000000000000000\n"
+      "d set $lm0n0c0b0m0p2 1 C010000000000000\nd set $lm0n0c0b0m0p3 1 3FE0000000000000\n"
+      "dbfn $lm0 $lr0\nd getd $lr0n0c0b0m0 1\n");
+  EXPECT_EQ(value(d, 2), "(-4) (0xc010000000000000)");
+  EXPECT_EQ(value(d, 3), "(0.5) (0x3fe0000000000000)");
+  EXPECT_NE(error_of([] { run("d set $lm0n0c0b0m0p0 1 3FF0000000000001\nd set $lm0n0c0b0m0p1 1 4330000000000000\ndbfn $lm0 $lr0\n"); })
+                .find("block-float rounding is not modelled"),
+            std::string::npos);
 }
 
 TEST(Vsm, MatrixRegisterHalfMatvecAccumulatesInSingle) {
