@@ -712,6 +712,25 @@ class Runner {
     out.fwd = 3;
     out.v.resize(size_t(s_.n) * 4);
     const Operand& m = in.src[0];
+    if (in.prec == 'h') {
+      // hmread $llx<a>: cycle c reads columns a+2c and a+2c+1; PE p gets their rows 4p..4p+3
+      // (one LW each): the transpose of hmwrite's layout, two instructions for the matrix.
+      if (m.address % 2 || m.address + 8 > 16) fail(fmt::format("'{}': columns {} to {} (an even start, at most 15)", m.text, m.address, m.address + 7));
+      for (unsigned pe = 0; pe < s_.n; ++pe) {
+        const unsigned mab = pe / sh_.pe_per_mab, p = pe % sh_.pe_per_mab;
+        for (unsigned c = 0; c < 4; ++c) {
+          V v;
+          for (unsigned h = 0; h < 2; ++h) {
+            const unsigned col = m.address + 2 * c + h;
+            uint64_t w = 0;
+            for (unsigned k = 0; k < 4; ++k) set_lane(w, 16, k, lane(s_.mat[mat_index(mab, m.space, 4 * p + k, col / 4)], 16, col % 4));
+            (h ? v.lo : v.hi) = w;
+          }
+          out.v[size_t(pe) * 4 + c] = v;
+        }
+      }
+      return out;
+    }
     if (m.address + sh_.pe_per_mab > 16) fail(fmt::format("'{}': rows beyond the matrix register", m.text));
     for (unsigned pe = 0; pe < s_.n; ++pe) {
       const unsigned mab = pe / sh_.pe_per_mab, p = pe % sh_.pe_per_mab;

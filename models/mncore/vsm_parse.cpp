@@ -445,8 +445,8 @@ class LineParser {
       if (!needs_half && in.half) fail(in.column, fmt::format("unknown instruction '{}'", head));
       in.op = kind + op;
       in.unit = op == "write" ? Unit::MauWrite : op == "read" ? Unit::MauRead : Unit::MauCalc;
-      if (kind == "m" && (in.prec == 'f' || in.prec == 'g' || (in.prec == 'h' && op == "read"))) {
-        fail(in.column, fmt::format("'{}': single, pseudo-single and half transposed-read matrix instructions are not modelled", head));
+      if (kind == "m" && (in.prec == 'f' || in.prec == 'g')) {
+        fail(in.column, fmt::format("'{}': single and pseudo-single matrix instructions are not modelled", head));
       }
       if (kind == "m") return matrix(in, args, op);
       const size_t inputs = op == "fma" ? 3 : op == "passa" ? 1 : 2;
@@ -524,6 +524,9 @@ class LineParser {
     }
     const size_t inputs = op == "read" ? 1 : op == "mul" ? 2 : 3;
     expect_count(in, args, inputs + 1, inputs + 4, fmt::format("{} source(s) and one or more destinations", inputs).c_str());
+    if (op == "read" && in.prec == 'h' && args[0].text.compare(0, 4, "$llx") != 0 && args[0].text.compare(0, 4, "$lly") != 0) {
+      fail(args[0].column, "hmread reads two columns per cycle: $llx<column> or $lly<column>");
+    }
     for (size_t i = 0; i < args.size(); ++i) {
       Operand o = operand(args[i], i >= inputs);
       if (i == 0 && !is_matrix(o)) fail(o.column, fmt::format("'{}': the first operand of {} is $lx or $ly", o.text, in.text));

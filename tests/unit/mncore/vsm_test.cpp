@@ -310,6 +310,26 @@ TEST(Vsm, MatrixRegisterDoubleMatvecAndTransposedRead) {
   EXPECT_NE(parse_error("fbfn $lr0v $lr8v\n").find("not modelled"), std::string::npos);
 }
 
+TEST(Vsm, HalfMatrixTransposeThroughTheMatrixRegister) {
+  // X[r][i] = r * 16 + i as an integer pattern in 16-bit lanes (the transpose moves bits).
+  std::string t;
+  for (int p = 0; p < 4; ++p) {
+    std::string rows;
+    for (int r = 0; r < 16; ++r) rows += fmt::format("l{:04X}{:04X}{:04X}{:04X}", r * 16 + 4 * p, r * 16 + 4 * p + 1, r * 16 + 4 * p + 2, r * 16 + 4 * p + 3);
+    t += fmt::format("d set $lr0n0c0b0m0p{} 16 {}\n", p, rows);
+  }
+  t += "hmwrite $llr0v $llx0\nhmwrite $llr16v $llx8\nhmread $llx0 $lls0v\nhmread $llx8 $lls16v\nd get $ls0n0c0b0m0p1 16\n";
+  const std::string d = run(t);
+  // PE 1, cycle c of the first read: column 2c (hi) and 2c+1 (lo), rows 4..7.
+  for (unsigned j = 0; j < 16; ++j) {
+    const unsigned col = j;  // LW j of PE 1 holds column j
+    const std::string want = fmt::format("v:0x{:X})", (uint64_t(4 * 16 + col) << 48) | (uint64_t(5 * 16 + col) << 32) |
+                                                          (uint64_t(6 * 16 + col) << 16) | uint64_t(7 * 16 + col));
+    EXPECT_NE(value(d, j).find(want), std::string::npos) << j << ": " << value(d, j);
+  }
+  EXPECT_NE(parse_error("hmread $lx0 $ls0\n").find("two columns per cycle"), std::string::npos);
+}
+
 TEST(Vsm, BlockFloatPassesExactBlocksAndRejectsRounding) {
   // Block over the MAB's 4 PEs in one cycle: 1, 2, -4, 0.5 share exponent 2 exactly.
   const std::string d = run(
