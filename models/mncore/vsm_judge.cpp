@@ -98,7 +98,21 @@ JudgeResult judge(const std::string& testcase, const std::string& testcase_name,
   Program input = parse_part(lines, 0, here, testcase_name);
   Program middle = parse_part(lines, here + 1, output, testcase_name);
   Program out = parse_part(lines, output + 1, lines.size(), testcase_name);
-  Program ans = parse(answer, answer_name);
+  // The challenge's judge drops everything from '#' or '!' to the end of an answer's line.
+  std::string cleaned;
+  for (const std::string& line : split_lines(answer)) {
+    bool quote = false;
+    size_t cut = line.size();
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '"') quote = !quote;
+      if (!quote && line[i] == '!') {
+        cut = i;
+        break;
+      }
+    }
+    cleaned += line.substr(0, cut) + "\n";
+  }
+  Program ans = parse(cleaned, answer_name);
   for (auto& st : ans.statements) st.file = answer_name;
 
   JudgeResult r;

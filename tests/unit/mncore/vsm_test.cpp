@@ -436,6 +436,7 @@ TEST(Vsm, JudgeAcceptsARightAnswerAndNamesTheFirstWrongValue) {
   JudgeResult nops = judge(tc, "tc.vsm", "nop/3\niadd $lm0 $lm0 $ln0\nd set $lm0n0c0b0m0p0 1 0000000000000000\n", "a.vsm");
   EXPECT_TRUE(nops.accepted) << "the answer's d set does not run";
   EXPECT_EQ(nops.score, 4u) << "nops count";
+  EXPECT_TRUE(judge(tc, "tc.vsm", "iadd $lm0 $lm0 $ln0 ! the judge's other comment\n", "a.vsm").accepted);
   JudgeResult bad = judge(tc, "tc.vsm", "iadd $lm0 $lm0 $ln0\nidec $lm0 $ln0\n", "a.vsm");
   EXPECT_FALSE(bad.accepted);
   EXPECT_NE(bad.message.find("tc.vsm line 4"), std::string::npos) << bad.message;
