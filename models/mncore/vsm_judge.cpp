@@ -90,10 +90,17 @@ JudgeResult judge(const std::string& testcase, const std::string& testcase_name,
     std::string l = lines[i];
     while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
     if (l == kAnswerMarker && here == lines.size()) here = i;
-    if (l == kOutputMarker && output == lines.size()) output = i;
+    // The output marker: "# ======= Output =======" or, in the challenge's own test cases,
+    // "# ======= Out(0): <layout> / <dtype> =======".
+    if (here != lines.size() && i > here && output == lines.size() &&
+        (l == kOutputMarker || l.compare(0, 14, "# ======= Out(") == 0)) {
+      output = i;
+    }
   }
   if (here == lines.size()) raise("judge", "{}: no line '{}' marks where the answer goes", testcase_name, kAnswerMarker);
-  if (output == lines.size() || output < here) raise("judge", "{}: no line '{}' after the answer marker", testcase_name, kOutputMarker);
+  if (output == lines.size()) {
+    raise("judge", "{}: no output marker ('{}' or '# ======= Out(0): ...') after the answer marker", testcase_name, kOutputMarker);
+  }
 
   Program input = parse_part(lines, 0, here, testcase_name);
   Program middle = parse_part(lines, here + 1, output, testcase_name);

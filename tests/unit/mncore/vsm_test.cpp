@@ -442,6 +442,10 @@ TEST(Vsm, JudgeAcceptsARightAnswerAndNamesTheFirstWrongValue) {
   EXPECT_NE(bad.message.find("tc.vsm line 4"), std::string::npos) << bad.message;
   EXPECT_NE(bad.message.find("element 0"), std::string::npos) << bad.message;
   EXPECT_NE(error_of([&] { judge("nop\n", "tc.vsm", "nop\n", "a.vsm"); }).find("marks where the answer goes"), std::string::npos);
+  // The challenge's own test cases mark the output as "Out(k): <layout> / <dtype>".
+  std::string tc2 = tc;
+  tc2.replace(tc2.find(kOutputMarker), std::strlen(kOutputMarker), "# ======= Out(0): ((16_MAB:1, 4_PE:1))@LM1 / Int =======");
+  EXPECT_TRUE(judge(tc2, "tc.vsm", "iadd $lm0 $lm0 $ln0\n", "a.vsm").accepted);
 }
 
 }  // namespace
