@@ -6,10 +6,28 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "models/mncore/assembler.h"  // AssemblyError: "<file> line L, column C: message"
+namespace npuvp::mncore {
+
+// A VSM text the parser cannot take: "<file> line L, column C: message".
+class AssemblyError : public std::runtime_error {
+ public:
+  AssemblyError(std::string source, unsigned line, unsigned column, const std::string& message);
+  const std::string& source() const { return source_; }
+  unsigned line() const { return line_; }
+  unsigned column() const { return column_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string source_;
+  unsigned line_, column_;
+  std::string message_;
+};
+
+}  // namespace npuvp::mncore
 
 namespace npuvp::mncore::vsm {
 
@@ -121,6 +139,7 @@ struct Shape {
   uint32_t lm_lw = 2048, grf_lw = 256, l1bm_lw = 8192, l2bm_lw = 32768, pdm_lw = 512 * 1024;
   uint64_t dram_lw = 512ull * 1024 * 1024;
   unsigned cycles_per_step = 4;
+  double clock_mhz = 750;  // mncore2.clock_mhz: only turns cycles into seconds
   // MV transfers (PDM/DRAM <-> L2BM): LW per cycle and a fixed latency, as mncore2.json's
   // data_engine (16 LW/cycle, 32 cycles).
   unsigned mv_lw_per_cycle = 16, mv_latency_cycles = 32;

@@ -12,6 +12,17 @@
 #include "models/mncore/vsm.h"
 #include "models/numerics/mncore_float.h"
 
+namespace npuvp::mncore {
+
+AssemblyError::AssemblyError(std::string source, unsigned line, unsigned column, const std::string& message)
+    : std::runtime_error(fmt::format("{} line {}, column {}: {}", source, line, column, message)),
+      source_(std::move(source)),
+      line_(line),
+      column_(column),
+      message_(message) {}
+
+}  // namespace npuvp::mncore
+
 namespace npuvp::mncore::vsm {
 
 uint64_t Program::steps() const {

@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
   judge->add_option("testcase", testcase, "test case .vsm (inputs, answer marker, expected outputs)")->required();
   judge->add_option("answer", answer, "answer .vsm")->required();
   judge->add_option("-p,--platform", platform, "MN-Core 2 platform (default mncore2)");
+  judge->add_option("-s,--set", sets, "override an mncore2.* parameter: key=value (repeatable)");
 
   auto* list = app.add_subcommand("list", "list platforms and sample kernels");
 
@@ -114,8 +115,8 @@ int main(int argc, char** argv) {
     if (!stats.empty() && !std::ofstream(stats, std::ios::app)) {
       npuvp::raise("stats", "cannot write statistics to '{}'", stats);
     }
-    if (*run && npuvp::mncore::is_vsm_file(kernel)) return npuvp::mncore::vsm_run(kernel, platform, dump);
-    if (*judge) return npuvp::mncore::vsm_judge(testcase, answer, platform);
+    if (*run && npuvp::mncore::is_vsm_file(kernel)) return npuvp::mncore::vsm_run(kernel, platform, sets, dump);
+    if (*judge) return npuvp::mncore::vsm_judge(testcase, answer, platform, sets);
     if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
       return npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
     }

@@ -7,6 +7,7 @@
 
 #include "models/mncore/vsm.h"
 #include "platforms/mncore2/cli.h"
+#include "platforms/mncore2/vsm_config.h"
 #include "tlm/log.h"
 
 namespace npuvp::mncore {
@@ -32,10 +33,12 @@ bool is_vsm_file(const std::string& kernel) {
   return kernel.size() > 4 && kernel.compare(kernel.size() - 4, 4, ".vsm") == 0;
 }
 
-int vsm_run(const std::string& path, const std::string& platform, const std::string& dump) {
+int vsm_run(const std::string& path, const std::string& platform, const std::vector<std::string>& sets,
+            const std::string& dump) {
   check_platform(platform);
+  const vsm::Shape shape = vsm_shape_from_config(platform, sets);
   const vsm::Program program = vsm::parse(read_text(path, "VSM program"), path);
-  vsm::Machine machine;
+  vsm::Machine machine(shape);
   std::string lines;
   machine.run(program, lines);
   if (dump.empty()) {
@@ -52,9 +55,9 @@ int vsm_run(const std::string& path, const std::string& platform, const std::str
              path, s.steps, program.steps(), s.cycles, s.stall_cycles, machine.shape().cycles_per_step);
   if (s.macs) {
     // The MAU's matrix work against the board's half peak (docs/platforms.md): every MAB does
-    // 16 x 16 multiply-accumulates per cycle at the clock (750 MHz, mncore2.clock_mhz).
+    // 16 x 16 multiply-accumulates per cycle at the clock (mncore2.clock_mhz).
     const vsm::Shape& sh = machine.shape();
-    const double clock_hz = 750e6;
+    const double clock_hz = sh.clock_mhz * 1e6;
     const double peak = double(sh.pes() / sh.pe_per_mab) * 256 * 2 * clock_hz;
     const double flops = 2.0 * double(s.macs) / (double(s.cycles) / clock_hz);
     fmt::print(stderr, "npuvp: MAU: {} multiply-accumulates; {:.1f} TFLOPS over the run ({:.1f}% of the {:.1f} TFLOPS half peak)\n",
@@ -63,10 +66,12 @@ int vsm_run(const std::string& path, const std::string& platform, const std::str
   return 0;
 }
 
-int vsm_judge(const std::string& testcase, const std::string& answer, const std::string& platform) {
+int vsm_judge(const std::string& testcase, const std::string& answer, const std::string& platform,
+              const std::vector<std::string>& sets) {
   check_platform(platform);
+  const vsm::Shape shape = vsm_shape_from_config(platform, sets);
   const vsm::JudgeResult r =
-      vsm::judge(read_text(testcase, "test case"), testcase, read_text(answer, "answer"), answer);
+      vsm::judge(read_text(testcase, "test case"), testcase, read_text(answer, "answer"), answer, shape);
   fmt::print("{}\n", r.message);
   return r.accepted ? 0 : 1;
 }
