@@ -193,7 +193,13 @@ class Runner {
       a += uint32_t(s_.t[size_t(pe) * 4 + c].hi) & 0xFFF;
       a -= a % o.width_sw;  // an unaligned run-time address is truncated
     }
-    return a % s_.size_sw(o.space);  // addresses wrap around the memory
+    const uint32_t size = s_.size_sw(o.space);
+    // A run-time (T) address wraps around the memory; an address written in the program
+    // that runs past the memory's end is an error, not a silent wrap (docs/mncore2-isa.md).
+    if (!o.t_indirect && uint64_t(a) + o.width_sw > size) {
+      fail(fmt::format("'{}': address {} (cycle {}) is beyond the memory ({} words)", o.text, a, c, size));
+    }
+    return a % size;
   }
 
   V read(const Operand& o, unsigned pe, unsigned c, char prec) const {

@@ -28,3 +28,10 @@ add_test(NAME platforms.mncore2.vsm.lm_read_too_soon_is_an_error
 add_test(NAME platforms.mncore2.vsm.gemm_reports_throughput_against_the_peak
          COMMAND ${expect} ok "DEBUG-LM1\\(n0c0b0m0p0,0\\):\\(8.5, 2\\).*260 steps .*MAU: 268435456 multiply-accumulates; [0-9.]+ TFLOPS over the run \\(9[0-9.]+% of the 393.2 TFLOPS half peak\\)"
                  $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/gemm.vsm)
+# --set on mncore2.* keys configures the step machine, or is refused when the step model has
+# no use for the key.
+add_test(NAME platforms.mncore2.vsm.set_configures_the_machine
+         COMMAND sh -c "printf 'linc $lm0 $ln0\\nnop/2\\nd get $ln0n1c0b0m0p0 1\\n' > vsm_set.vsm && ${expect} fail 'location index n1 is out of range .0 to 0.' $<TARGET_FILE:npuvp> run vsm_set.vsm --set mncore2.groups=1")
+add_test(NAME platforms.mncore2.vsm.set_key_the_step_model_does_not_use_is_refused
+         COMMAND ${expect} fail "config key 'mncore2.pcie.latency_ns' does not apply to VSM programs"
+                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --set mncore2.pcie.latency_ns=5)
