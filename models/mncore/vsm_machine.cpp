@@ -850,11 +850,16 @@ class Runner {
   }
 
   // ------------------------------------------------------------------ L1BM <-> PE
-  uint64_t& lb(unsigned l1b, uint64_t a) { return s_.l1bm[size_t(l1b) * sh_.l1bm_lw + a % sh_.l1bm_lw]; }
+  // Block memory addresses past the configured capacity are errors, not a wrap.
+  uint64_t in_range(const char* memory, uint64_t a, uint64_t size) const {
+    if (a >= size) fail(fmt::format("{} address {} is beyond the memory ({} long words)", memory, a, size));
+    return a;
+  }
+  uint64_t& lb(unsigned l1b, uint64_t a) { return s_.l1bm[size_t(l1b) * sh_.l1bm_lw + in_range("L1BM", a, sh_.l1bm_lw)]; }
   // The turnaround register $lbi: one step of an L1BM transfer (up to 64 LW per cycle).
   uint64_t& lbi(unsigned l1b, uint64_t a) { return s_.lbi[size_t(l1b) * kLbiLw + a % kLbiLw]; }
   uint64_t& lb_or_lbi(const Operand& o, unsigned l1b, uint64_t a) { return o.turnaround ? lbi(l1b, a) : lb(l1b, a); }
-  uint64_t& lc(unsigned l2b, uint64_t a) { return s_.l2bm[size_t(l2b) * sh_.l2bm_lw + a % sh_.l2bm_lw]; }
+  uint64_t& lc(unsigned l2b, uint64_t a) { return s_.l2bm[size_t(l2b) * sh_.l2bm_lw + in_range("L2BM", a, sh_.l2bm_lw)]; }
 
   // The L1BM long word that PE (m, q) of the L1B exchanges in cycle c (per LW of the block,
   // w = 1 or 2 long words per PE per cycle). Layouts: docs/mncore2-isa.md.
@@ -978,18 +983,18 @@ class Runner {
     return out;
   }
   uint64_t get(const Node& n, uint64_t a) {
-    if (n.space == Space::PDM) return s_.pdm[size_t(n.index) * sh_.pdm_lw + a % sh_.pdm_lw];
+    if (n.space == Space::PDM) return s_.pdm[size_t(n.index) * sh_.pdm_lw + in_range("PDM", a, sh_.pdm_lw)];
     if (n.space == Space::L2BM) return lc(n.index, a);
-    auto it = s_.dram[n.index].find(a % sh_.dram_lw);
+    auto it = s_.dram[n.index].find(in_range("DRAM", a, sh_.dram_lw));
     return it == s_.dram[n.index].end() ? 0 : it->second;
   }
   void put(const Node& n, uint64_t a, uint64_t v) {
     if (n.space == Space::PDM) {
-      s_.pdm[size_t(n.index) * sh_.pdm_lw + a % sh_.pdm_lw] = v;
+      s_.pdm[size_t(n.index) * sh_.pdm_lw + in_range("PDM", a, sh_.pdm_lw)] = v;
     } else if (n.space == Space::L2BM) {
       lc(n.index, a) = v;
     } else {
-      s_.dram[n.index][a % sh_.dram_lw] = v;
+      s_.dram[n.index][in_range("DRAM", a, sh_.dram_lw)] = v;
     }
   }
 
