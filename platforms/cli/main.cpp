@@ -115,7 +115,12 @@ int main(int argc, char** argv) {
     if (!stats.empty() && !std::ofstream(stats, std::ios::app)) {
       npuvp::raise("stats", "cannot write statistics to '{}'", stats);
     }
-    if (*run && npuvp::mncore::is_vsm_file(kernel)) return npuvp::mncore::vsm_run(kernel, platform, sets, dump);
+    if (*run && npuvp::mncore::is_vsm_file(kernel)) {
+      if (!trace.empty() || !stats.empty() || blocks != 0) {
+        npuvp::raise("npuvp", "--trace, --stats and --blocks do not apply to VSM programs (the dump is -d)");
+      }
+      return npuvp::mncore::vsm_run(kernel, platform, sets, dump);
+    }
     if (*judge) return npuvp::mncore::vsm_judge(testcase, answer, platform, sets);
     if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
       return npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);

@@ -35,3 +35,6 @@ add_test(NAME platforms.mncore2.vsm.set_configures_the_machine
 add_test(NAME platforms.mncore2.vsm.set_key_the_step_model_does_not_use_is_refused
          COMMAND ${expect} fail "config key 'mncore2.pcie.latency_ns' does not apply to VSM programs"
                  $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --set mncore2.pcie.latency_ns=5)
+add_test(NAME platforms.mncore2.vsm.options_that_do_not_apply_are_refused
+         COMMAND ${expect} fail "--trace, --stats and --blocks do not apply to VSM programs"
+                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --trace vsm_trace.json)
