@@ -8,6 +8,7 @@
 #include "models/check/sanitizer.h"
 #include "platforms/ascend_soc.h"
 #include "platforms/mncore2/cli.h"
+#include "platforms/mncore2/vsm_cli.h"
 #include "platforms/run_summary.h"
 #include "sw/kernels/samples.h"
 #include "sw/tik/tik_cli.h"
@@ -95,6 +96,15 @@ int main(int argc, char** argv) {
   run->add_option("--scale", scale, "problem size multiplier (default 1; fixed-shape samples ignore it)")
       ->check(CLI::Range(1, 64));
 
+  // MN-Core 2 assembly (VSM): the emulator's dump file, and the challenge's judge.
+  std::string dump, testcase, answer;
+  run->add_option("-d,--dump", dump, "VSM programs: write the `d get` lines to this file (default: stdout)");
+  auto* judge = app.add_subcommand("judge", "judge an MN-Core Challenge answer (VSM) against its test case");
+  judge->add_option("testcase", testcase, "test case .vsm (inputs, answer marker, expected outputs)")->required();
+  judge->add_option("answer", answer, "answer .vsm")->required();
+  judge->add_option("-p,--platform", platform, "MN-Core 2 platform (default mncore2)");
+  judge->add_option("-s,--set", sets, "override an mncore2.* parameter: key=value (repeatable)");
+
   auto* list = app.add_subcommand("list", "list platforms and sample kernels");
 
   auto* info = app.add_subcommand("info", "print every parameter of a platform with its value and source");
@@ -110,6 +120,13 @@ int main(int argc, char** argv) {
     if (!stats.empty() && !std::ofstream(stats, std::ios::app)) {
       npuvp::raise("stats", "cannot write statistics to '{}'", stats);
     }
+    if (*run && npuvp::mncore::is_vsm_file(kernel)) {
+      if (!trace.empty() || !stats.empty() || blocks != 0) {
+        npuvp::raise("npuvp", "--trace, --stats and --blocks do not apply to VSM programs (the dump is -d)");
+      }
+      return npuvp::mncore::vsm_run(kernel, platform, sets, dump);
+    }
+    if (*judge) return npuvp::mncore::vsm_judge(testcase, answer, platform, sets);
     if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
       return npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
     }

@@ -1,0 +1,89 @@
+#include "platforms/mncore2/vsm_config.h"
+
+#include "models/mncore/topology.h"
+#include "sw/runtime/device.h"
+#include "tlm/config.h"
+#include "tlm/log.h"
+
+namespace npuvp::mncore {
+
+namespace {
+
+// Keys of mncore2.json that the step machine has no use for: each names why. A user who sets
+// one gets an error rather than a run that ignored it.
+struct NotApplicable {
+  const char* prefix;
+  const char* why;
+};
+constexpr NotApplicable kNotApplicable[] = {
+    {"mncore2.pcie.", "the host's data enter by `d set` (no PCIe transfers in a VSM program)"},
+    {"mncore2.dram.bandwidth_gbps", "MV transfers run at mncore2.data_engine.lw_per_cycle"},
+    {"mncore2.dram.latency_ns", "MV transfers start after mncore2.data_engine.latency_cycles"},
+    {"mncore2.pdm.lw_per_cycle", "every MV path (PDM, DRAM, L2BM) uses mncore2.data_engine.*"},
+    {"mncore2.pdm.latency_cycles", "every MV path (PDM, DRAM, L2BM) uses mncore2.data_engine.*"},
+    {"mncore2.l2b.", "an L2BM instruction moves its 256 LW in its step (docs/mncore2-isa.md)"},
+    {"mncore2.l1b.", "an L1BM instruction moves its words in its step (docs/mncore2-isa.md)"},
+    {"mncore2.engine.", "VSM transfers are synchronised by tags and `wait`, not queues"},
+    {"mncore2.pe.mask_registers", "VSM has the 16 mask register entries $omr0..15"},
+    {"mncore2.mau.", "the MAU's matrix registers are 16 x 16 in VSM"},
+};
+
+unsigned fixed(unsigned value, unsigned want, const char* key, const char* why) {
+  if (value != want) raise("config", "config key '{}' = {} does not fit VSM programs: it must be {} ({})", key, value, want, why);
+  return value;
+}
+
+}  // namespace
+
+vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<std::string>& sets) {
+  Config& c = Config::global();
+  c.load_file(resolve_platform(platform.empty() ? "mncore2" : platform));
+  for (const auto& kv : sets) c.set_override(kv);
+  const Topology t = Topology::from_config();  // declares and checks every mncore2.* key
+  c.check_unused();
+  for (const auto& p : c.parameters()) {
+    if (p.source != "command line") continue;
+    for (const NotApplicable& n : kNotApplicable) {
+      if (p.key.compare(0, std::char_traits<char>::length(n.prefix), n.prefix) == 0) {
+        raise("config", "config key '{}' does not apply to VSM programs: {}", p.key, n.why);
+      }
+    }
+  }
+  for (unsigned m = 0; m < kMemories; ++m) {
+    const Mem mem = static_cast<Mem>(m);
+    const unsigned want = is_pe_memory(mem) ? 4 : 8;
+    if (t.mem[m].unit_bytes != want) {
+      raise("config", "config key 'mncore2.{}.address_unit' does not fit VSM programs: {} is addressed in {}",
+            mem_operand(mem), mem_name(mem), want == 4 ? "SW" : "LW");
+    }
+  }
+  vsm::Shape s;
+  s.groups = t.groups;
+  s.l2b_per_group = t.l2b_per_group;
+  s.l1b_per_l2b = t.l1b_per_l2b;
+  // The L1BM and MAU instructions' layouts name a MAB's 4 PEs and an L1B's 16 MABs.
+  s.mab_per_l1b = fixed(t.mab_per_l1b, 16, "mncore2.mab_per_l1b", "the L1BM instructions' layouts");
+  s.pe_per_mab = fixed(t.pe_per_mab, 4, "mncore2.pe_per_mab", "the MAU's matrix registers and msl/msr");
+  s.cycles_per_step = fixed(t.cycles_per_step, 4, "mncore2.pe.cycles_per_step", "a VSM step is 4 cycles");
+  const uint64_t lm = t.mem[unsigned(Mem::LM0)].size_lw, grf = t.mem[unsigned(Mem::GRF0)].size_lw;
+  if (t.mem[unsigned(Mem::LM1)].size_lw != lm || t.mem[unsigned(Mem::GRF1)].size_lw != grf) {
+    raise("config", "VSM programs need LM0 and LM1 ({} and {} LW), GRF0 and GRF1 ({} and {} LW) of one size each", lm,
+          t.mem[unsigned(Mem::LM1)].size_lw, grf, t.mem[unsigned(Mem::GRF1)].size_lw);
+  }
+  s.lm_lw = uint32_t(lm);
+  s.grf_lw = uint32_t(grf);
+  s.l1bm_lw = uint32_t(t.mem[unsigned(Mem::L1BM)].size_lw);
+  s.l2bm_lw = uint32_t(t.mem[unsigned(Mem::L2BM)].size_lw);
+  s.pdm_lw = uint32_t(t.mem[unsigned(Mem::PDM)].size_lw);
+  s.dram_lw = t.mem[unsigned(Mem::DRAM)].size_lw;
+  s.clock_mhz = t.clock_mhz;
+  if (t.dram_link.lw_per_cycle < 1) {
+    raise("config", "config key 'mncore2.data_engine.lw_per_cycle' must be at least 1 for MV transfers (got {})",
+          t.dram_link.lw_per_cycle);
+  }
+  s.mv_lw_per_cycle = unsigned(t.dram_link.lw_per_cycle);
+  s.mv_latency_cycles = t.dram_link.latency_cycles;
+  return s;
+}
+
+}  // namespace npuvp::mncore
