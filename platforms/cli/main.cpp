@@ -146,6 +146,11 @@ int main(int argc, char** argv) {
     // not after a long run (checked without creating or changing the file).
     if (!stats.empty()) npuvp::OutputFile::check_writable(stats, "stats", "statistics");
     if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
+      if (!mode.empty()) {  // the board has one level of detail: refused, not ignored
+        fmt::print(stderr, "npuvp: --mode is an Ascend option; the MN-Core 2 board model always moves data and "
+                   "counts cycles\n");
+        return 2;
+      }
       status = npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
     } else if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
       status = npuvp::mncore::cli_info(platform, sets);

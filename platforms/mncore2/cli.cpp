@@ -125,6 +125,9 @@ bool is_mncore2_platform(const std::string& platform) {
   }
   std::ifstream in(path);
   const nlohmann::json config = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  // A file that is no valid JSON is nobody's platform: report why (its syntax error, a
+  // directory), rather than let an MN-Core kernel name read as an unknown Ascend kernel.
+  if (config.is_discarded()) Config::global().load_file(path);
   return config.is_object() && config.contains("mncore2");
 }
 

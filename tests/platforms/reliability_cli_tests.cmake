@@ -41,3 +41,10 @@ endforeach()
 # A directory or a file with a JSON error given as the platform is named as such.
 add_test(NAME platforms.cli.directory_as_platform_is_named
          COMMAND ${expect} fail "config file '/tmp/' is a directory, not a JSON file" ${cli} run add -p /tmp/)
+# MN-Core 2: a config with a JSON syntax error is reported as one (not as an unknown kernel),
+# and --mode, which the board model does not have, is refused rather than ignored.
+add_test(NAME platforms.mncore2.config_syntax_error_is_reported_as_such
+         COMMAND sh -c "printf '{\"mncore2\": {\"groups\": 2,}}' > broken_mncore2.json; \
+                        ${expect} fail \"config file 'broken_mncore2.json': .*syntax error\" ${cli} run tree_sum -p broken_mncore2.json")
+add_test(NAME platforms.mncore2.mode_is_refused
+         COMMAND ${expect} fail "--mode is an Ascend option" ${cli} run tree_sum --mode perf)
