@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <fmt/format.h>
 
 namespace npuvp::aicore {
@@ -145,7 +146,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
   // again when the instruction reruns; one sent (kill, raise) is sent again.
   const int index = signal_index(signal);
   if (index >= 0) sigaction(signal, &g_previous[index], nullptr);
-  if (info->si_code <= 0) raise(signal);
+  if (info->si_code <= 0) ::raise(signal);
 }
 
 // The watchdog's tick: a body found running at every tick for watchdog_seconds with no progress

@@ -131,12 +131,15 @@ TEST(KernelFaults, NestedLaunchIsAClearError) {
   EXPECT_THAT(e, HasSubstr("kernel 'inner' launched from inside a running kernel (a nested ICPU_RUN_KF"));
 }
 
+void inner_kernel() {}
+void outer_kernel() { ICPU_RUN_KF(inner_kernel, 1); }
+
 TEST(KernelFaults, NestedIcpuRunKfExitsWithTheClearError) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
         make_device({"platform.cores=1"});
-        ICPU_RUN_KF([] { ICPU_RUN_KF([] {}, 1); }, 1);
+        ICPU_RUN_KF(outer_kernel, 1);
       },
       ::testing::ExitedWithCode(1), "launched from inside a running kernel");
 }
