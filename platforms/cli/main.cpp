@@ -74,7 +74,7 @@ int info_command(const std::string& platform, const std::vector<std::string>& se
 
 // After an error or an interrupt: the trace of what ran is closed (a valid file) and the
 // statistics so far are written, each as far as it can be; what fails is reported, not thrown.
-void finish_outputs(const std::string& trace, const std::string& stats) {
+void finish_outputs(const std::string& trace, const std::string& stats, bool stats_failed) {
   if (!trace.empty() && npuvp::Tracer::global().enabled()) {
     try {
       npuvp::Tracer::global().close();
@@ -83,7 +83,7 @@ void finish_outputs(const std::string& trace, const std::string& stats) {
       fmt::print(stderr, "npuvp: error: {}\n", npuvp::error_text(e));
     }
   }
-  if (!stats.empty()) {
+  if (!stats.empty() && !stats_failed) {
     try {
       Stats::global().write_json(stats);
       fmt::print(stderr, "npuvp: statistics so far: {}\n", stats);
@@ -170,7 +170,8 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "npuvp: error: {}\n", npuvp::error_text(e));
-    finish_outputs(trace, stats);
+    // (Not the statistics again if writing them was what failed.)
+    finish_outputs(trace, stats, npuvp::error_text(e).rfind("stats @", 0) == 0);
     const int signal = npuvp::interrupted();
     return signal ? npuvp::interrupted_exit_status(signal) : 1;
   }

@@ -19,7 +19,7 @@ kill -s "$signal" "$pid"
 wait "$pid"; status=$?
 cat "$dir/out"
 [[ $status -eq $want ]] || { echo "interrupt.sh: exit status $status, wanted $want" >&2; exit 1; }
-grep -Eq "npuvp: error: .*interrupted by SIG$signal: the run stopped at simulated time [0-9.]+ [a-z]+s" "$dir/out" ||
+grep -Eq "npuvp: error: .*interrupted by SIG$signal: the run stopped at simulated time [0-9.]+ [a-z]*s" "$dir/out" ||
   { echo "interrupt.sh: no message naming the signal and the time" >&2; exit 1; }
 /usr/bin/python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t) > 0' "$dir/t.json" ||
   { echo "interrupt.sh: the trace is not valid JSON" >&2; exit 1; }

@@ -48,3 +48,17 @@ add_test(NAME platforms.mncore2.config_syntax_error_is_reported_as_such
                         ${expect} fail \"config file 'broken_mncore2.json': .*syntax error\" ${cli} run tree_sum -p broken_mncore2.json")
 add_test(NAME platforms.mncore2.mode_is_refused
          COMMAND ${expect} fail "--mode is an Ascend option" ${cli} run tree_sum --mode perf)
+# Legal values at a parameter's range end run in bounded host memory (a 4 GiB virtual ceiling;
+# GM is set to 1 GiB so the ceiling measures the model): a slow link or DRAM channel in front
+# of a fast L2 slice used to grow its booking ring without bound (tlm/bandwidth.h).
+set(index 0)
+foreach(setting "interconnect.link_bytes_per_cycle=0.001" "dram.channel_gbps=0.001" "interconnect.hop_cycles=65537")
+  add_test(NAME platforms.cli.range_end_${index}_runs_in_bounded_memory
+           COMMAND sh -c "ulimit -v 4194304; exec ${expect} ok 'result: NOT CHECKED' ${cli} run add -p ascend910b --mode perf -s gm.size=1GiB -s ${setting}")
+  set_tests_properties(platforms.cli.range_end_${index}_runs_in_bounded_memory PROPERTIES TIMEOUT 300)
+  math(EXPR index "${index} + 1")
+endforeach()
+# The most cores a platform allows: the ring's routes are no longer a table of every pair's.
+add_test(NAME platforms.cli.most_cores_elaborate_in_bounded_memory
+         COMMAND sh -c "ulimit -v 8388608; exec ${expect} ok 'platform.cores +1024 ' ${cli} info minimal -s platform.cores=1024 -s gm.size=1GiB -s core.scalar.stack_size=256KiB")
+set_tests_properties(platforms.cli.most_cores_elaborate_in_bounded_memory PROPERTIES TIMEOUT 300)
