@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
   npuvp::print_warnings_as_one_line();
   npuvp::catch_interrupts();
   int status = 0;
+  bool outputs_checked = false;
   try {
     if (!stats.empty() && !trace.empty() && npuvp::OutputFile::same_file(stats, trace)) {
       npuvp::raise("cli", "--stats and --trace name the same file '{}': give each its own path", stats);
@@ -145,6 +146,7 @@ int main(int argc, char** argv) {
     // The statistics are written when the run ends: a path that cannot be written fails now,
     // not after a long run (checked without creating or changing the file).
     if (!stats.empty()) npuvp::OutputFile::check_writable(stats, "stats", "statistics");
+    outputs_checked = true;  // from here on, an error still writes what ran
     if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
       if (!mode.empty()) {  // the board has one level of detail: refused, not ignored
         fmt::print(stderr, "npuvp: --mode is an Ascend option; the MN-Core 2 board model always moves data and "
@@ -171,7 +173,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     fmt::print(stderr, "npuvp: error: {}\n", npuvp::error_text(e));
     // (Not the statistics again if writing them was what failed.)
-    finish_outputs(trace, stats, npuvp::error_text(e).rfind("stats @", 0) == 0);
+    if (outputs_checked) finish_outputs(trace, stats, npuvp::error_text(e).rfind("stats @", 0) == 0);
     const int signal = npuvp::interrupted();
     return signal ? npuvp::interrupted_exit_status(signal) : 1;
   }

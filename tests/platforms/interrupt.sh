@@ -6,12 +6,12 @@
 set -uo pipefail
 npuvp=$1; signal=$2; want=$3
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
-"$npuvp" run matmul -p ascend910b --scale 16 --mode perf --trace "$dir/t.json" --stats "$dir/s.json" >"$dir/out" 2>&1 &
+"$npuvp" run matmul -p ascend910b --scale 8 --mode perf --trace "$dir/t.json" --stats "$dir/s.json" >"$dir/out" 2>&1 &
 pid=$!
 # Wait until the simulation is under way: its trace (still the temporary file) grows.
 for _ in $(seq 1 600); do
   size=$(cat "$dir"/t.json.tmp.* 2>/dev/null | wc -c)
-  [ "$size" -gt 100000 ] && break
+  [ "$size" -gt 20000 ] && break
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.1
 done

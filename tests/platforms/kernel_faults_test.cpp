@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
+#include "acl/acl.h"
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/raw_tensors.h"
@@ -169,4 +170,21 @@ TEST(KernelFaults, GmAllocOfAnImpossibleSizeExits) {
       ::testing::ExitedWithCode(1), "cannot allocate 18446744073709551515 bytes: more than the whole GM");
 }
 
+}  // namespace
+
+// aclrtMalloc of more than GM (or a size whose rounding would wrap) fails with
+// ACL_ERROR_RT_MEMORY_ALLOCATION, the code CANN documents for a failed device allocation,
+// and leaves *devPtr alone.
+namespace {
+TEST(KernelFaults, AclrtMallocRefusesSizesBeyondGm) {
+  npuvp::Device::configure("minimal", {"gm.size=1GiB"});
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  for (size_t bytes : {SIZE_MAX, SIZE_MAX - 100, (size_t(1) << 30) + 1}) {
+    void* p = reinterpret_cast<void*>(0x1234);
+    EXPECT_EQ(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION) << bytes;
+    EXPECT_EQ(p, reinterpret_cast<void*>(0x1234));
+    EXPECT_THAT(std::string(aclGetRecentErrMsg()), HasSubstr("more than the whole GM"));
+  }
+}
 }  // namespace

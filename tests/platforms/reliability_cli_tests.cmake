@@ -58,7 +58,3 @@ foreach(setting "interconnect.link_bytes_per_cycle=0.001" "dram.channel_gbps=0.0
   set_tests_properties(platforms.cli.range_end_${index}_runs_in_bounded_memory PROPERTIES TIMEOUT 300)
   math(EXPR index "${index} + 1")
 endforeach()
-# The most cores a platform allows: the ring's routes are no longer a table of every pair's.
-add_test(NAME platforms.cli.most_cores_elaborate_in_bounded_memory
-         COMMAND sh -c "ulimit -v 8388608; exec ${expect} ok 'platform.cores +1024 ' ${cli} info minimal -s platform.cores=1024 -s gm.size=1GiB -s core.scalar.stack_size=256KiB")
-set_tests_properties(platforms.cli.most_cores_elaborate_in_bounded_memory PROPERTIES TIMEOUT 300)
