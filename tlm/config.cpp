@@ -33,9 +33,9 @@ std::string trim(const std::string& s) {
 
 // User text in messages is shortened: a 5 MB token is reported, not echoed.
 constexpr size_t kShownChars = 120;
-std::string shown(const std::string& text) {
-  if (text.size() <= kShownChars) return text;
-  return fmt::format("{}... ({} characters)", text.substr(0, kShownChars), text.size());
+std::string shown(const std::string& text, size_t limit = kShownChars) {
+  if (text.size() <= limit) return text;
+  return fmt::format("{}... ({} characters)", text.substr(0, limit), text.size());
 }
 std::string shown(const nlohmann::json& value) {
   return shown(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -68,7 +68,7 @@ nlohmann::json parse_config_json(const std::string& text, bool allow_syntax_erro
     return nlohmann::json::parse(text, check, /*allow_exceptions=*/!allow_syntax_errors);
   } catch (const Refused&) {
   } catch (const nlohmann::json::exception& e) {
-    *problem = shown(std::string(e.what()));
+    *problem = shown(std::string(e.what()), 400);  // the parser's message quotes the token it read
     if (problem->empty()) *problem = "not valid JSON";
   }
   return nlohmann::json(nlohmann::json::value_t::discarded);
