@@ -167,8 +167,10 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 void config_out_of_range(const std::string& key, const nlohmann::json& value, const nlohmann::json& lo,
                          const nlohmann::json& hi, const std::string& source) {
-  raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, shown(value), lo.dump(), hi.dump(),
-        source_text(source));
+  // An integer given for a real-valued parameter is shown as the real it means ("0.0").
+  const bool real = lo.is_number_float() && (value.is_number_integer() || value.is_number_unsigned());
+  raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, shown(real ? nlohmann::json(value.get<double>()) : value),
+        lo.dump(), hi.dump(), source_text(source));
 }
 
 bool config_number_outside(const nlohmann::json& value, long double lo, long double hi) {

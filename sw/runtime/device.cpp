@@ -146,7 +146,8 @@ Device::~Device() = default;
 void* Device::malloc(size_t bytes) {
   // Checked before rounding up to 512 B, which would wrap around for sizes near SIZE_MAX.
   if (uint64_t(bytes) > gm_size_) {
-    raise("runtime", "cannot allocate {} bytes: more than the whole GM ({} bytes, gm.size)", bytes, gm_size_);
+    raise("runtime", "GM exhausted: cannot allocate {} bytes: more than the whole GM ({} bytes, gm.size)", bytes,
+          gm_size_);
   }
   const uint64_t size = std::max<uint64_t>(512, (uint64_t(bytes) + 511) / 512 * 512);
   for (auto it = free_.begin(); it != free_.end(); ++it) {
