@@ -64,13 +64,13 @@ for c in $CASES; do
       "$src" "$work/$P.dup.json" 2>/dev/null && { printf '%s\t' run "$K" -p "$work/$P.dup.json"; printf '\n'; }
   fi
 done > "$cases"
-printf '%s\t' run add -p "$work"; printf '\n' >> "$cases"
+{ printf '%s\t' run add -p "$work"; printf '\n'; } >> "$cases"
 # MN-Core 2 assembly: immediates and operands out of range or malformed.
 n=0
 for line in 'nop' 'imm 4294967296 $lr0' 'imm -2147483649 $lr0' 'imm 99999999999999999999 $lr0' 'imm 0x1ffffffff $lr0' \
             'iadd $lr0 $lr99999 $lr0' 'iadd $lr0' 'mmacc' '$$$$' 'imm 1 $lm0v[99999999]' "$long_token"; do
   printf '%s\n' "$line" > "$work/asm$n.s"
-  printf '%s\t' run "$work/asm$n.s"; printf '\n' >> "$cases"
+  { printf '%s\t' run "$work/asm$n.s"; printf '\n'; } >> "$cases"
   n=$((n + 1))
 done
 
