@@ -8,10 +8,9 @@
 #include <utility>
 #include <nlohmann/json.hpp>
 #include <systemc>
+#include "tlm/output_file.h"
 
 namespace npuvp {
-
-class OutputFile;
 
 class Tracer {
  public:
