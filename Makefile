@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test bench install clean
+.PHONY: all deps configure build demo test test-sanitize bench install clean
 
 all: build
 
@@ -21,6 +21,13 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+# Every test under ASan + UBSan, in a build directory of its own (issue 29).
+SANITIZE_BUILD ?= build-sanitize
+test-sanitize: deps
+	@cmake -S . -B $(SANITIZE_BUILD) -DNPUVP_SANITIZE=ON -DNPUVP_BENCH=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j $(JOBS) --timeout 900
 
 bench:
 	@scripts/install-deps.sh --with-bench

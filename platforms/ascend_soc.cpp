@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tlm/config.h"
+#include "tlm/interrupt.h"
 #include "tlm/log.h"
 #include "tlm/progress.h"
 #include "tlm/sim_time.h"
@@ -31,6 +32,11 @@ AscendSoc::Params AscendSoc::params_from_config() {
   p.progress_seconds = c.get<double>("sim.progress_seconds", p.progress_seconds,
                                      "wall seconds a launch runs before it prints a progress line to stderr");
   if (p.progress_seconds < 0) raise("config", "sim.progress_seconds must not be negative, got {}", p.progress_seconds);
+  // Issue 29 (reliability): a kernel body stuck in host code is ended, not left to hang.
+  p.watchdog_seconds = c.get_in("sim.watchdog_seconds", p.watchdog_seconds, 0.0, 1e9,
+                                "host seconds a kernel body may run without issuing an instruction or advancing "
+                                "simulated time before it is ended as an error (0: no watchdog)");
+  aicore::StackGuard::set_watchdog_seconds(p.watchdog_seconds);
   p.host_memory_limit = c.get<uint64_t>("sim.host_memory_limit", p.host_memory_limit,
                                         "host memory a sample's data may take, in bytes (0: 3/4 of the machine's)");
   p.gm_base = c.get<uint64_t>("gm.base", p.gm_base, "device address of GM");
@@ -297,6 +303,7 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
     };
     while (task.blocks_done < task.block_num) {
       run_slice(slice);
+      stop_if_interrupted(name());  // SIGINT/SIGTERM/SIGHUP (tlm/interrupt.h)
       if (!sc_core::sc_pending_activity()) break;  // finished, or deadlocked
       progress.update(state);
     }

@@ -37,6 +37,7 @@ class AscendSoc : public sc_core::sc_module {
     unsigned vector_cores = 0;  // coupled: extra Vector Cores (310P)
     SimMode mode = SimMode::Timed;
     double progress_seconds = 3;  // sim.progress_seconds: wall time before a progress line
+    double watchdog_seconds = 120;  // sim.watchdog_seconds: see aicore::StackGuard (0: off)
     uint64_t host_memory_limit = 0;  // sim.host_memory_limit: bytes a sample may use (0: 3/4 of RAM)
     uint64_t gm_base = 0x1'0000'0000ull;
     uint64_t gm_size = 64ull << 30;

@@ -1,27 +1,97 @@
 #!/bin/bash
 # Usage: scripts/param-fuzz.sh <build-dir> [platform:kernel ...]
-# Gives every numeric parameter of each platform (as `npuvp info` lists them) the values
-# 0, -1, 1e30, 1e-20, 0.5, 3 and 2^32-1, one run of the sample kernel each, and prints every
-# run that crashed (a signal) or hung (30 s): bad input must end in a clear error (exit 1)
-# or a normal run. Prints nothing else but a count. Takes about 2 min (a ctest runs it:
-# platforms.cli.no_parameter_value_crashes_or_hangs).
+# Bad input must end in a clear error (exit 1 or 2) or a normal run, never a crash (a signal)
+# or a hang. This gives
+#   - every numeric parameter of each platform (as `npuvp info` lists them) the values 0, -1,
+#     1e30, 1e-20, 0.5, 3 and 2^32-1, and the wrong types "abc", true, [1,2], {"a":1}, a
+#     value nested 100 000 levels deep and a 100 000-character token;
+#   - each platform's config file mutated (truncated at several points, a byte flipped,
+#     nested 100 000 levels, a key repeated) and a directory as the platform;
+#   - MN-Core 2 assembly with out-of-range and malformed operands;
+# one run of the sample kernel each, in parallel on every host core (NPUVP_FUZZ_JOBS), under
+# a memory ceiling (NPUVP_FUZZ_MEMORY_KB, virtual, default 8 GiB; GM is sized down so the
+# ceiling measures the model) and a time limit (NPUVP_FUZZ_TIMEOUT s, default 60), and prints
+# every run that crashed or hung, then the counts. A ctest runs it
+# (platforms.cli.no_parameter_value_crashes_or_hangs).
 set -u
 B=$1; shift
 CASES=${*:-core910b:matmul ascend910b:matmul_softmax ascend910:matmul ascend310p:add minimal:add core910:conv2d mncore2:elementwise}
-bad=0; runs=0
+JOBS=${NPUVP_FUZZ_JOBS:-$(nproc)}
+TIMEOUT=${NPUVP_FUZZ_TIMEOUT:-60}
+MEMORY_KB=${NPUVP_FUZZ_MEMORY_KB:-8388608}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+NPUVP=$(cd "$B" && pwd)/npuvp
+export NPUVP TIMEOUT MEMORY_KB
+
+long_token=$(head -c 100000 /dev/zero | tr '\0' 'x')
+deep_value=$(printf '%.0s[' $(seq 1 100000))
+echo "$long_token" > "$work/long_token"
+echo "$deep_value" > "$work/deep_value"
+
+# One case per line: a tab-separated argument list for `npuvp run`.
+cases=$work/cases
+k=0
 for c in $CASES; do
   P=${c%%:*}; K=${c#*:}
+  gm=(); [ "$P" != mncore2 ] && gm=(-s gm.size=1GiB)
   while read -r key val; do
     case "$val" in \"*|true|false) continue;; esac
-    for v in 0 -1 1e30 1e-20 0.5 3 4294967295; do
-      out=$(timeout 30 "$B/npuvp" run "$K" -p "$P" -s "$key=$v" 2>&1); rc=$?
-      runs=$((runs + 1))
-      if [ $rc -ge 124 ]; then
-        bad=$((bad + 1))
-        echo "$([ $rc -eq 124 ] && echo HUNG || echo "CRASHED rc=$rc"): npuvp run $K -p $P -s $key=$v :: $(echo "$out" | tail -1 | cut -c1-120)"
-      fi
+    # The wrong types: all for every key with NPUVP_FUZZ_FULL=1 (nightly), else one per key
+    # in turn (every type still meets a sixth of the keys).
+    wrong=(abc true '[1,2]' '{"a":1}' "@$work/long_token" "@$work/deep_value")
+    if [ "${NPUVP_FUZZ_FULL:-0}" = 1 ]; then types=("${wrong[@]}"); else types=("${wrong[$((k % 6))]}"); fi
+    k=$((k + 1))
+    for v in 0 -1 1e30 1e-20 0.5 3 4294967295 "${types[@]}"; do
+      printf '%s\t' run "$K" -p "$P" "${gm[@]}" -s "$key=$v"; printf '\n'
     done
   done < <("$B/npuvp" info "$P" | awk 'NF >= 3 && $1 ~ /\./ {print $1, $2}')
+  # The platform's own file, mutated.
+  src=$("$B/npuvp" info "$P" | sed -n '1s/^platform [^ ]* (\([^)]*\)).*/\1/p')
+  if [ -f "$src" ]; then
+    size=$(wc -c < "$src")
+    for cut in 1 7 $((size / 3)) $((size / 2)) $((size - 2)); do
+      head -c "$cut" "$src" > "$work/$P.cut$cut.json"
+      printf '%s\t' run "$K" -p "$work/$P.cut$cut.json"; printf '\n'
+    done
+    for at in 3 $((size / 4)) $((size / 2)); do
+      /usr/bin/python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[int(sys.argv[2])]^=0x5a; open(sys.argv[3],"wb").write(d)' \
+        "$src" "$at" "$work/$P.flip$at.json"
+      printf '%s\t' run "$K" -p "$work/$P.flip$at.json"; printf '\n'
+    done
+    { printf '{"x":'; printf '%.0s{"a":' $(seq 1 100000); printf '1'; printf '%.0s}' $(seq 1 100000); printf '}'; } > "$work/$P.deep.json"
+    printf '%s\t' run "$K" -p "$work/$P.deep.json"; printf '\n'
+    /usr/bin/python3 -c 'import sys; t=open(sys.argv[1]).read(); i=t.index("{")+1; j=t.index(",")+1; open(sys.argv[2],"w").write(t[:i]+t[i:j]+t[i:])' \
+      "$src" "$work/$P.dup.json" 2>/dev/null && { printf '%s\t' run "$K" -p "$work/$P.dup.json"; printf '\n'; }
+  fi
+done > "$cases"
+{ printf '%s\t' run add -p "$work"; printf '\n'; } >> "$cases"
+# MN-Core 2 assembly: immediates and operands out of range or malformed.
+n=0
+for line in 'nop' 'imm 4294967296 $lr0' 'imm -2147483649 $lr0' 'imm 99999999999999999999 $lr0' 'imm 0x1ffffffff $lr0' \
+            'iadd $lr0 $lr99999 $lr0' 'iadd $lr0' 'mmacc' '$$$$' 'imm 1 $lm0v[99999999]' "$long_token"; do
+  printf '%s\n' "$line" > "$work/asm$n.s"
+  { printf '%s\t' run "$work/asm$n.s"; printf '\n'; } >> "$cases"
+  n=$((n + 1))
 done
-echo "param-fuzz: $runs runs, $bad crashed or hung"
-[ $bad -eq 0 ]
+
+# Runs one case; prints "HUNG ..." or "CRASHED ..." if it was one. "@file" values are read
+# from the file (too long for a command line to show).
+run_case() {
+  IFS=$'\t' read -r -a args <<< "$1"
+  for i in "${!args[@]}"; do
+    case "${args[$i]}" in *=@/*) key=${args[$i]%%=@*}; args[$i]="$key=$(cat "${args[$i]#*=@}")";; esac
+  done
+  out=$( (ulimit -v "$MEMORY_KB"; exec timeout "$TIMEOUT" "$NPUVP" "${args[@]}") 2>&1 ); rc=$?
+  if [ $rc -ge 124 ]; then
+    echo "$([ $rc -eq 124 ] && echo HUNG || echo "CRASHED rc=$rc"): npuvp $(echo "$1" | tr '\t' ' ' | cut -c1-200) :: $(echo "$out" | tail -1 | cut -c1-160)"
+  fi
+}
+export -f run_case
+results=$work/results
+tr '\n' '\0' < "$cases" | xargs -0 -P "$JOBS" -I{} bash -c 'run_case "$1"' _ {} > "$results"
+runs=$(wc -l < "$cases")
+hung=$(grep -c '^HUNG' "$results")
+crashed=$(grep -c '^CRASHED' "$results")
+cat "$results"
+echo "param-fuzz: $runs runs, $crashed crashed, $hung hung"
+[ "$hung" -eq 0 ] && [ "$crashed" -eq 0 ]

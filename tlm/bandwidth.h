@@ -31,6 +31,13 @@ class BandwidthResource {
   // A slot's booked time is kept in 32 bits, so a slot is at most 2^31 time units (at 1 ps
   // resolution, only a resource slower than 1 MB/s has slots of fewer than kSlotBytes / 2).
   static constexpr unsigned kMaxSlotShift = 31;
+  // Most slots kept: the window from the oldest booking that may still be revised to the
+  // newest. Host memory is then bounded however far ahead of simulated time bookings land (a
+  // slow link delays a request by seconds, and the fast resource behind it is booked that far
+  // ahead); a booking for a time older than the window's start is booked from its start,
+  // like one for a time already forgotten. 2^16 slots of 8 B: 512 KiB per resource at most, a
+  // window of 128 MiB of transfers at the resource's rate.
+  static constexpr uint64_t kMaxSlots = uint64_t(1) << 16;
 
   // bytes_per_second <= 0 means unlimited.
   explicit BandwidthResource(double bytes_per_second = 0) { set_bandwidth(bytes_per_second); }
@@ -107,6 +114,7 @@ class BandwidthResource {
   // The end of the latest booking.
   sc_core::sc_time next_free() const { return sc_core::sc_time::from_value(next_free_); }
   sc_core::sc_time busy_time() const { return sc_core::sc_time::from_value(busy_total_); }
+  size_t slots_kept() const { return slots_.size(); }  // host memory: at most kMaxSlots
   void reset() {
     slots_.clear();
     mask_ = 0;
@@ -158,7 +166,12 @@ class BandwidthResource {
   // saves and restores were an eighth of a booking's host instructions.
   __attribute__((always_inline)) uint64_t lay_clear(uint64_t slot, uint64_t offset, uint64_t left) {
     const uint64_t last = slot + ((offset + left - 1) >> slot_shift_);
-    if (last >= base_ + slots_.size()) grow(last);
+    if (last >= base_ + slots_.size()) grow(last);  // may move base_ on (a full window)
+    if (slot < base_) {  // a booking longer than the window: its first slots are forgotten at once
+      left -= ((base_ - slot) << slot_shift_) - offset;
+      slot = base_;
+      offset = 0;
+    }
     if (slot > limit_) {  // the slots skipped become the hole (an earlier hole is cleared first)
       fill_hole();
       hole_begin_ = limit_;
@@ -201,7 +214,12 @@ class BandwidthResource {
   // [base_, limit_) into a larger ring.
   void grow(uint64_t slot) {
     size_t size = std::max<size_t>(64, slots_.size());
-    while (slot >= base_ + size) size *= 2;
+    while (slot >= base_ + size && size < kMaxSlots) size *= 2;
+    if (slot >= base_ + size) {  // the window at its largest: the oldest slots are forgotten
+      base_ = slot + 1 - size;
+      limit_ = std::max(limit_, base_);
+    }
+    if (size == slots_.size()) return;
     std::vector<Slot> slots(size);
     for (uint64_t s = base_; s < limit_; ++s) slots[s & (size - 1)] = slots_[s & mask_];
     slots_.swap(slots);

@@ -1,10 +1,16 @@
 #include "tlm/config.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <optional>
+#include <set>
 #include <type_traits>
 #include "tlm/log.h"
 
@@ -25,15 +31,65 @@ std::string trim(const std::string& s) {
   return s.substr(first, last - first + 1);
 }
 
-// Adds every leaf of `object` under `prefix` to `out`; arrays and scalars are leaves.
+// User text in messages is shortened: a 5 MB token is reported, not echoed.
+constexpr size_t kShownChars = 120;
+std::string shown(const std::string& text, size_t limit = kShownChars) {
+  if (text.size() <= limit) return text;
+  return fmt::format("{}... ({} characters)", text.substr(0, limit), text.size());
+}
+std::string shown(const nlohmann::json& value) {
+  return shown(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+// Parses configuration JSON: at most Config::kMaxDepth levels of objects and arrays (deeper
+// input is no configuration, and would make every later walk of it deep), and no key twice
+// in one object (the second silently winning hides a mistake). Returns a discarded value and
+// sets `problem` on either; `allow_syntax_errors` returns a discarded value for bad syntax
+// with `problem` empty (overrides that are plain strings), else the syntax error is the problem.
+nlohmann::json parse_config_json(const std::string& text, bool allow_syntax_errors, std::string* problem) {
+  struct Refused {};
+  std::vector<std::set<std::string>> keys;  // of each object being parsed
+  auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (depth > Config::kMaxDepth) {
+      *problem = fmt::format("nested more than {} levels deep (objects and arrays)", Config::kMaxDepth);
+      throw Refused{};
+    }
+    if (event == Event::object_start) keys.emplace_back();
+    if (event == Event::object_end && !keys.empty()) keys.pop_back();
+    if (event == Event::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second) {
+      *problem = fmt::format("key '{}' appears twice in one object", shown(parsed.get<std::string>()));
+      throw Refused{};
+    }
+    return true;
+  };
+  problem->clear();
+  try {
+    return nlohmann::json::parse(text, check, /*allow_exceptions=*/!allow_syntax_errors);
+  } catch (const Refused&) {
+  } catch (const nlohmann::json::exception& e) {
+    *problem = shown(std::string(e.what()), 400);  // the parser's message quotes the token it read
+    if (problem->empty()) *problem = "not valid JSON";
+  }
+  return nlohmann::json(nlohmann::json::value_t::discarded);
+}
+
+// Adds every leaf of `object` under `prefix` to `out`; arrays and scalars are leaves. An
+// explicit stack, not recursion: the depth is bounded at parse time, but no input should
+// decide how deep the host stack goes.
 void flatten(const nlohmann::json& object, const std::string& prefix,
              std::vector<std::pair<std::string, nlohmann::json>>& out) {
-  for (const auto& [name, value] : object.items()) {
-    std::string key = prefix.empty() ? name : prefix + "." + name;
-    if (value.is_object()) {
-      flatten(value, key, out);
-    } else {
-      out.emplace_back(std::move(key), value);
+  std::vector<std::pair<const nlohmann::json*, std::string>> pending{{&object, prefix}};
+  while (!pending.empty()) {
+    auto [node, path] = std::move(pending.back());
+    pending.pop_back();
+    for (auto it = node->cbegin(); it != node->cend(); ++it) {
+      std::string key = path.empty() ? it.key() : path + "." + it.key();
+      if (it.value().is_object()) {
+        pending.emplace_back(&it.value(), std::move(key));
+      } else {
+        out.emplace_back(std::move(key), it.value());
+      }
     }
   }
 }
@@ -104,16 +160,35 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 [[noreturn]] void type_error(const std::string& key, const nlohmann::json& value,
                              const std::string& source, const char* expected) {
-  raise(kBlock, "config key '{}': expected {}, got {} {}", key, expected, value.dump(),
-        source_text(source));
+  raise(kBlock, "config key '{}': expected {}, got {} {}", key, expected, shown(value), source_text(source));
 }
 
 }  // namespace
 
 void config_out_of_range(const std::string& key, const nlohmann::json& value, const nlohmann::json& lo,
                          const nlohmann::json& hi, const std::string& source) {
-  raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, value.dump(), lo.dump(), hi.dump(),
-        source_text(source));
+  // An integer given for a real-valued parameter is shown as the real it means ("0.0").
+  const bool real = lo.is_number_float() && (value.is_number_integer() || value.is_number_unsigned());
+  raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, shown(real ? nlohmann::json(value.get<double>()) : value),
+        lo.dump(), hi.dump(), source_text(source));
+}
+
+bool config_number_outside(const nlohmann::json& value, long double lo, long double hi) {
+  long double v = 0;
+  if (value.is_number_unsigned()) {
+    v = static_cast<long double>(value.get<uint64_t>());
+  } else if (value.is_number_integer()) {
+    v = static_cast<long double>(value.get<int64_t>());
+  } else if (value.is_number_float()) {
+    v = static_cast<long double>(value.get<double>());
+  } else if (value.is_string()) {
+    const auto size = parse_size(value.get<std::string>());
+    if (!size) return false;
+    v = static_cast<long double>(*size);
+  } else {
+    return false;
+  }
+  return !(v >= lo && v <= hi);
 }
 
 namespace {
@@ -124,7 +199,7 @@ T integer_as(const std::string& key, const nlohmann::json& value, const std::str
   const char* expected =
       kUnsigned ? "an unsigned integer (or a size like \"256KiB\" or hex like \"0x1000\")" : "an integer";
   auto out_of_range = [&]() {
-    raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, value.dump(),
+    raise(kBlock, "config key '{}': {} is out of range [{}, {}] {}", key, shown(value),
           std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), source_text(source));
   };
 
@@ -167,17 +242,22 @@ Config& Config::global() {
 }
 
 void Config::load_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) raise(kBlock, "cannot open config file '{}'", path);
-  nlohmann::json object;
-  std::string parse_error;
-  try {
-    object = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    parse_error = e.what();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    raise(kBlock, "config file '{}' is a directory, not a JSON file", shown(path));
   }
-  // Raised outside the catch block so the sc_report is not thrown from a handler.
-  if (!parse_error.empty()) raise(kBlock, "config file '{}': {}", path, parse_error);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) raise(kBlock, "cannot open config file '{}': {}", shown(path), std::strerror(errno));
+  std::string text;
+  try {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    in.setstate(std::ios::badbit);
+  }
+  if (in.bad()) raise(kBlock, "cannot read config file '{}': {}", shown(path), std::strerror(errno));
+  std::string problem;
+  const nlohmann::json object = parse_config_json(text, /*allow_syntax_errors=*/false, &problem);
+  if (!problem.empty()) raise(kBlock, "config file '{}': {}", shown(path), problem);
   load_json(object, path);
 }
 
@@ -194,11 +274,13 @@ void Config::load_json(const nlohmann::json& object, const std::string& source) 
 void Config::set_override(const std::string& key_equals_value, const std::string& source) {
   const auto eq = key_equals_value.find('=');
   if (eq == std::string::npos) {
-    raise(kBlock, "override '{}' {}: expected key=value", key_equals_value, source_text(source));
+    raise(kBlock, "override '{}' {}: expected key=value", shown(key_equals_value), source_text(source));
   }
   const std::string key = trim(key_equals_value.substr(0, eq));
   const std::string text = key_equals_value.substr(eq + 1);
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::string problem;
+  nlohmann::json value = parse_config_json(text, /*allow_syntax_errors=*/true, &problem);
+  if (!problem.empty()) raise(kBlock, "override '{}' {}: the value is {}", shown(key), source_text(source), problem);
   if (value.is_discarded()) value = text;  // not JSON: a plain string such as a path
   set(key, std::move(value), source);
 }
@@ -234,13 +316,19 @@ nlohmann::json Config::lookup(const std::string& key, const nlohmann::json& fall
 bool Config::has_user_value(const std::string& key) const { return user_.count(key) != 0; }
 
 void Config::check_unused() const {
+  // The "did you mean" search is bounded: the first kReported unknown keys, each no longer
+  // than kSuggestChars (beyond that no known key is near), get one.
+  constexpr size_t kReported = 20, kSuggestChars = 100;
   std::vector<std::string> problems;
+  size_t unknown = 0;
   for (const auto& [key, user] : user_) {
     if (declared_.count(key)) continue;
-    std::string text = fmt::format("unknown config key '{}' {}", key, source_text(user.source));
+    if (++unknown > kReported) continue;
+    std::string text = fmt::format("unknown config key '{}' {}", shown(key), source_text(user.source));
     const std::string* nearest = nullptr;
     size_t best = std::numeric_limits<size_t>::max();
     for (const auto& [known, parameter] : declared_) {
+      if (key.size() > kSuggestChars) break;
       const size_t d = edit_distance(key, known);
       if (d < best) {
         best = d;
@@ -253,6 +341,7 @@ void Config::check_unused() const {
   if (problems.empty()) return;
   std::string message = problems.front();
   for (size_t i = 1; i < problems.size(); ++i) message += "\n" + problems[i];
+  if (unknown > kReported) message += fmt::format("\n... and {} more unknown keys", unknown - kReported);
   raise_error(kBlock, message);
 }
 

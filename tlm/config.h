@@ -60,6 +60,8 @@ class Config {
   static constexpr uint64_t kMaxCycles = 100000;           // a fixed latency or cost, in cycles
   static constexpr uint64_t kMaxBufferBytes = 64ull << 20;  // one of an AI Core's local buffers
   static constexpr unsigned kMaxUnits = 1024;              // slices, controllers, channels, ways
+  // Deepest nesting of objects and arrays a config file or override value may have.
+  static constexpr int kMaxDepth = 64;
 
   bool has_user_value(const std::string& key) const;
 
@@ -99,9 +101,20 @@ T Config::get(const std::string& key, const T& fallback, const std::string& desc
 // The error get_in raises.
 [[noreturn]] void config_out_of_range(const std::string& key, const nlohmann::json& value, const nlohmann::json& lo,
                                       const nlohmann::json& hi, const std::string& source);
+// Whether a JSON number (or size string) lies outside [lo, hi]; false for anything else, whose
+// type the conversion then reports.
+bool config_number_outside(const nlohmann::json& value, long double lo, long double hi);
 
 template <class T>
 T Config::get_in(const std::string& key, const T& fallback, const T& lo, const T& hi, const std::string& description) {
+  // The parameter's own range is checked on the value as given, before it is converted: a
+  // value outside the type's range (-1 for an unsigned) is out of this range too, and the
+  // message should quote this one.
+  std::string source;
+  const nlohmann::json given = lookup(key, nlohmann::json(fallback), description, &source);
+  if (config_number_outside(given, static_cast<long double>(lo), static_cast<long double>(hi))) {
+    config_out_of_range(key, given, lo, hi, source);
+  }
   const T value = get<T>(key, fallback, description);
   if (!(value >= lo && value <= hi)) config_out_of_range(key, value, lo, hi, declared_[key].source);
   return value;

@@ -5,6 +5,7 @@
 #include <string>
 #include <fmt/format.h>
 #include "tlm/log.h"
+#include "tlm/output_file.h"
 
 namespace npuvp {
 
@@ -113,11 +114,9 @@ std::string Stats::to_table() const {
 }
 
 void Stats::write_json(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) raise("stats", "cannot write statistics to '{}'", path);
-  out << to_json().dump(2) << '\n';
-  out.flush();
-  if (!out) raise("stats", "cannot write statistics to '{}'", path);
+  OutputFile out(path, "stats", "statistics");  // whole or not at all; write errors raise
+  out.write(to_json().dump(2) + "\n");
+  out.commit();
 }
 
 }  // namespace npuvp

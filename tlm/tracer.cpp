@@ -2,7 +2,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include "tlm/log.h"
+#include "tlm/output_file.h"
 
 namespace npuvp {
 
@@ -25,12 +27,18 @@ Tracer& Tracer::global() {
   return tracer;
 }
 
-Tracer::~Tracer() { close(); }
+Tracer::~Tracer() {
+  try {
+    close();
+  } catch (const std::exception&) {
+    // At exit nobody is left to tell: the temporary file is removed, the target left as it was.
+  }
+}
 
 void Tracer::open(const std::string& path) {
   close();
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) raise("tracer", "cannot open trace file '{}': {}", path, std::strerror(errno));
+  output_ = std::make_unique<OutputFile>(path, "tracer", "the trace");
+  file_ = output_->stream();
   path_ = path;
   events_ = 0;
   std::fputs("[\n", file_);
@@ -45,8 +53,9 @@ void Tracer::open(const std::string& path) {
 void Tracer::close() {
   if (!file_) return;
   std::fputs("\n]\n", file_);
-  std::fclose(file_);
   file_ = nullptr;
+  std::unique_ptr<OutputFile> output = std::move(output_);
+  output->commit();
 }
 
 int Tracer::process_id(const std::string& process) {

@@ -3,10 +3,12 @@
 #pragma once
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <nlohmann/json.hpp>
 #include <systemc>
+#include "tlm/output_file.h"
 
 namespace npuvp {
 
@@ -15,10 +17,12 @@ class Tracer {
   static Tracer& global();
   ~Tracer();
 
-  // Starts streaming events to `path`; raises an error if it cannot be written.
+  // Starts streaming events to `path` (through a temporary file: see tlm/output_file.h);
+  // raises an error if it cannot be written.
   void open(const std::string& path);
   bool enabled() const { return file_ != nullptr; }
-  // Finishes the JSON array and closes the file (also done by the destructor).
+  // Finishes the JSON array and puts the file in place (also done by the destructor); raises
+  // if any write failed.
   void close();
 
   // A track is (process, thread), e.g. ("core0", "MTE2"); returns a stable id.
@@ -37,7 +41,8 @@ class Tracer {
   void write_process_metadata(const std::string& process, int pid);
   void write_thread_metadata(const std::string& thread, int pid, int tid);
   int process_id(const std::string& process);
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<OutputFile> output_;
+  std::FILE* file_ = nullptr;  // output_'s stream
   std::string path_;
   size_t events_ = 0;
   std::map<std::string, int> processes_;

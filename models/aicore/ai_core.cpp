@@ -95,8 +95,16 @@ AiCore::Params AiCore::params_from_config() {
     raise("config", "core.scalar.stack_size {} is below the minimum {} bytes (the kernel body runs on it)",
           p.scalar_stack_size, StackGuard::kMinimumSize);
   }
+  if (p.scalar_stack_size > StackGuard::kMaximumSize) {
+    raise("config", "core.scalar.stack_size {} is above the maximum {} bytes (1 GiB: every core maps one such "
+          "stack in host memory)", p.scalar_stack_size, StackGuard::kMaximumSize);
+  }
   if (p.ub_alignment == 0 || (p.ub_alignment & (p.ub_alignment - 1)) != 0) {
     raise("config", "core.ub.alignment must be a power of two, got {}", p.ub_alignment);
+  }
+  if (p.ub_size > 0 && p.ub_alignment > p.ub_size) {
+    raise("config", "core.ub.alignment {} is larger than the UB it aligns within (core.ub.size = {} bytes)",
+          p.ub_alignment, p.ub_size);
   }
   return p;
 }
@@ -273,6 +281,7 @@ int64_t AiCore::read_system_counter() {
 }
 
 void AiCore::charge_scalar(const sc_core::sc_time& time) {
+  StackGuard::progress();  // scalar work: the watchdog's sign of life
   if (!timed()) return;
   scalar_time_ += time;
   if (scalar_time_ >= sim_time() + params_.quantum) scalar_sync();
@@ -286,12 +295,14 @@ void AiCore::scalar_thread() {
     while (!task_) wait(start_);
     scalar_time_ = last_event_ = sim_time();
     flags_.reset();
+    issued_any_ = false;
     ++blocks_;
     current_ = this;
     scalar_state_ = "running the kernel body";
     if (auto* san = check::Sanitizer::active()) san->block_begin(id_, basename(), block_.block_idx, params_.auto_sync);
-    task_->body();
+    const std::string fault = run_kernel_body();
     current_ = this;
+    if (!fault.empty()) fail_in_body(fault);
     barrier_all();  // a block ends when every pipe has drained
     if (auto* san = check::Sanitizer::active()) san->block_end(id_);
     wait_until(scalar_time_);
@@ -300,6 +311,38 @@ void AiCore::scalar_thread() {
     task_ = nullptr;
     if (listener_) listener_->block_finished(*this);  // may hand this core its next block
   }
+}
+
+std::string AiCore::run_kernel_body() {
+  // A fault in the body (a signal, the watchdog) jumps back here: see StackGuard. Nothing
+  // between sigsetjmp and the jump changes a local of this frame.
+  sigjmp_buf recovery;
+  if (sigsetjmp(recovery, 1) != 0) return stack_guard_.fault_text();
+  stack_guard_.arm(&recovery);
+  try {
+    task_->body();
+  } catch (const sc_core::sc_unwind_exception&) {
+    stack_guard_.disarm();
+    throw;  // SystemC ending the thread
+  } catch (const sc_core::sc_report&) {
+    stack_guard_.disarm();
+    throw;  // an npuvp error, already naming core, time and instruction
+  } catch (const std::exception& e) {
+    stack_guard_.disarm();
+    return fmt::format("the kernel body threw a C++ exception: {}", e.what());
+  } catch (...) {
+    stack_guard_.disarm();
+    return "the kernel body threw a C++ exception that is not a std::exception";
+  }
+  stack_guard_.disarm();
+  return {};
+}
+
+void AiCore::fail_in_body(const std::string& what) {
+  wait_until(scalar_time_);
+  if (listener_) listener_->core_failed(*this, kErrorInstruction);
+  raise(fmt::format("{} block {}", name(), block_.block_idx), "{} (last instruction: {})", what,
+        issued_any_ ? describe(last_issued_) : std::string("none issued"));
 }
 
 std::string AiCore::check_kind(const Instruction& instr) const {
@@ -368,6 +411,9 @@ void AiCore::issue(Instruction instr) {
   }
   std::string why = check(instr);
   if (!why.empty()) fail(describe(instr), why);
+  last_issued_ = instr;  // for fault reports
+  issued_any_ = true;
+  StackGuard::progress();
   enqueue(*target, std::move(instr));
 }
 

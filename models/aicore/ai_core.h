@@ -200,6 +200,12 @@ class AiCore : public sc_core::sc_module {
 
  private:
   void scalar_thread();
+  // Runs the task's body; returns what ended it early (a fault, an exception), or "".
+  std::string run_kernel_body();
+  // Reports what run_kernel_body returned: "<core> block <n> @ <time>: <what> (last instruction: ...)".
+  [[noreturn]] void fail_in_body(const std::string& what);
+  Instruction last_issued_{};
+  bool issued_any_ = false;
   // ---- The pipes, run by the scalar unit's thread in simulated-time order ----
   // A pipe's next event: the completion of what it runs, or the start of its front
   // instruction (a WaitFlag only once its flag is set).

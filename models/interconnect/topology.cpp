@@ -13,19 +13,11 @@ Topology Topology::ring(unsigned stops) {
   t.stops_ = stops;
   for (unsigned i = 0; i < stops; ++i) t.links_.push_back({i, (i + 1) % stops});
   for (unsigned i = 0; i < stops; ++i) t.links_.push_back({i, (i + stops - 1) % stops});
-  std::vector<std::vector<unsigned>> routes(size_t(stops) * stops);
-  for (unsigned a = 0; a < stops; ++a) {
-    for (unsigned b = 0; b < stops; ++b) {
-      const unsigned cw = (b + stops - a) % stops, ccw = (a + stops - b) % stops;
-      auto& r = routes[a * stops + b];
-      if (cw <= ccw) {
-        for (unsigned h = 0; h < cw; ++h) r.push_back((a + h) % stops);
-      } else {
-        for (unsigned h = 0; h < ccw; ++h) r.push_back(stops + (a + stops - h) % stops);
-      }
-    }
-  }
-  t.set_routes(routes);
+  // Clockwise from a: links a, a+1, ...; counter-clockwise: stops+a, stops+a-1, ... (see
+  // ring_route; the shortest direction, clockwise on a tie).
+  t.ring_ = true;
+  for (unsigned i = 0; i < 2 * stops; ++i) t.route_links_.push_back(i % stops);
+  for (unsigned i = 0; i < 2 * stops; ++i) t.route_links_.push_back(stops + (2 * stops - 1 - i) % stops);
   return t;
 }
 

@@ -39,6 +39,7 @@ class Topology {
   unsigned route_id(unsigned from, unsigned to) const { return from * stops_ + to; }
   unsigned routes() const { return stops_ * stops_; }
   Route route(unsigned id) const {
+    if (ring_) return ring_route(id / stops_, id % stops_);
     return {route_links_.data() + route_start_[id], route_links_.data() + route_start_[id + 1]};
   }
   std::string link_name(unsigned link) const;  // "3-4"
@@ -48,6 +49,18 @@ class Topology {
   // Lays `routes` (by route id) out in route_links_, one after another: a transaction's
   // routes are read on every hop, and one table keeps them close together.
   void set_routes(const std::vector<std::vector<unsigned>>& routes);
+  // A ring's routes are stretches of two sequences of its link ids (clockwise, then
+  // counter-clockwise, each laid twice so that no stretch wraps): 4 * stops ids for every
+  // route instead of a table of stops^2 routes of up to stops / 2 links each.
+  Route ring_route(unsigned from, unsigned to) const {
+    const unsigned cw = (to + stops_ - from) % stops_, ccw = (from + stops_ - to) % stops_;
+    const unsigned* clockwise = route_links_.data();
+    const unsigned* counter = clockwise + 2 * size_t(stops_);
+    if (cw <= ccw) return {clockwise + from, clockwise + from + cw};
+    const unsigned* first = counter + (stops_ - 1 - from);
+    return {first, first + ccw};
+  }
+  bool ring_ = false;
   std::string kind_;
   unsigned stops_ = 0;
   std::vector<Link> links_;

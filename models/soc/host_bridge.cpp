@@ -8,6 +8,7 @@
 
 #include "tlm/config.h"
 #include "tlm/extensions.h"
+#include "tlm/interrupt.h"
 #include "tlm/log.h"
 #include "tlm/progress.h"
 #include "tlm/sim_time.h"
@@ -90,6 +91,7 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
     auto state = [&] { return fmt::format("{}: {}, {:.0f}% done", basename(), describe(job_), 100.0 * job_.moved / bytes); };
     while (!job_.done) {
       run_slice(slice);
+      stop_if_interrupted(name());
       if (!job_.done && !sc_core::sc_pending_activity()) {
         raise(name(), "{}: the DMA stalled (internal error)", describe(job_));
       }

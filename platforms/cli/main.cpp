@@ -2,8 +2,11 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fmt/format.h>
+#include <cerrno>
+#include <fcntl.h>
 #include <fstream>
 #include <map>
+#include <unistd.h>
 
 #include "models/check/sanitizer.h"
 #include "platforms/ascend_soc.h"
@@ -14,7 +17,9 @@
 #include "sw/tik/tik_cli.h"
 #include "sw/runtime/device.h"
 #include "tlm/config.h"
+#include "tlm/interrupt.h"
 #include "tlm/log.h"
+#include "tlm/output_file.h"
 #include "tlm/stats.h"
 #include "tlm/tracer.h"
 
@@ -70,6 +75,37 @@ int info_command(const std::string& platform, const std::vector<std::string>& se
   return 0;
 }
 
+// After an error or an interrupt: the trace of what ran is closed (a valid file) and the
+// statistics so far are written, each as far as it can be; what fails is reported, not thrown.
+void finish_outputs(const std::string& trace, const std::string& stats, bool stats_failed) {
+  if (!trace.empty() && npuvp::Tracer::global().enabled()) {
+    try {
+      npuvp::Tracer::global().close();
+      fmt::print(stderr, "npuvp: trace of what ran: {}\n", trace);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "npuvp: error: {}\n", npuvp::error_text(e));
+    }
+  }
+  if (!stats.empty() && !stats_failed) {
+    try {
+      Stats::global().write_json(stats);
+      fmt::print(stderr, "npuvp: statistics so far: {}\n", stats);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "npuvp: error: {}\n", npuvp::error_text(e));
+    }
+  }
+}
+
+// A closed stderr (`2>&-`) must not end the run on the first message: it goes to /dev/null.
+void keep_stderr_open() {
+  if (fcntl(STDERR_FILENO, F_GETFD) != -1 || errno != EBADF) return;
+  const int null = open("/dev/null", O_WRONLY);
+  if (null >= 0 && null != STDERR_FILENO) {
+    dup2(null, STDERR_FILENO);
+    close(null);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,28 +147,21 @@ int main(int argc, char** argv) {
   info->add_option("platform", platform, "platform name or config file (default: minimal)");
   info->add_option("-s,--set", sets, "override a parameter: key=value (repeatable)");
 
+  keep_stderr_open();
   CLI11_PARSE(app, argc, argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   npuvp::print_warnings_as_one_line();
+  npuvp::catch_interrupts();
+  int status = 0;
+  bool outputs_checked = false;
   try {
+    if (!stats.empty() && !trace.empty() && npuvp::OutputFile::same_file(stats, trace)) {
+      npuvp::raise("cli", "--stats and --trace name the same file '{}': give each its own path", stats);
+    }
     // The statistics are written when the run ends: a path that cannot be written fails now,
-    // not after a long run (opened for appending: an existing file is left as it is).
-    if (!stats.empty() && !std::ofstream(stats, std::ios::app)) {
-      npuvp::raise("stats", "cannot write statistics to '{}'", stats);
-    }
-    if (*run && npuvp::mncore::is_vsm_file(kernel)) {
-      if (!trace.empty() || !stats.empty() || blocks != 0) {
-        npuvp::raise("npuvp", "--trace, --stats and --blocks do not apply to VSM programs (the dump is -d)");
-      }
-      return npuvp::mncore::vsm_run(kernel, platform, sets, dump);
-    }
-    if (*judge) return npuvp::mncore::vsm_judge(testcase, answer, platform, sets);
-    if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
-      return npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
-    }
-    if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
-      return npuvp::mncore::cli_info(platform, sets);
-    }
+    // not after a long run (checked without creating or changing the file).
+    if (!stats.empty()) npuvp::OutputFile::check_writable(stats, "stats", "statistics");
+    outputs_checked = true;  // from here on, an error still writes what ran
     // --check: the check.* keys (the sanitizer reports and sets the exit status at exit).
     if (*run && !checks.empty()) {
       const npuvp::check::Options o = npuvp::check::parse_checks(checks);
@@ -140,23 +169,45 @@ int main(int argc, char** argv) {
         if (on) sets.push_back(fmt::format("check.{}=true", key));
       }
     }
-    if (*run && npuvp::tik::cli_handles(kernel)) {
-      return npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);
+    const bool mncore_run = *run && (npuvp::mncore::is_vsm_file(kernel) || npuvp::mncore::cli_handles(kernel, platform));
+    if (mncore_run && !mode.empty()) {  // the step machine has one level of detail: refused, not ignored
+      fmt::print(stderr, "npuvp: --mode is an Ascend option; the MN-Core 2 step machine always moves data and "
+                 "counts cycles\n");
+      return 2;
     }
-    if (*run) return run_command(kernel, platform, sets, mode, trace, stats, blocks, scale);
-    if (*info) return info_command(platform.empty() ? "minimal" : platform, sets);
-    if (*list) {
+    if (*run && npuvp::mncore::is_vsm_file(kernel)) {
+      if (!trace.empty() || !stats.empty() || blocks != 0) {
+        npuvp::raise("npuvp", "--trace, --stats and --blocks do not apply to VSM programs (the dump is -d)");
+      }
+      status = npuvp::mncore::vsm_run(kernel, platform, sets, dump);
+    } else if (*judge) {
+      status = npuvp::mncore::vsm_judge(testcase, answer, platform, sets);
+    } else if (*run && npuvp::mncore::cli_handles(kernel, platform)) {
+      status = npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
+    } else if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
+      status = npuvp::mncore::cli_info(platform, sets);
+    } else if (*run && npuvp::tik::cli_handles(kernel)) {
+      status = npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);
+    } else if (*run) {
+      status = run_command(kernel, platform, sets, mode, trace, stats, blocks, scale);
+    } else if (*info) {
+      status = info_command(platform.empty() ? "minimal" : platform, sets);
+    } else if (*list) {
       fmt::print("platforms:\n");
       for (const auto& p : npuvp::available_platforms()) fmt::print("  {}\n", p);
       fmt::print("sample kernels:\n");
       for (const auto& s : npuvp::kernels::samples()) fmt::print("  {:<12} {}\n", s.name, s.description);
       npuvp::mncore::cli_list_samples();
-      return 0;
     }
+    // A signal that came where no run loop polled (host-side work): the run finished anyway.
+    npuvp::stop_if_interrupted("cli");
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "npuvp: error: {}\n", npuvp::error_text(e));
-    return 1;
+    // (Not the statistics again if writing them was what failed.)
+    if (outputs_checked) finish_outputs(trace, stats, npuvp::error_text(e).rfind("stats @", 0) == 0);
+    const int signal = npuvp::interrupted();
+    return signal ? npuvp::interrupted_exit_status(signal) : 1;
   }
-  return 0;
+  return status;
 }

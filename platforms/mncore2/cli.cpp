@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
@@ -61,8 +62,13 @@ bool is_mncore2_platform(const std::string& platform) {
   } catch (const std::exception&) {
     return false;  // not ours to report
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) Config::global().load_file(path);  // raises: names the directory
   std::ifstream in(path);
   const nlohmann::json config = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  // A file that is no valid JSON is nobody's platform: report why (its syntax error, a
+  // directory), rather than let an MN-Core kernel name read as an unknown Ascend kernel.
+  if (config.is_discarded()) Config::global().load_file(path);
   return config.is_object() && config.contains("mncore2");
 }
 

@@ -146,6 +146,11 @@ Device::Device() {
 Device::~Device() = default;
 
 void* Device::malloc(size_t bytes) {
+  // Checked before rounding up to 512 B, which would wrap around for sizes near SIZE_MAX.
+  if (uint64_t(bytes) > gm_size_) {
+    raise("runtime", "GM exhausted: cannot allocate {} bytes: more than the whole GM ({} bytes, gm.size)", bytes,
+          gm_size_);
+  }
   const uint64_t size = std::max<uint64_t>(512, (uint64_t(bytes) + 511) / 512 * 512);
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->second < size) continue;
@@ -235,6 +240,17 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
 
 const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std::function<void()> body,
                                 const LaunchOptions& options) {
+  // Kernels are launched by the host: a launch from inside a kernel body (a nested
+  // ICPU_RUN_KF) would dispatch blocks to the cores that are running it.
+  if (aicore::AiCore::current() != nullptr || launching_) {
+    raise("runtime", "kernel '{}' launched from inside a running kernel (a nested ICPU_RUN_KF or Device::launch): "
+          "only the host program launches kernels", name);
+  }
+  struct Launching {
+    bool& flag;
+    explicit Launching(bool& f) : flag(f) { flag = true; }
+    ~Launching() { flag = false; }
+  } launching(launching_);
   aicore::Task task;
   task.name = name;
   task.type = options.kernel_type;

@@ -77,6 +77,7 @@ class Device {
   std::map<uint64_t, uint64_t> free_;  // offset -> size
   std::map<uint64_t, uint64_t> used_;
   RunReport last_;
+  bool launching_ = false;  // a launch is running (a second one is a nested launch)
   double total_wall_seconds_ = 0;
 };
 

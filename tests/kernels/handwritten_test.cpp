@@ -226,16 +226,13 @@ TEST(HandwrittenKernels, KernelStackHoldsALocalArrayOfThreeQuartersItsSize) {
 }
 
 TEST(HandwrittenKernels, KernelStackOverflowIsAClearErrorNamingTheParameter) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(
-      {
-        auto& dev = npuvp::testing::make_device({"platform.cores=1", "core.scalar.stack_size=" + std::to_string(kStack)});
-        int64_t sum = 0;
-        dev.launch("stack", 1, [&] { sum = walk_local_array_top_down<kStack / 2 * 3>(); });
-        std::fprintf(stderr, "the kernel ran with a sum of %lld\n", static_cast<long long>(sum));
-      },
-      ::testing::ExitedWithCode(1),
-      "soc\\.core0: the kernel body overflowed its stack: .* core\\.scalar\\.stack_size = 1048576 bytes");
+  auto& dev = npuvp::testing::make_device({"platform.cores=1", "core.scalar.stack_size=" + std::to_string(kStack)});
+  int64_t sum = 0;
+  const std::string e =
+      npuvp::testing::kernel_error(dev, 1, [&] { sum = walk_local_array_top_down<kStack / 2 * 3>(); });
+  EXPECT_THAT(e, ::testing::MatchesRegex("soc\\.core0 block 0 @ .*: the kernel body overflowed its stack: .* "
+                                         "core\\.scalar\\.stack_size = 1048576 bytes.*"))
+      << "the kernel ran with a sum of " << sum;
 }
 
 TEST(HandwrittenKernels, StackSizeBelowTheMinimumIsAConfigurationError) {

@@ -58,8 +58,9 @@ add_test(NAME platforms.cli.gm_base_inside_an_l2_run_is_an_error
 add_test(NAME platforms.cli.slow_clocks_run_to_the_end
          COMMAND ${expect} ok "result: PASS.*at 3 MHz" ${cli} run matmul --set core.clock_mhz=3 --set interconnect.clock_mhz=0.5)
 set_tests_properties(platforms.cli.slow_clocks_run_to_the_end PROPERTIES TIMEOUT 60)
-# Every numeric parameter of every platform with values from 0 and -1 to 1e30 and 2^32-1:
-# each run ends in a normal result or a clear error, none crashes or hangs (~2 min).
+# Every numeric parameter of every platform with values from 0 and -1 to 1e30 and 2^32-1 and
+# a wrong type, mutated config files and MN-Core assembly: each run ends in a normal result or
+# a clear error, none crashes or hangs (runs in parallel on every core; see docs/errors.md).
 add_test(NAME platforms.cli.no_parameter_value_crashes_or_hangs
          COMMAND ${PROJECT_SOURCE_DIR}/scripts/param-fuzz.sh $<TARGET_FILE_DIR:npuvp>)
 set_tests_properties(platforms.cli.no_parameter_value_crashes_or_hangs PROPERTIES TIMEOUT 1200)

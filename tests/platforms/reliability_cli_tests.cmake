@@ -1,0 +1,60 @@
+# Issue 29: the command line's output files and signals (see docs/errors.md, "Reliability").
+set(expect ${CMAKE_CURRENT_SOURCE_DIR}/platforms/expect.sh)
+set(cli $<TARGET_FILE:npuvp>)
+
+# Write errors are errors: a full disk for the trace or the statistics fails the run.
+add_test(NAME platforms.cli.trace_write_error_is_an_error
+         COMMAND ${expect} fail "cannot write the trace to '/dev/full': No space left on device"
+                 ${cli} run add --trace /dev/full)
+add_test(NAME platforms.cli.stats_write_error_is_an_error
+         COMMAND ${expect} fail "cannot write statistics to '/dev/full': No space left on device"
+                 ${cli} run add --stats /dev/full)
+add_test(NAME platforms.cli.same_path_for_stats_and_trace_is_refused
+         COMMAND ${expect} fail "--stats and --trace name the same file 'same.json'"
+                 ${cli} run add --stats same.json --trace ./same.json)
+# A failed run leaves no half or empty file: the statistics path is checked without creating
+# it, and a kernel error still closes the trace of what ran.
+add_test(NAME platforms.cli.failed_run_closes_the_trace_and_leaves_no_empty_file
+         COMMAND sh -c "rm -f fail.trace.json fail.stats.json; \
+                        ${expect} fail 'UB overflow.*trace of what ran: fail.trace.json' ${cli} run add --set core.ub.size=1KiB \
+                          --trace fail.trace.json --stats fail.stats.json && \
+                        /usr/bin/python3 -c 'import json; json.load(open(\"fail.trace.json\")); json.load(open(\"fail.stats.json\"))' && \
+                        ! ls fail.*.tmp.* 2>/dev/null")
+# Two runs writing one trace at once: each file is whole (written aside, then renamed).
+add_test(NAME platforms.cli.two_runs_writing_one_trace_leave_valid_json
+         COMMAND sh -c "rm -f both.trace.json; \
+                        ${cli} run add --trace both.trace.json > /dev/null & \
+                        ${cli} run mul --trace both.trace.json > /dev/null; wait; \
+                        /usr/bin/python3 -c 'import json; json.load(open(\"both.trace.json\"))'")
+# A closed stderr does not end the run.
+add_test(NAME platforms.cli.closed_stderr_does_not_abort
+         COMMAND sh -c "${cli} run add --set core.ub.size=1KiB 2>&-; test $? -eq 1 && ${cli} run add 2>&- | grep -q 'result: PASS'")
+# SIGINT, SIGTERM and SIGHUP mid-run: a message with the simulated time reached, a closed
+# trace, the statistics so far, and the shell's status for the signal.
+foreach(pair "INT;130" "TERM;143" "HUP;129")
+  list(GET pair 0 signal)
+  list(GET pair 1 status)
+  add_test(NAME platforms.cli.sig${signal}_ends_the_run_cleanly
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/platforms/interrupt.sh ${cli} ${signal} ${status})
+  set_tests_properties(platforms.cli.sig${signal}_ends_the_run_cleanly PROPERTIES TIMEOUT 120)
+endforeach()
+# A directory or a file with a JSON error given as the platform is named as such.
+add_test(NAME platforms.cli.directory_as_platform_is_named
+         COMMAND ${expect} fail "config file '/tmp/' is a directory, not a JSON file" ${cli} run add -p /tmp/)
+# MN-Core 2: a config with a JSON syntax error is reported as one (not as an unknown kernel),
+# and --mode, which the board model does not have, is refused rather than ignored.
+add_test(NAME platforms.mncore2.config_syntax_error_is_reported_as_such
+         COMMAND sh -c "printf '{\"mncore2\": {\"groups\": 2,}}' > broken_mncore2.json; \
+                        ${expect} fail \"config file 'broken_mncore2.json': .*syntax error\" ${cli} run tree_sum -p broken_mncore2.json")
+add_test(NAME platforms.mncore2.mode_is_refused
+         COMMAND ${expect} fail "--mode is an Ascend option" ${cli} run tree_sum --mode perf)
+# Legal values at a parameter's range end run in bounded host memory (a 4 GiB virtual ceiling;
+# GM is set to 1 GiB so the ceiling measures the model): a slow link or DRAM channel in front
+# of a fast L2 slice used to grow its booking ring without bound (tlm/bandwidth.h).
+set(index 0)
+foreach(setting "interconnect.link_bytes_per_cycle=0.001" "dram.channel_gbps=0.001" "interconnect.hop_cycles=65537")
+  add_test(NAME platforms.cli.range_end_${index}_runs_in_bounded_memory
+           COMMAND sh -c "ulimit -v 4194304; exec ${expect} ok 'result: NOT CHECKED' ${cli} run add -p ascend910b --mode perf -s gm.size=1GiB -s ${setting}")
+  set_tests_properties(platforms.cli.range_end_${index}_runs_in_bounded_memory PROPERTIES TIMEOUT 300)
+  math(EXPR index "${index} + 1")
+endforeach()
