@@ -68,13 +68,12 @@ npuvp::Device& device_for(const Case& c) {
 }
 
 TCubeTiling host_tiling(const Case& c, matmul_tiling::DataType in, matmul_tiling::DataType out) {
-  using namespace matmul_tiling;
-  MultiCoreMatmulTiling api;  // the process's platform
+  matmul_tiling::MultiCoreMatmulTiling api;  // the process's platform
   EXPECT_EQ(api.SetDim(c.cores), 0);
-  api.SetAType(TPosition::GM, CubeFormat::ND, in, c.trans_a);
-  api.SetBType(TPosition::GM, CubeFormat::ND, in, c.trans_b);
-  api.SetCType(TPosition::GM, CubeFormat::ND, out);
-  api.SetBiasType(TPosition::GM, CubeFormat::ND, in == DataType::DT_INT8 ? DataType::DT_INT32 : DataType::DT_FLOAT);
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, in, c.trans_a);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, in, c.trans_b);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, out);
+  api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, in == matmul_tiling::DataType::DT_INT8 ? matmul_tiling::DataType::DT_INT32 : matmul_tiling::DataType::DT_FLOAT);
   api.SetShape(c.m, c.n, c.k);
   api.SetOrgShape(c.m, c.n, c.k);
   api.SetBias(c.bias);
@@ -217,16 +216,15 @@ TEST(MatmulApi, IterateGetTensorC) {
 // The tiling fails (-1) without types or shape, and with a bias wider than the BiasTable.
 TEST(MatmulTiling, FailsWithoutTypesOrShape) {
   npuvp::testing::make_device({}, "ascend910b");
-  using namespace matmul_tiling;
   optiling::TCubeTiling t;
-  MultiCoreMatmulTiling no_types;
+  matmul_tiling::MultiCoreMatmulTiling no_types;
   no_types.SetDim(2);
   no_types.SetShape(64, 64, 64);
   EXPECT_EQ(no_types.GetTiling(t), -1);
-  MatmulApiTiling no_shape;
-  no_shape.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
-  no_shape.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
-  no_shape.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  matmul_tiling::MatmulApiTiling no_shape;
+  no_shape.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  no_shape.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  no_shape.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
   EXPECT_EQ(no_shape.GetTiling(t), -1);
   no_shape.SetShape(64, 64, 64);
   EXPECT_EQ(no_shape.GetTiling(t), 0);
@@ -238,14 +236,13 @@ TEST(MatmulTiling, FailsWithoutTypesOrShape) {
 // The tiles fit the chip's buffers and 4096^3 uses every core with full base blocks.
 TEST(MatmulTiling, FitsBuffersAndUsesAllCores) {
   npuvp::testing::make_device({}, "ascend910b");
-  using namespace matmul_tiling;
   auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance();
   ASSERT_NE(platform, nullptr);
-  MultiCoreMatmulTiling api(*platform);
+  matmul_tiling::MultiCoreMatmulTiling api(*platform);
   api.SetDim(static_cast<int32_t>(platform->GetCoreNumAic()));
-  api.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
-  api.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
-  api.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
   api.SetShape(4096, 4096, 4096);
   api.SetOrgShape(4096, 4096, 4096);
   TCubeTiling t;
