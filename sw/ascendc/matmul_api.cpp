@@ -61,6 +61,7 @@ struct MatmulEngine::State {
   bool a_set = false, b_set = false, a_trans = false, b_trans = false, has_bias = false;
   // Iteration: the next block index and the block in L0C.
   uint32_t next = 0;
+  uint32_t issued = 0, consumed = 0;  // L1 loads (A and B blocks) issued and used this round
   bool pending = false;
   uint32_t cur_m0 = 0, cur_n0 = 0, cur_m = 0, cur_n = 0;
   LocalTensor<uint8_t> c;
@@ -133,8 +134,10 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
   pipe->InitBuffer(s.qA2, 2, s.base_m * s.base_k * s.a_size);
   pipe->InitBuffer(s.qB2, 2, s.base_n * s.base_k * s.a_size);
   pipe->InitBuffer(s.qCO1, t.dbL0C == 2 ? 2 : 1, s.base_m * s.base_n * 4);
-  pipe->InitBuffer(s.qBiasL1, 1, round_up(s.base_n, 16) * 4);
-  pipe->InitBuffer(s.qBT, 1, round_up(s.base_n, 16) * 4);
+  if (s.has_bias) {  // the tiling's isBias: SetBias needs the buffers the host counted
+    pipe->InitBuffer(s.qBiasL1, 1, round_up(s.base_n, 16) * 4);
+    pipe->InitBuffer(s.qBT, 1, round_up(s.base_n, 16) * 4);
+  }
   s.ready = true;
 }
 
@@ -142,6 +145,15 @@ namespace {
 MatmulEngine::State& ready(MatmulEngine::State* s, const char* api) {
   if (s == nullptr || !s->ready) matmul_fail(api, "the Matmul object is not initialised (REGIST_MATMUL_OBJ or Init)");
   return *s;
+}
+// A new round of blocks: L1 loads prefetched for the old one are taken and dropped.
+void restart(MatmulEngine::State& s) {
+  for (; s.consumed < s.issued; ++s.consumed) {
+    LocalTensor<uint8_t> a1 = s.qA1.DeQue<uint8_t>(), b1 = s.qB1.DeQue<uint8_t>();
+    s.qA1.FreeTensor(a1);
+    s.qB1.FreeTensor(b1);
+  }
+  s.next = s.issued = s.consumed = 0;
 }
 }  // namespace
 
@@ -155,7 +167,7 @@ void MatmulEngine::set_single_shape(int m, int n, int k) {
   State& s = ready(s_, "SetSingleShape");
   if (m <= 0 || n <= 0 || k <= 0) matmul_fail("SetSingleShape", fmt::format("shape {} {} {}", m, n, k));
   s.single_m = m, s.single_n = n, s.single_k = k;
-  s.next = 0;
+  restart(s);
 }
 
 void MatmulEngine::set_tail(int m, int n, int k) {
@@ -168,7 +180,7 @@ void MatmulEngine::set_tail(int m, int n, int k) {
   if ((m == 0 || n == 0 || k == 0) || m < -1 || n < -1 || k < -1) {
     matmul_fail("SetTail", fmt::format("tail {} {} {}: each must be positive, or -1 for the tiling's", m, n, k));
   }
-  s.next = 0;
+  restart(s);
 }
 
 void MatmulEngine::set_a(CopyEnd a, bool transpose) {
@@ -179,7 +191,7 @@ void MatmulEngine::set_a(CopyEnd a, bool transpose) {
   }
   if (transpose && s.types.a == DType::S8) matmul_fail("SetTensorA", "a transposed int8 A is not modelled");
   s.a = a, s.a_trans = transpose, s.a_set = true;
-  s.next = 0;
+  restart(s);
 }
 
 void MatmulEngine::set_b(CopyEnd b, bool transpose) {
@@ -193,13 +205,13 @@ void MatmulEngine::set_b(CopyEnd b, bool transpose) {
                               "transposed on the way to L0B");
   }
   s.b = b, s.b_trans = transpose, s.b_set = true;
-  s.next = 0;
+  restart(s);
 }
 
 void MatmulEngine::set_bias(CopyEnd bias) {
   State& s = ready(s_, "SetBias");
   if (bias.space != aicore::MemSpace::GM) matmul_fail("SetBias", "the bias must be in GM here");
-  if (s.base_n * 4 > 1024) matmul_fail("SetBias", fmt::format("baseN {} does not fit the 1 KiB BiasTable", s.base_n));
+  if (s.t.isBias == 0) matmul_fail("SetBias", "the tiling has no bias (SetBias(true) on the host's tiling)");
   s.bias = bias, s.has_bias = true;
 }
 
@@ -207,11 +219,65 @@ void MatmulEngine::disable_bias() { ready(s_, "DisableBias").has_bias = false; }
 
 namespace {
 
-// One C block: m x n at (m0, n0) of this core's part, accumulated over single_k in s.c.
-void compute_block(MatmulEngine::State& s, uint32_t m0, uint32_t n0, uint32_t m, uint32_t n) {
-  const uint32_t sz = s.a_size, k0 = s.k0, l1_k = s.step_k * s.base_k;
+struct Block {
+  uint32_t m0, n0, m, n;
+};
+
+uint32_t tiles_m(const MatmulEngine::State& s) { return ceil_div(s.single_m, s.base_m); }
+uint32_t tiles_n(const MatmulEngine::State& s) { return ceil_div(s.single_n, s.base_n); }
+uint32_t l1_blocks(const MatmulEngine::State& s) { return ceil_div(s.single_k, s.step_k * s.base_k); }
+
+// The index-th C block of the round (iterateOrder 0: along M first, then N; 1: along N first).
+Block block_at(const MatmulEngine::State& s, uint32_t index) {
+  const uint32_t tm = tiles_m(s), tn = tiles_n(s);
+  const uint32_t mi = s.t.iterateOrder == 1 ? index / tn : index % tm;
+  const uint32_t ni = s.t.iterateOrder == 1 ? index % tn : index / tm;
+  const uint32_t m0 = mi * s.base_m, n0 = ni * s.base_n;
+  return {m0, n0, std::min(s.base_m, s.single_m - m0), std::min(s.base_n, s.single_n - n0)};
+}
+
+// MTE2: the g-th L1 load of the round: A's m x kl (or kl x m) block and B's kl x n (or n x kl)
+// block of C block g / l1_blocks, K block g % l1_blocks, ND -> NZ.
+void issue_load(MatmulEngine::State& s, uint32_t g) {
+  const uint32_t sz = s.a_size, l1_k = s.step_k * s.base_k;
+  const Block blk = block_at(s, g / l1_blocks(s));
+  const uint32_t m0 = blk.m0, n0 = blk.n0, m = blk.m, n = blk.n;
+  const uint32_t kl0 = g % l1_blocks(s) * l1_k, kl = std::min(l1_k, s.single_k - kl0);
+  const DType at = s.types.a, bt = s.types.b;
+  LocalTensor<uint8_t> a1 = s.qA1.AllocTensor<uint8_t>();
+  if (!s.a_trans) {
+    nd2nz_copy(end_at(a1), offset(s.a, (uint64_t(m0) * s.org_ka + kl0) * sz), at,
+               Nd2NzParams(1, static_cast<uint16_t>(m), static_cast<uint16_t>(kl), 0, static_cast<uint16_t>(s.org_ka),
+                           static_cast<uint16_t>(round_up(m, kFractal)), 1, 0));
+  } else {
+    nd2nz_copy(end_at(a1), offset(s.a, (uint64_t(kl0) * s.org_m + m0) * sz), at,
+               Nd2NzParams(1, static_cast<uint16_t>(kl), static_cast<uint16_t>(m), 0, static_cast<uint16_t>(s.org_m),
+                           static_cast<uint16_t>(round_up(kl, kFractal)), 1, 0));
+  }
+  s.qA1.EnQue(a1);
+  LocalTensor<uint8_t> b1 = s.qB1.AllocTensor<uint8_t>();
+  if (!s.b_trans) {
+    nd2nz_copy(end_at(b1), offset(s.b, (uint64_t(kl0) * s.org_n + n0) * sz), bt,
+               Nd2NzParams(1, static_cast<uint16_t>(kl), static_cast<uint16_t>(n), 0, static_cast<uint16_t>(s.org_n),
+                           static_cast<uint16_t>(round_up(kl, kFractal)), 1, 0));
+  } else {
+    nd2nz_copy(end_at(b1), offset(s.b, (uint64_t(n0) * s.org_kb + kl0) * sz), bt,
+               Nd2NzParams(1, static_cast<uint16_t>(n), static_cast<uint16_t>(kl), 0, static_cast<uint16_t>(s.org_kb),
+                           static_cast<uint16_t>(round_up(n, kFractal)), 1, 0));
+  }
+  s.qB1.EnQue(b1);
+}
+
+// One C block: m x n at (m0, n0) of this core's part (the round's block `index`),
+// accumulated over single_k in s.c. The next L1 load is issued before this one's L0 work, so
+// MTE2 runs ahead of MTE1 and the cube by one load, across C blocks too.
+void compute_block(MatmulEngine::State& s, uint32_t index) {
+  const Block blk = block_at(s, index);
+  const uint32_t n0 = blk.n0, m = blk.m, n = blk.n;
+  const uint32_t k0 = s.k0, l1_k = s.step_k * s.base_k;
   const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal);
   const DType at = s.types.a, bt = s.types.b;
+  const uint32_t loads = tiles_m(s) * tiles_n(s) * l1_blocks(s);
   LocalTensor<uint8_t> c = s.qCO1.AllocTensor<uint8_t>();
   LocalTensor<uint8_t> bias_bt;
   if (s.has_bias) {
@@ -231,31 +297,10 @@ void compute_block(MatmulEngine::State& s, uint32_t m0, uint32_t n0, uint32_t m,
   bool first = true;
   for (uint32_t kl0 = 0; kl0 < s.single_k; kl0 += l1_k) {
     const uint32_t kl = std::min(l1_k, s.single_k - kl0);
-    // MTE2: A's m x kl (or kl x m) block and B's kl x n (or n x kl) block, ND -> NZ.
-    LocalTensor<uint8_t> a1 = s.qA1.AllocTensor<uint8_t>();
-    if (!s.a_trans) {
-      nd2nz_copy(end_at(a1), offset(s.a, (uint64_t(m0) * s.org_ka + kl0) * sz), at,
-                 Nd2NzParams(1, static_cast<uint16_t>(m), static_cast<uint16_t>(kl), 0, static_cast<uint16_t>(s.org_ka),
-                             static_cast<uint16_t>(round_up(m, kFractal)), 1, 0));
-    } else {
-      nd2nz_copy(end_at(a1), offset(s.a, (uint64_t(kl0) * s.org_m + m0) * sz), at,
-                 Nd2NzParams(1, static_cast<uint16_t>(kl), static_cast<uint16_t>(m), 0, static_cast<uint16_t>(s.org_m),
-                             static_cast<uint16_t>(round_up(kl, kFractal)), 1, 0));
-    }
-    s.qA1.EnQue(a1);
-    LocalTensor<uint8_t> b1 = s.qB1.AllocTensor<uint8_t>();
-    if (!s.b_trans) {
-      nd2nz_copy(end_at(b1), offset(s.b, (uint64_t(kl0) * s.org_n + n0) * sz), bt,
-                 Nd2NzParams(1, static_cast<uint16_t>(kl), static_cast<uint16_t>(n), 0, static_cast<uint16_t>(s.org_n),
-                             static_cast<uint16_t>(round_up(kl, kFractal)), 1, 0));
-    } else {
-      nd2nz_copy(end_at(b1), offset(s.b, (uint64_t(n0) * s.org_kb + kl0) * sz), bt,
-                 Nd2NzParams(1, static_cast<uint16_t>(n), static_cast<uint16_t>(kl), 0, static_cast<uint16_t>(s.org_kb),
-                             static_cast<uint16_t>(round_up(n, kFractal)), 1, 0));
-    }
-    s.qB1.EnQue(b1);
-    a1 = s.qA1.DeQue<uint8_t>();
-    b1 = s.qB1.DeQue<uint8_t>();
+    const uint32_t g = index * l1_blocks(s) + kl0 / l1_k;
+    while (s.issued < std::min(loads, g + 2)) issue_load(s, s.issued++);
+    LocalTensor<uint8_t> a1 = s.qA1.DeQue<uint8_t>();
+    LocalTensor<uint8_t> b1 = s.qB1.DeQue<uint8_t>();
     const uint32_t kl_rows1 = ceil_div(kl, kFractal);  // row fractals of a kl-row block (f16: == kl1)
     for (uint32_t kk0 = 0; kk0 < kl; kk0 += s.base_k) {
       const uint32_t kk = std::min(s.base_k, kl - kk0);
@@ -304,6 +349,7 @@ void compute_block(MatmulEngine::State& s, uint32_t m0, uint32_t n0, uint32_t m,
     }
     s.qA1.FreeTensor(a1);
     s.qB1.FreeTensor(b1);
+    ++s.consumed;
   }
   if (s.has_bias) s.qBT.FreeTensor(bias_bt);
   s.qCO1.EnQue(c);
@@ -326,18 +372,13 @@ bool MatmulEngine::iterate(bool partial_sum) {
   if (partial_sum) matmul_fail("Iterate", "enPartialSum is not modelled");
   check_operands(s, "Iterate");
   if (s.pending) matmul_fail("Iterate", "the previous block was not taken with GetTensorC");
-  const uint32_t tiles_m = ceil_div(s.single_m, s.base_m), tiles_n = ceil_div(s.single_n, s.base_n);
-  if (s.next >= tiles_m * tiles_n) {
-    s.next = 0;  // ready for the next round (new tensors or shapes)
+  if (s.next >= tiles_m(s) * tiles_n(s)) {
+    restart(s);  // ready for the next round (new tensors or shapes)
     return false;
   }
-  // iterateOrder 0: along M first (then N); 1: along N first.
-  const uint32_t mi = s.t.iterateOrder == 1 ? s.next / tiles_n : s.next % tiles_m;
-  const uint32_t ni = s.t.iterateOrder == 1 ? s.next % tiles_n : s.next / tiles_m;
-  ++s.next;
-  s.cur_m0 = mi * s.base_m, s.cur_n0 = ni * s.base_n;
-  s.cur_m = std::min(s.base_m, s.single_m - s.cur_m0), s.cur_n = std::min(s.base_n, s.single_n - s.cur_n0);
-  compute_block(s, s.cur_m0, s.cur_n0, s.cur_m, s.cur_n);
+  const Block blk = block_at(s, s.next);
+  s.cur_m0 = blk.m0, s.cur_n0 = blk.n0, s.cur_m = blk.m, s.cur_n = blk.n;
+  compute_block(s, s.next++);
   s.pending = true;
   return true;
 }
@@ -372,7 +413,7 @@ void MatmulEngine::iterate_all(CopyEnd dst, uint8_t atomic) {
 void MatmulEngine::end() {
   State& s = ready(s_, "End");
   if (s.pending) matmul_fail("End", "a computed block was never taken with GetTensorC");
-  s.next = 0;
+  restart(s);
 }
 
 }  // namespace npuvp::ascendc

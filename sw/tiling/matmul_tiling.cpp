@@ -153,9 +153,25 @@ int64_t MatmulApiTilingBase::ComputeFor(int32_t cores) {
   const BufferPool& pool = bufferPool_;
   const int32_t k0 = 32 / a_bytes;  // K elements in one 32 B block (a fractal's row)
 
-  // Base block of C, then baseK from L0A/L0B (half of each, for double buffering).
-  int32_t bm = fixBaseM_ > 0 ? fixBaseM_ : std::min(128, round_up(m, kFractal));
-  int32_t bn = fixBaseN_ > 0 ? fixBaseN_ : std::min(128, round_up(n, kFractal));
+  // Base block of C: of the blocks L0C holds, the one that needs the fewest GM bytes per cube
+  // cycle, (bm + bn) / (bm bn), while still giving every core a block (128 x 256 f16 needs 96
+  // B per cycle at cube peak, within MTE2's 110; 128 x 128 needs 128 and leaves the cube
+  // waiting). Then baseK from L0A/L0B (half of each, for double buffering).
+  int32_t bm = fixBaseM_, bn = fixBaseN_;
+  if (bm <= 0 || bn <= 0) {
+    const int32_t cand[][2] = {{128, 256}, {256, 128}, {128, 128}};
+    bm = bn = 0;
+    for (const auto& c : cand) {
+      const int32_t tm = fixBaseM_ > 0 ? fixBaseM_ : std::min(c[0], round_up(m, kFractal));
+      const int32_t tn = fixBaseN_ > 0 ? fixBaseN_ : std::min(c[1], round_up(n, kFractal));
+      if (tm * tn * 4 > pool.l0CSize) continue;
+      if (int64_t(ceil_div(m, tm)) * ceil_div(n, tn) < cores && !(tm == 128 && tn == 128)) continue;
+      bm = tm, bn = tn;
+      break;
+    }
+    if (bm == 0) bm = fixBaseM_ > 0 ? fixBaseM_ : std::min(128, round_up(m, kFractal));
+    if (bn == 0) bn = fixBaseN_ > 0 ? fixBaseN_ : std::min(128, round_up(n, kFractal));
+  }
   if (bm % kFractal != 0 || bn % kFractal != 0) return -1;
   const int32_t l0c_block = bm * bn * 4;
   if (l0c_block > pool.l0CSize) return -1;
@@ -164,7 +180,8 @@ int64_t MatmulApiTilingBase::ComputeFor(int32_t cores) {
     const int32_t fit = std::min(pool.l0ASize / 2 / (bm * a_bytes), pool.l0BSize / 2 / (bn * a_bytes));
     bk = std::min(fit / k0 * k0, round_up(k, k0));
   }
-  if (bk <= 0 || bk % k0 != 0 || bm * bk * a_bytes > pool.l0ASize || bn * bk * a_bytes > pool.l0BSize) return -1;
+  // Two L0A and two L0B buffers (the next K step loads while the cube multiplies).
+  if (bk <= 0 || bk % k0 != 0 || 2 * bm * bk * a_bytes > pool.l0ASize || 2 * bn * bk * a_bytes > pool.l0BSize) return -1;
   if (isBias && bn * 4 > pool.btSize) return -1;
 
   // Multi-core grid over base blocks.
@@ -204,7 +221,9 @@ int64_t MatmulApiTilingBase::ComputeFor(int32_t cores) {
   t.stepM = 1, t.stepN = 1;
   t.depthA1 = 2 * step_k, t.depthB1 = 2 * step_k;
   t.isBias = isBias ? 1 : 0;
-  t.iterateOrder = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
+  // Along N first unless told otherwise: consecutive C blocks share A's rows, which then come
+  // from L2 while they are fresh.
+  t.iterateOrder = traverse_ == MatrixTraverse::FIRSTM ? 0 : 1;
   t.dbL0A = 2, t.dbL0B = 2;
   t.dbL0C = 2 * l0c_block <= pool.l0CSize ? 2 : 1;
   t.shareMode = 0;

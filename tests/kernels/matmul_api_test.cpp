@@ -251,9 +251,12 @@ TEST(MatmulTiling, FitsBuffersAndUsesAllCores) {
   platform->GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1);
   platform->GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, l0a);
   platform->GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, l0c);
+  // 128 x 256: 96 GM bytes per cube cycle at peak, within MTE2's 110 (128 x 128 needs 128).
   EXPECT_EQ(t.baseM, 128);
-  EXPECT_EQ(t.baseN, 128);
+  EXPECT_EQ(t.baseN, 256);
+  EXPECT_EQ(t.iterateOrder, 1);
   EXPECT_LE(uint64_t(t.baseM) * t.baseK * 2 * 2, l0a);
+  EXPECT_LE(uint64_t(t.baseN) * t.baseK * 2 * 2, l0a);  // L0B is L0A's size
   EXPECT_LE(uint64_t(t.shareL1Size), l1);
   EXPECT_LE(uint64_t(t.shareL0CSize), l0c);
   EXPECT_EQ(t.usedCoreNum, 24);

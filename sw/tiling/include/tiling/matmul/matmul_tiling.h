@@ -5,11 +5,12 @@
 // "Matmul Tiling" pages); GetTiling returns -1 when no tiling fits (a shape or type not set, a
 // transposition or split the chip cannot hold), 0 otherwise.
 //
-// How npuvp chooses the tiles (sw/tiling/matmul_tiling.cpp says why): base blocks of 128 x 128
-// C elements (fewer when the core's share is smaller), baseK as deep as half of L0A/L0B holds
-// (so the next K step loads while the cube computes), stepKa/stepKb K steps per L1 load, two L1
-// loads in flight; the cores split M x N into the grid that gives the busiest core the fewest
-// base blocks. Differs from CANN: the values are npuvp's own choice for the modelled buffers,
+// How npuvp chooses the tiles (sw/tiling/matmul_tiling.cpp says why): the base block of C that
+// L0C holds and needs the fewest GM bytes per cube cycle (128 x 256 where it fits and the
+// cores all get blocks, else 128 x 128, smaller when the core's share is), baseK as deep as half
+// of L0A/L0B holds (the next K step loads while the cube computes), stepKa/stepKb K steps per
+// L1 load, two L1 loads in flight; the cores split M x N into the grid that gives the busiest
+// core the fewest base blocks; blocks along N first (iterateOrder 1) unless SetTraverse says. Differs from CANN: the values are npuvp's own choice for the modelled buffers,
 // not CANN's; batch matmul (BatchMatmulTiling), split-K and the layouts (SetALayout...) are
 // not modelled.
 #pragma once
@@ -173,7 +174,7 @@ class MatmulApiTilingBase {
   int32_t baseK = 0;
   BufferPool oriBufferPool_;
   BufferPool bufferPool_;
-  MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
+  MatrixTraverse traverse_ = MatrixTraverse::NOSET;
   MatrixMadType madType_ = MatrixMadType::NORMAL;
   DequantType deqType = DequantType::SCALAR;
   bool enableSplitK_ = false;
