@@ -23,6 +23,8 @@
 #include "sw/ascendc/lib/matmul_intf.h"
 
 #include <algorithm>
+#include <cstring>
+#include <exception>
 #include <map>
 #include <memory>
 
@@ -30,6 +32,7 @@
 
 #include "models/aicore/ai_core.h"
 #include "models/aicore/isa_types.h"
+#include "models/aicore/kernel_type.h"
 
 namespace npuvp::ascendc {
 
@@ -72,10 +75,31 @@ struct MatmulEngine::State {
   TQue<TPosition::CO1, 2> qCO1;
   TQue<TPosition::C1, 1> qBiasL1;
   TQue<TPosition::C2, 1> qBT;
+  // Mixed mode: an AIV's object is its AIC's client (no buffers of its own).
+  bool client = false, ended = false;
+  uint32_t group = 0, sub = 0;
 };
 
 MatmulEngine::MatmulEngine() = default;
-MatmulEngine::~MatmulEngine() { delete s_; }
+namespace {
+void send_end(MatmulEngine::State& s);
+// The AIC's Matmul object that serves its AIVs, per core.
+std::map<const void*, MatmulEngine*>& servers() {
+  static std::map<const void*, MatmulEngine*> map;
+  return map;
+}
+}  // namespace
+
+MatmulEngine::~MatmulEngine() {
+  // An AIV that leaves without End still releases its AIC (CANN: the client's destructor).
+  if (s_ != nullptr && s_->client && !s_->ended && std::uncaught_exceptions() == 0 && aicore::AiCore::current()) {
+    send_end(*s_);
+  }
+  for (auto it = servers().begin(); it != servers().end();) {
+    it = it->second == this ? servers().erase(it) : std::next(it);
+  }
+  delete s_;
+}
 
 namespace {
 [[noreturn]] void matmul_fail(const char* api, const std::string& why) {
@@ -88,10 +112,12 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
   aicore::AiCore& c = core();
   if (tiling == nullptr) matmul_fail(api, "no tiling (REGIST_MATMUL_OBJ or Init needs the TCubeTiling)");
   if (s_ != nullptr && s_->ready) matmul_fail(api, "this Matmul object was already initialised");
-  if (c.core_kind() == aicore::CoreKind::Aiv) {
-    matmul_fail(api, fmt::format("{} has no cube: run the Matmul on the AIC (ASCEND_IS_AIC); npuvp does not model "
-                                 "CANN's AIV-to-AIC Matmul messages",
-                                 c.kind_text()));
+  const bool mixed = c.kernel_type() == aicore::KernelType::Mix1To2 && !types.cube_only;
+  if (c.core_kind() == aicore::CoreKind::Aiv && !mixed) {
+    matmul_fail(api, fmt::format("{} has no cube: in a mixed kernel (KERNEL_TYPE_MIX_AIC_1_2, without "
+                                 "ASCENDC_CUBE_ONLY) its calls go to its AIC; here the kernel is {}{}",
+                                 c.kind_text(), aicore::kernel_type_name(c.kernel_type()),
+                                 types.cube_only ? " with ASCENDC_CUBE_ONLY" : ""));
   }
   if (!aicore::is_a2(c.product())) {
     matmul_fail(api, fmt::format("the high-level Matmul is modelled on the A2 products (ascend910b) only; this is {}",
@@ -123,6 +149,21 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
   s.base_m = t.baseM, s.base_n = t.baseN, s.base_k = t.baseK;
   s.step_k = types.multi_data_load ? uint32_t(std::max(1, std::min(t.stepKa, t.stepKb))) : 1;
   s.has_bias = t.isBias != 0;
+  if (c.core_kind() == aicore::CoreKind::Aiv) {  // mixed: the client of its AIC
+    s.client = true;
+    s.sub = c.block().sub_block_idx;
+    s.group = c.block().block_idx / std::max(1u, c.block().sub_block_num);
+    s.ready = true;
+    return;
+  }
+  if (mixed) {
+    auto& registered = servers()[&c];
+    if (registered != nullptr && registered != this) {
+      matmul_fail(api, "one Matmul object per mixed kernel is modelled (its AIC serves one)");
+    }
+    registered = this;
+    s.group = c.block_idx();
+  }
   if (pipe == nullptr) {
     s.own_pipe = std::make_unique<TPipe>();
     pipe = s.own_pipe.get();
@@ -367,6 +408,123 @@ void check_operands(MatmulEngine::State& s, const char* api) {
 
 }  // namespace
 
+namespace {
+
+// L0C's block (the last compute_block) to dst, row pitch `pitch` elements of C.
+void drain_block(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uint8_t atomic) {
+  const DType ct = s.types.c;
+  LocalTensor<uint8_t> c = s.qCO1.DeQue<uint8_t>();
+  if (atomic == 1) set_atomic(1, ct, "Matmul::GetTensorC");
+  FixpipeParamsV220 p;
+  p.mSize = static_cast<uint16_t>(s.cur_m);
+  p.nSize = static_cast<uint16_t>(s.cur_n);
+  p.srcStride = static_cast<uint16_t>(round_up(s.cur_m, kFractal));
+  p.dstStride = pitch;
+  p.quantPre = ct == DType::F16 ? F322F16 : NoQuant;
+  fixpipe(dst, end_at(c), ct, ct == DType::S32 ? DType::S32 : DType::F32, p, true);
+  if (atomic == 1) set_atomic(0, DType::F32, "Matmul::GetTensorC");
+  s.qCO1.FreeTensor(c);
+  s.pending = false;
+}
+
+// The block `index` of the round into L0C.
+void compute_at(MatmulEngine::State& s, uint32_t index) {
+  // A block out of turn (the AIC serving an AIV's GetTensorC) starts its loads afresh.
+  const uint32_t first_load = index * l1_blocks(s);
+  if (s.issued == s.consumed && s.issued != first_load) s.issued = s.consumed = first_load;
+  const Block blk = block_at(s, index);
+  s.cur_m0 = blk.m0, s.cur_n0 = blk.n0, s.cur_m = blk.m, s.cur_n = blk.n;
+  compute_block(s, index);
+  s.pending = true;
+}
+
+CopyEnd at_block(const MatmulEngine::State& s, CopyEnd c) {
+  return offset(c, (uint64_t(s.cur_m0) * s.org_n + s.cur_n0) * aicore::dtype_size(s.types.c));
+}
+
+// ---- Mixed mode: an AIV's Matmul calls as messages to its AIC ----
+//
+// Each AIV has a request slot and a C slot in the system workspace (GetSysWorkSpacePtr; the
+// host sizes it with GetLibApiWorkSpaceSize): its group's part, then its sub-block's. A call
+// writes the request into GM by the scalar unit (charged as scalar GM stores), then blocks
+// until the AIC replies; the AIC, woken, reads the request from GM (scalar GM loads), does the
+// cube work, waits for its pipes (the Fixpipe to GM is done), and replies. A GetTensorC into
+// the AIV's UB goes through the C slot: the AIC's Fixpipe writes it, the AIV's MTE2 reads it.
+constexpr uint64_t kRequestBytes = 512;
+constexpr uint64_t kCSlotBytes = 128 * 1024;  // one base block of f32 (L0C's size on the A2)
+constexpr uint64_t kSubBytes = kRequestBytes + kCSlotBytes;
+constexpr uint64_t kSysWorkspaceBytes = 16u * 1024 * 1024;  // GetLibApiWorkSpaceSize
+
+enum RequestKind : uint32_t { kGetC = 1, kIterateAll = 2, kEnd = 3 };
+struct Request {
+  uint32_t kind, block;
+  uint64_t a, b, bias, dst;
+  uint32_t org_m, org_n, org_ka, org_kb, single_m, single_n, single_k;
+  uint8_t a_trans, b_trans, has_bias, atomic, dst_local;
+};
+static_assert(sizeof(Request) <= kRequestBytes, "a request fits its slot");
+
+struct Channel {
+  bool request[2] = {false, false}, reply[2] = {false, false};
+  uint32_t ended = 0;    // AIVs whose End the AIC has served
+  uint32_t released = 0;  // AIVs that heard back from their End
+  sc_core::sc_event to_aic, to_aiv;
+};
+std::map<uint32_t, Channel>& channels() {  // by AI Core of the running launch
+  static std::map<uint32_t, Channel> map;
+  return map;
+}
+
+GM_ADDR sub_slot(const MatmulEngine::State& s, uint32_t sub, const char* api) {
+  GM_ADDR ws = AscendC::GetSysWorkSpacePtr();
+  if (ws == nullptr) {
+    matmul_fail(api, "no system workspace: call SetSysWorkspace(workspace) first (the mixed Matmul's messages go "
+                     "through it; the host sizes it with GetLibApiWorkSpaceSize)");
+  }
+  const uint64_t at = (uint64_t(s.group) * 2 + sub) * kSubBytes;
+  if (at + kSubBytes > kSysWorkspaceBytes) {
+    matmul_fail(api, fmt::format("AI Core {} has no room in the {} B system workspace", s.group, kSysWorkspaceBytes));
+  }
+  return ws + at;
+}
+
+// Blocks `c` until `ready()`, looking again at each notification (the pipes drain and the
+// scalar unit catches up with SystemC time first, so no notification is lost).
+template <class Ready>
+void wait_until(aicore::AiCore& c, const sc_core::sc_event& event, const char* state, Ready&& ready) {
+  c.barrier_all();
+  c.scalar_sync();
+  while (!ready()) c.scalar_wait_event(event, state);
+}
+
+void call_aic(MatmulEngine::State& s, Request r, const char* api) {
+  aicore::AiCore& c = core();
+  r.a = s.a.addr, r.b = s.b.addr, r.bias = s.bias.addr;
+  r.a_trans = s.a_trans, r.b_trans = s.b_trans, r.has_bias = s.has_bias;
+  r.org_m = s.org_m, r.org_n = s.org_n, r.org_ka = s.org_ka, r.org_kb = s.org_kb;
+  r.single_m = s.single_m, r.single_n = s.single_n, r.single_k = s.single_k;
+  GM_ADDR slot = sub_slot(s, s.sub, api);
+  c.scalar_access(aicore::MemSpace::GM, gm_device_address(slot), sizeof(Request), true);
+  std::memcpy(slot, &r, sizeof(Request));
+  Channel& ch = channels()[s.group];
+  c.barrier_all();
+  c.scalar_sync();
+  ch.request[s.sub] = true;
+  ch.to_aic.notify(sc_core::SC_ZERO_TIME);
+  wait_until(c, ch.to_aiv, "waiting for its AIC to serve a Matmul call", [&] { return ch.reply[s.sub]; });
+  ch.reply[s.sub] = false;
+}
+
+void send_end(MatmulEngine::State& s) {
+  Request r{};
+  r.kind = kEnd;
+  call_aic(s, r, "End");
+  s.ended = true;
+  if (++channels()[s.group].released == 2) channels().erase(s.group);
+}
+
+}  // namespace
+
 bool MatmulEngine::iterate(bool partial_sum) {
   State& s = ready(s_, "Iterate");
   if (partial_sum) matmul_fail("Iterate", "enPartialSum is not modelled");
@@ -376,37 +534,58 @@ bool MatmulEngine::iterate(bool partial_sum) {
     restart(s);  // ready for the next round (new tensors or shapes)
     return false;
   }
-  const Block blk = block_at(s, s.next);
-  s.cur_m0 = blk.m0, s.cur_n0 = blk.n0, s.cur_m = blk.m, s.cur_n = blk.n;
-  compute_block(s, s.next++);
-  s.pending = true;
+  if (s.client) {  // the AIC computes the block when GetTensorC asks for it
+    const Block blk = block_at(s, s.next++);
+    s.cur_m0 = blk.m0, s.cur_n0 = blk.n0, s.cur_m = blk.m, s.cur_n = blk.n;
+    s.pending = true;
+    return true;
+  }
+  compute_at(s, s.next++);
   return true;
 }
 
 void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
   State& s = ready(s_, "GetTensorC");
   if (!s.pending) matmul_fail("GetTensorC", "no block computed: call Iterate first");
-  if (dst.space != aicore::MemSpace::GM) {
-    matmul_fail("GetTensorC", "on an AIC C goes to GM; a local (VECIN/VECCALC) C is not modelled on this core");
+  const bool local = dst.space != aicore::MemSpace::GM;
+  if (s.client) {
+    if (local && dst.space != aicore::MemSpace::UB) matmul_fail("GetTensorC", "C goes to GM or to UB (VECIN/VECCALC)");
+    Request r{};
+    r.kind = kGetC;
+    r.block = s.next - 1;
+    r.dst = dst.addr;
+    r.atomic = atomic;
+    r.dst_local = local;
+    call_aic(s, r, "GetTensorC");
+    if (local) {  // the block, ND base_m x base_n, from the C slot into the AIV's UB
+      aicore::AiCore& c = core();
+      GM_ADDR cslot = sub_slot(s, s.sub, "GetTensorC") + kRequestBytes;
+      data_copy_count(dst, {aicore::MemSpace::GM, gm_device_address(cslot)}, s.base_m * s.base_n,
+                      aicore::dtype_size(s.types.c));
+      c.barrier_all();  // GetTensorC<true>: the block is in UB when it returns
+    }
+    s.pending = false;
+    return;
   }
-  const DType ct = s.types.c;
-  const unsigned c_size = aicore::dtype_size(ct);
-  LocalTensor<uint8_t> c = s.qCO1.DeQue<uint8_t>();
-  if (atomic == 1) set_atomic(1, ct, "Matmul::GetTensorC");
-  FixpipeParamsV220 p;
-  p.mSize = static_cast<uint16_t>(s.cur_m);
-  p.nSize = static_cast<uint16_t>(s.cur_n);
-  p.srcStride = static_cast<uint16_t>(round_up(s.cur_m, kFractal));
-  p.dstStride = s.org_n;
-  p.quantPre = ct == DType::F16 ? F322F16 : NoQuant;
-  fixpipe(offset(dst, (uint64_t(s.cur_m0) * s.org_n + s.cur_n0) * c_size), end_at(c), ct,
-          ct == DType::S32 ? DType::S32 : DType::F32, p, true);
-  if (atomic == 1) set_atomic(0, DType::F32, "Matmul::GetTensorC");
-  s.qCO1.FreeTensor(c);
-  s.pending = false;
+  if (local) {
+    matmul_fail("GetTensorC", "on an AIC C goes to GM; a local (VECIN/VECCALC) C is an AIV's, in a mixed kernel");
+  }
+  drain_block(s, at_block(s, dst), s.org_n, atomic);
 }
 
 void MatmulEngine::iterate_all(CopyEnd dst, uint8_t atomic) {
+  State& s = ready(s_, "IterateAll");
+  if (s.client) {
+    if (dst.space != aicore::MemSpace::GM) matmul_fail("IterateAll", "IterateAll to a local tensor is not modelled");
+    check_operands(s, "IterateAll");
+    Request r{};
+    r.kind = kIterateAll;
+    r.dst = dst.addr;
+    r.atomic = atomic;
+    call_aic(s, r, "IterateAll");
+    restart(s);
+    return;
+  }
   while (iterate(false)) get_tensor_c(dst, atomic);
 }
 
@@ -414,6 +593,60 @@ void MatmulEngine::end() {
   State& s = ready(s_, "End");
   if (s.pending) matmul_fail("End", "a computed block was never taken with GetTensorC");
   restart(s);
+  if (s.client && !s.ended) send_end(s);
+}
+
+bool MatmulEngine::serve_if_mixed_aic(bool cube_only) {
+  aicore::AiCore& c = core();
+  if (cube_only || c.core_kind() != aicore::CoreKind::Aic || c.kernel_type() != aicore::KernelType::Mix1To2) {
+    return false;
+  }
+  auto it = servers().find(&c);
+  if (it == servers().end()) {
+    matmul_fail("REGIST_MATMUL_OBJ", "the AIC of a mixed kernel serves a Matmul registered with its tiling");
+  }
+  State& s = *it->second->s_;
+  const uint32_t group = s.group, aivs = 2;  // MIX_AIC_1_2: two AIVs per AIC
+  Channel& ch = channels()[group];
+  while (ch.ended < aivs) {
+    wait_until(c, ch.to_aic, "serving its AIVs' Matmul calls", [&] { return ch.request[0] || ch.request[1]; });
+    for (uint32_t sub = 0; sub < 2; ++sub) {
+      if (!ch.request[sub]) continue;
+      ch.request[sub] = false;
+      GM_ADDR slot = sub_slot(s, sub, "serving a Matmul call");
+      c.scalar_access(aicore::MemSpace::GM, gm_device_address(slot), sizeof(Request), false);
+      Request r;
+      std::memcpy(&r, slot, sizeof(Request));
+      // The AIV's operands and shapes for this call.
+      restart(s);
+      s.a = {aicore::MemSpace::GM, r.a}, s.b = {aicore::MemSpace::GM, r.b}, s.bias = {aicore::MemSpace::GM, r.bias};
+      s.a_set = s.b_set = true;
+      s.a_trans = r.a_trans, s.b_trans = r.b_trans, s.has_bias = r.has_bias;
+      s.org_m = r.org_m, s.org_n = r.org_n, s.org_ka = r.org_ka, s.org_kb = r.org_kb;
+      s.single_m = r.single_m, s.single_n = r.single_n, s.single_k = r.single_k;
+      if (r.kind == kGetC) {
+        compute_at(s, r.block);
+        if (r.dst_local) {
+          drain_block(s, {aicore::MemSpace::GM, gm_device_address(slot + kRequestBytes)}, s.base_n, 0);
+        } else {
+          drain_block(s, at_block(s, {aicore::MemSpace::GM, r.dst}), s.org_n, r.atomic);
+        }
+      } else if (r.kind == kIterateAll) {
+        for (uint32_t i = 0; i < tiles_m(s) * tiles_n(s); ++i) {
+          compute_at(s, i);
+          drain_block(s, at_block(s, {aicore::MemSpace::GM, r.dst}), s.org_n, r.atomic);
+        }
+      } else {
+        ++ch.ended;
+      }
+      c.barrier_all();  // the Fixpipes' data is in GM before the AIV hears back
+      c.scalar_sync();
+      ch.reply[sub] = true;
+      ch.to_aiv.notify(sc_core::SC_ZERO_TIME);
+    }
+  }
+  restart(s);
+  return true;  // the last AIV to hear back from its End removes the channel
 }
 
 }  // namespace npuvp::ascendc

@@ -221,9 +221,10 @@ int64_t MatmulApiTilingBase::ComputeFor(int32_t cores) {
   t.stepM = 1, t.stepN = 1;
   t.depthA1 = 2 * step_k, t.depthB1 = 2 * step_k;
   t.isBias = isBias ? 1 : 0;
-  // Along N first unless told otherwise: consecutive C blocks share A's rows, which then come
-  // from L2 while they are fresh.
-  t.iterateOrder = traverse_ == MatrixTraverse::FIRSTM ? 0 : 1;
+  // Along M first unless SetTraverse(FIRSTN) (CANN's default order, which samples that place
+  // GetTensorC's blocks themselves rely on; N first is faster on large shapes: consecutive C
+  // blocks then share A's rows while they are fresh in L2).
+  t.iterateOrder = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
   t.dbL0A = 2, t.dbL0B = 2;
   t.dbL0C = 2 * l0c_block <= pool.l0CSize ? 2 : 1;
   t.shareMode = 0;

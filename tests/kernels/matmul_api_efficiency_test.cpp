@@ -23,6 +23,7 @@ double fraction_of_cube_peak(const char* platform, uint32_t size) {
   api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
   api.SetShape(int32_t(size), int32_t(size), int32_t(size));
   api.SetOrgShape(int32_t(size), int32_t(size), int32_t(size));
+  api.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTN);  // consecutive blocks share A's rows in L2
   TCubeTiling t;
   EXPECT_EQ(api.GetTiling(t), 0);
   const uint64_t elems = uint64_t(size) * size;

@@ -213,6 +213,91 @@ TEST(MatmulApi, IterateGetTensorC) {
   EXPECT_EQ(npuvp::testing::first_mismatch(gc, want), -1);
 }
 
+// CANN's mixed mode, as the MatmulLeakyRelu sample writes it: every AIV runs the Matmul of its
+// block (usedCoreNum counts AIVs), GetTensorC brings each base block into its UB, the AIV
+// applies LeakyReLU and writes the block out; the AIC of each AI Core does the cube work.
+TEST(MatmulApi, MixedAivCallsItsAic) {
+  const Case c{200, 96, 72, false, false, true, 2};
+  auto& dev = npuvp::testing::make_device({"platform.cores=2"}, "ascend910b");
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance();
+  matmul_tiling::MultiCoreMatmulTiling api(*platform);
+  api.SetDim(static_cast<int32_t>(platform->GetCoreNumAiv()));
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetCType(matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+  api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+  api.SetShape(c.m, c.n, c.k);
+  api.SetOrgShape(c.m, c.n, c.k);
+  api.SetBias(true);
+  api.SetFixSplit(64, 48, -1);  // several blocks per AIV, with M tails
+  TCubeTiling tiling;
+  ASSERT_EQ(api.GetTiling(tiling), 0);
+  ASSERT_EQ(tiling.iterateOrder, 0);
+  ASSERT_GT(tiling.usedCoreNum, 2);
+  const float alpha = 0.25f;
+  const auto a = npuvp::testing::random_halves(size_t(c.m) * c.k, 21);
+  const auto b = npuvp::testing::random_halves(size_t(c.k) * c.n, 22);
+  const auto bias = npuvp::testing::random_vector<float>(c.n, 23, -4, 4);
+  half *ga = npuvp::testing::to_gm(a), *gb = npuvp::testing::to_gm(b);
+  float* gbias = npuvp::testing::to_gm(bias);
+  auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(c.m) * c.n * 4));
+  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(platform->GetLibApiWorkSpaceSize()));
+  npuvp::LaunchOptions options;
+  options.kernel_type = npuvp::aicore::KernelType::Mix1To2;
+  const uint32_t blocks = (tiling.usedCoreNum + 1) / 2;
+  dev.launch("matmul_leakyrelu", blocks, [&] {
+    SetSysWorkspace(ws);
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm, biasGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(ga), a.size());
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(gb), b.size());
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(gc), size_t(c.m) * c.n);
+    biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(gbias), c.n);
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::VECIN, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    // From here on only the AIVs run (the AIC served and returned).
+    TQue<TPosition::VECOUT, 1> outQueue;
+    pipe.InitBuffer(outQueue, 1, tiling.baseM * tiling.baseN * sizeof(float));
+    const uint32_t block = GetBlockIdx();
+    if (block >= uint32_t(tiling.usedCoreNum)) return;
+    const uint32_t blocks_m = ceiling(tiling.M, tiling.singleCoreM);
+    const uint32_t bm = block % blocks_m, bn = block / blocks_m;
+    const int tail_m = std::min<int>(tiling.singleCoreM, tiling.M - int(bm * tiling.singleCoreM));
+    const int tail_n = std::min<int>(tiling.singleCoreN, tiling.N - int(bn * tiling.singleCoreN));
+    const uint64_t offset_c = uint64_t(bm) * tiling.N * tiling.singleCoreM + bn * tiling.singleCoreN;
+    mm.SetTensorA(aGm[uint64_t(bm) * tiling.Ka * tiling.singleCoreM]);
+    mm.SetTensorB(bGm[bn * tiling.singleCoreN]);
+    mm.SetBias(biasGm[bn * tiling.singleCoreN]);
+    mm.SetTail(tail_m, tail_n);
+    const uint32_t round_m = ceiling(tail_m, tiling.baseM);
+    uint32_t count = 0;
+    while (mm.Iterate()) {
+      LocalTensor<float> out = outQueue.AllocTensor<float>();
+      mm.GetTensorC(out);
+      LeakyRelu(out, out, alpha, tiling.baseM * tiling.baseN);
+      outQueue.EnQue(out);
+      out = outQueue.DeQue<float>();
+      const uint32_t m0 = count % round_m * tiling.baseM, n0 = count / round_m * tiling.baseN;
+      const uint32_t rows = std::min<uint32_t>(tiling.baseM, tail_m - m0);
+      const uint32_t cols = std::min<uint32_t>(tiling.baseN, tail_n - n0);
+      for (uint32_t r = 0; r < rows; ++r) {
+        DataCopy(cGm[offset_c + uint64_t(m0 + r) * tiling.N + n0], out[r * tiling.baseN], cols);
+      }
+      outQueue.FreeTensor(out);
+      ++count;
+    }
+    mm.End();
+  }, options);
+  auto want = reference(a, b, bias, c);
+  for (float& x : want) x = x >= 0 ? x : x * alpha;
+  const long bad = npuvp::testing::first_mismatch(gc, want);
+  EXPECT_EQ(bad, -1) << "C[" << bad / long(c.n) << "][" << bad % long(c.n) << "] = " << gc[bad < 0 ? 0 : bad]
+                     << ", want " << (bad < 0 ? 0.0f : want[bad]);
+}
+
 // The tiling fails (-1) without types or shape, and with a bias wider than the BiasTable.
 TEST(MatmulTiling, FailsWithoutTypesOrShape) {
   npuvp::testing::make_device({}, "ascend910b");
@@ -254,7 +339,7 @@ TEST(MatmulTiling, FitsBuffersAndUsesAllCores) {
   // 128 x 256: 96 GM bytes per cube cycle at peak, within MTE2's 110 (128 x 128 needs 128).
   EXPECT_EQ(t.baseM, 128);
   EXPECT_EQ(t.baseN, 256);
-  EXPECT_EQ(t.iterateOrder, 1);
+  EXPECT_EQ(t.iterateOrder, 0);  // CANN's default: along M first
   EXPECT_LE(uint64_t(t.baseM) * t.baseK * 2 * 2, l0a);
   EXPECT_LE(uint64_t(t.baseN) * t.baseK * 2 * 2, l0a);  // L0B is L0A's size
   EXPECT_LE(uint64_t(t.shareL1Size), l1);

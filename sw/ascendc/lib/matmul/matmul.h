@@ -137,6 +137,14 @@ GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 
 }  // namespace AscendC
 
+// ASCENDC_CUBE_ONLY (defined before this header): the Matmul runs on the AIC that calls it, even
+// in a mixed launch (CANN's bare-mix samples).
+#ifdef ASCENDC_CUBE_ONLY
+static constexpr bool npuvp_matmul_cube_only = true;
+#else
+static constexpr bool npuvp_matmul_cube_only = false;
+#endif
+
 namespace npuvp::ascendc {
 
 // The Matmul object's engine, compiled into the library: the template below only names types
@@ -147,6 +155,7 @@ class MatmulEngine {
     aicore::DType a, b, c, bias;
     bool a_trans_allowed, b_trans_allowed;
     bool multi_data_load;  // CFG_MDL
+    bool cube_only;        // ASCENDC_CUBE_ONLY
   };
   MatmulEngine();
   ~MatmulEngine();
@@ -167,6 +176,10 @@ class MatmulEngine {
   void get_tensor_c(CopyEnd dst, uint8_t atomic);
   void iterate_all(CopyEnd dst, uint8_t atomic);
   void end();
+  // CANN's mixed mode (a separated chip's MIX_AIC_1_2 launch without ASCENDC_CUBE_ONLY): on
+  // the AIC, serves its AIVs' Matmul requests until both have ended, then returns true (the
+  // kernel body returns); false elsewhere. On an AIV the object is the client of its AIC.
+  static bool serve_if_mixed_aic(bool cube_only);
 
   struct State;  // sw/ascendc/matmul_api.cpp
 
@@ -191,7 +204,7 @@ class Matmul {
     engine_.init(cubeTiling, tpipe,
                  {npuvp::ascendc::DTypeOf<SrcAT>::value, npuvp::ascendc::DTypeOf<SrcBT>::value,
                   npuvp::ascendc::DTypeOf<DstT>::value, npuvp::ascendc::DTypeOf<BiasT>::value, A_TYPE::isTrans,
-                  B_TYPE::isTrans, MM_CFG.doMultiDataLoad});
+                  B_TYPE::isTrans, MM_CFG.doMultiDataLoad, npuvp_matmul_cube_only});
   }
   void SetOrgShape(int orgM, int orgN, int orgK) { engine_.set_org_shape(orgM, orgN, orgK, orgK); }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -271,6 +284,10 @@ void regist_matmul(AscendC::TPipe* pipe, MM& mm, Next&& next, Rest&&... rest) {
 }  // namespace npuvp::ascendc::detail
 
 // REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1[, &tiling1][, mm2[, &tiling2]]...):
-// registers the kernel's Matmul objects and initialises each from its tiling.
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
-  ((void)(workspace), ::npuvp::ascendc::detail::regist_matmul(tpipe, __VA_ARGS__))
+// registers the kernel's Matmul objects and initialises each from its tiling. In a mixed
+// launch (without ASCENDC_CUBE_ONLY) the AIC then serves its AIVs' Matmul calls and returns
+// from the kernel body, as CANN's does.
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                       \
+  if (((void)(workspace), ::npuvp::ascendc::detail::regist_matmul(tpipe, __VA_ARGS__), \
+       ::npuvp::ascendc::MatmulEngine::serve_if_mixed_aic(npuvp_matmul_cube_only)))    \
+  return

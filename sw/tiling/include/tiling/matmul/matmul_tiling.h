@@ -10,7 +10,7 @@
 // cores all get blocks, else 128 x 128, smaller when the core's share is), baseK as deep as half
 // of L0A/L0B holds (the next K step loads while the cube computes), stepKa/stepKb K steps per
 // L1 load, two L1 loads in flight; the cores split M x N into the grid that gives the busiest
-// core the fewest base blocks; blocks along N first (iterateOrder 1) unless SetTraverse says. Differs from CANN: the values are npuvp's own choice for the modelled buffers,
+// core the fewest base blocks; blocks along M first (iterateOrder 0) unless SetTraverse(FIRSTN). Differs from CANN: the values are npuvp's own choice for the modelled buffers,
 // not CANN's; batch matmul (BatchMatmulTiling), split-K and the layouts (SetALayout...) are
 // not modelled.
 #pragma once
