@@ -394,6 +394,20 @@ TEST(MatmulApi, OnAivIsAnError) {
   EXPECT_THAT(err, npuvp::testing::IsCoreError("aiv0", "Matmul::Init", "has no cube"));
 }
 
+// On the coupled chips the Matmul is not modelled: Init says so, naming the core.
+TEST(MatmulApi, CoupledChipIsAClearError) {
+  auto& dev = npuvp::testing::make_device({"platform.cores=1"}, "ascend310p");
+  TCubeTiling tiling = host_tiling({64, 64, 64}, matmul_tiling::DataType::DT_FLOAT16, matmul_tiling::DataType::DT_FLOAT);
+  const std::string err = npuvp::testing::kernel_error(dev, 1, [&] {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  });
+  EXPECT_THAT(err, npuvp::testing::IsKernelError("Matmul::Init", "A2 products"));
+}
+
 // The system workspace: per core, the user part after GetLibApiWorkSpaceSize bytes.
 TEST(MatmulApi, SysWorkspace) {
   auto& dev = npuvp::testing::make_device({}, "core910b");

@@ -15,13 +15,13 @@
 // matmul_api.cpp): DataCopy ND->NZ to L1, LoadData to L0A/L0B, Mmad accumulating in f32 in
 // L0C (bias from the BiasTable), Fixpipe to GM; results are the cube contract's (SPEC.md):
 // exact products accumulated in f32 in increasing k from the bias. What runs where:
-//  - coupled chips (910, 310P) and the AICs of a separated chip run the cube work themselves;
-//  - an AIV of a separated chip has no cube: its Matmul calls are an error there naming the
-//    core (CANN's AIV-to-AIC message mode is not modelled yet; put the Matmul under
-//    ASCEND_IS_AIC, as CANN's ASCENDC_CUBE_ONLY kernels do, and hand C to the AIVs through GM
-//    and CrossCoreSetFlag).
-// Operands: A, B, C in GM, ND (C also to a CO2/VECIN/VECCALC local tensor on coupled chips,
-// ND baseM x baseN); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
+//  - coupled-style A2 cores (core910b) and AICs run the cube work themselves;
+//  - in a mixed launch (KERNEL_TYPE_MIX_AIC_1_2) without ASCENDC_CUBE_ONLY, CANN's mixed
+//    mode: an AIV's GetTensorC / IterateAll / End are requests to its AIC through the system
+//    workspace (SetSysWorkspace first), which REGIST_MATMUL_OBJ makes serve both AIVs and
+//    then return from the kernel body; elsewhere a Matmul on an AIV is an error naming it.
+// Operands: A, B, C in GM, ND (C also to an AIV's VECIN/VECCALC tensor in mixed mode, ND
+// baseM x baseN); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
 #pragma once
 #include <cstdint>
 #include <type_traits>
