@@ -16,6 +16,18 @@
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
+// A tiling class as CANN's op projects declare one (register/tilingdata_base.h).
+namespace optiling {
+BEGIN_TILING_DATA_DEF(AddCustomTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+TILING_DATA_FIELD_DEF(uint16_t, tileNum);
+TILING_DATA_FIELD_DEF_ARR(int32_t, 3, shape);
+TILING_DATA_FIELD_DEF(float, scale);
+TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, mm);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(AddCustom, AddCustomTilingData)
+}  // namespace optiling
+
 namespace {
 using namespace AscendC;
 
@@ -406,6 +418,32 @@ TEST(MatmulApi, CoupledChipIsAClearError) {
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
   });
   EXPECT_THAT(err, npuvp::testing::IsKernelError("Matmul::Init", "A2 products"));
+}
+
+// set_/get_ accessors, SaveToBuffer's bytes, and GET_TILING_DATA reading them back.
+TEST(TilingData, SaveToBufferAndGetTilingData) {
+  optiling::AddCustomTilingData host;
+  host.set_totalLength(8 * 2048);
+  host.set_tileNum(8);
+  const int32_t shape[3] = {2, 3, 5};
+  host.set_shape(shape);
+  host.set_scale(0.5f);
+  host.mm.set_baseM(128);
+  host.get_mm().set_N(77);
+  EXPECT_EQ(host.get_totalLength(), 8u * 2048);
+  EXPECT_EQ(host.get_shape()[2], 5);
+  std::vector<uint8_t> buf(host.GetDataSize());
+  EXPECT_FALSE(host.SaveToBuffer(buf.data(), buf.size() - 1));
+  ASSERT_TRUE(host.SaveToBuffer(buf.data(), buf.size()));
+  GET_TILING_DATA(tilingData, buf.data());
+  EXPECT_EQ(tilingData.totalLength, 8u * 2048);
+  EXPECT_EQ(tilingData.tileNum, 8);
+  EXPECT_EQ(tilingData.shape[1], 3);
+  EXPECT_EQ(tilingData.scale, 0.5f);
+  EXPECT_EQ(tilingData.mm.baseM, 128);
+  EXPECT_EQ(tilingData.mm.N, 77);
+  GET_TILING_DATA_WITH_STRUCT(optiling::AddCustomTilingData, named, buf.data());
+  EXPECT_EQ(named.get_tileNum(), 8);
 }
 
 // The system workspace: per core, the user part after GetLibApiWorkSpaceSize bytes.
