@@ -145,6 +145,19 @@ static constexpr bool npuvp_matmul_cube_only = true;
 static constexpr bool npuvp_matmul_cube_only = false;
 #endif
 
+#ifndef ASCENDC_CUBE_ONLY
+// The sim route's launches of this file's kernels (sw/cann/launch_chevrons.h): a kernel that
+// declares no type runs as KERNEL_TYPE_MIX_AIC_1_2 on a separated chip, as CANN infers it.
+namespace npuvp::acl {
+template <class File>
+struct KernelFileTag;
+template <class File>
+constexpr bool uses_mixed_matmul(KernelFileTag<File>*) {
+  return true;
+}
+}  // namespace npuvp::acl
+#endif
+
 namespace npuvp::ascendc {
 
 // The Matmul object's engine, compiled into the library: the template below only names types

@@ -2,7 +2,9 @@
  * C = LeakyReLU(A B + bias) as CANN's MatmulLeakyRelu sample writes it (mixed mode): every AIV
  * runs the Matmul of its block of C; Iterate / GetTensorC bring each 64 x 64 base block into
  * its UB (the AIC of its AI Core does the cube work), the AIV applies LeakyReLU and copies the
- * block out. The tiling is the host's, followed by the float alpha.
+ * block out. The tiling is the host's, followed by the float alpha. Like the sample, the kernel
+ * declares no type: the sim route runs it mixed because it uses the Matmul (as CANN's compiler
+ * infers), the CPU-debug host says SetKernelMode(KernelMode::MIX_MODE).
  */
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
@@ -105,7 +107,6 @@ __aicore__ inline void MatmulLeakyKernel<aType, bType, cType, biasType>::CopyOut
 extern "C" __global__ __aicore__ void matmul_leakyrelu_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
                                                            GM_ADDR workspace, GM_ADDR tilingGm)
 {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     MatmulLeakyKernel<half, half, float, float> matmulLeakyKernel;
     AscendC::TPipe pipe;
     matmulLeakyKernel.Init(a, b, bias, c, workspace, tilingGm, &pipe);
