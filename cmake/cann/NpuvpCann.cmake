@@ -6,7 +6,8 @@
 #   share/npuvp/cmake/npuvp_cann.cmake (what those share)
 #   lib64/libnpuvp.so and, as links to it, the library names CANN projects link; the same
 #     links in runtime/lib64 and runtime/lib64/stub
-#   include/, runtime/include/: kernel_operator.h, tikicpulib.h and the ACL headers
+#   include/, runtime/include/: kernel_operator.h, tikicpulib.h, the ACL headers and the host
+#     tiling headers (tiling/tiling_api.h, tiling/platform/, kernel_tiling/, register/)
 #   tools/tikicpulib/lib/<SoC>, tools/simulator/<SoC>/lib: the directories run.sh puts on
 #     LD_LIBRARY_PATH (empty: everything is in libnpuvp.so)
 set(NPUVP_CANN_LIBDIR ${NPUVP_SHARED_LIBDIR})
@@ -59,6 +60,8 @@ install(PROGRAMS cmake/cann/setenv.bash DESTINATION . RENAME set_env.sh)
 # Headers where CANN has them (forwarding to npuvp's, whose root the targets also carry).
 foreach(dir include runtime/include)
   install(FILES cmake/cann/include/kernel_operator.h cmake/cann/include/tikicpulib.h DESTINATION ${dir})
+  # CANN's host tiling headers (tiling/, kernel_tiling/, register/) where CANN has them.
+  install(DIRECTORY sw/tiling/include/ DESTINATION ${dir} FILES_MATCHING PATTERN "*.h")
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/sw/runtime/acl/include)
     install(DIRECTORY sw/runtime/acl/include/ DESTINATION ${dir} FILES_MATCHING PATTERN "*.h")
   endif()

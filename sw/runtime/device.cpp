@@ -260,6 +260,9 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
   // Cores), so bodies elsewhere never run outside a core.
   const bool type_matters = soc_->separated() || soc_->params().vector_cores > 0;
   if (task.type == aicore::KernelType::Default && type_matters) task.type = ascendc::declared_kernel_type(body);
+  if (task.type == aicore::KernelType::Default && options.mixed_matmul && soc_->separated()) {
+    task.type = aicore::KernelType::Mix1To2;
+  }
   task.body = std::move(body);
   task.block_num = block_dim;
   const auto wall0 = std::chrono::steady_clock::now();

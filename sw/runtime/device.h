@@ -21,6 +21,10 @@ struct LaunchOptions {
   // declares with KERNEL_TASK_TYPE_DEFAULT, else AIV-only on a separated chip and the AI
   // Cores on a coupled one.
   aicore::KernelType kernel_type = aicore::KernelType::Default;
+  // issue 23 (Matmul): the kernel's file uses the high-level Matmul in CANN's mixed mode (it
+  // includes lib/matmul_intf.h without ASCENDC_CUBE_ONLY). If the body declares no type, a
+  // separated chip then runs it as KERNEL_TYPE_MIX_AIC_1_2, as CANN's compiler infers.
+  bool mixed_matmul = false;
 };
 
 // What one kernel launch did.

@@ -362,7 +362,8 @@ bool soc_name_is_product(const char* name, aicore::Product p) {
 }  // namespace
 
 namespace {
-aclError launch_on_stream(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
+aclError launch_on_stream(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body,
+                          const LaunchOptions& options) {
   const char* api = "launch_kernel";
   Stream* s = nullptr;
   if (aclError e = find_stream(api, stream, &s)) return e;
@@ -371,7 +372,7 @@ aclError launch_on_stream(void* stream, const char* name, uint32_t block_dim, co
   }
   if (!state().device_failure.empty()) return device_stopped(api);
   try {
-    const RunReport& r = Device::instance().launch(name, block_dim, body);
+    const RunReport& r = Device::instance().launch(name, block_dim, body, options);
     std::fflush(stdout);  // keep the host's own output in order with ours
     std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
   } catch (const std::exception& e) {
@@ -389,8 +390,15 @@ aclError launch_on_stream(void* stream, const char* name, uint32_t block_dim, co
 // A failed launch is printed as well as returned: the launch forms CANN's samples use
 // (`kernel<<<...>>>(...)`) have no result to check.
 uint32_t launch_kernel(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body) {
+  return launch_kernel_as(stream, name, block_dim, body, false);
+}
+
+uint32_t launch_kernel_as(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body,
+                          bool mixed_matmul) {
   const auto lock = hold();
-  const aclError e = launch_on_stream(stream, name ? name : "kernel", block_dim, body);
+  npuvp::LaunchOptions options;
+  options.mixed_matmul = mixed_matmul;
+  const aclError e = launch_on_stream(stream, name ? name : "kernel", block_dim, body, options);
   if (e != ACL_SUCCESS) print_error(t_errors.back());
   return uint32_t(e);
 }

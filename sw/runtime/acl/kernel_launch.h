@@ -13,4 +13,8 @@ namespace npuvp::acl {
 // Returns an ACL error code (0: ACL_SUCCESS); on failure aclGetRecentErrMsg() says why.
 uint32_t launch_kernel(void* stream, const char* name, uint32_t block_dim,
                        const std::function<void()>& body);
+// The same for a kernel whose file uses the high-level Matmul in mixed mode (issue 23): with
+// no declared kernel type it runs as KERNEL_TYPE_MIX_AIC_1_2 on a separated chip.
+uint32_t launch_kernel_as(void* stream, const char* name, uint32_t block_dim, const std::function<void()>& body,
+                          bool mixed_matmul);
 }  // namespace npuvp::acl

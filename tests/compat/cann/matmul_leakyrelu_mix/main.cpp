@@ -1,0 +1,106 @@
+/*
+ * Host of matmul_leakyrelu_mix: input/x1_gm.bin (A, M x K half), input/x2_gm.bin (B, K x N
+ * half), input/bias.bin (N float) -> output/output.bin (M x N float). The tiling comes from
+ * the host tiling library for the chip SOC_VERSION names.
+ */
+#include <cstring>
+
+#include "data_utils.h"
+#include "kernel_tiling/kernel_tiling.h"
+#ifndef __CCE_KT_TEST__
+#include "acl/acl.h"
+#include "aclrtlaunch_matmul_leakyrelu_mix.h"
+#else
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void matmul_leakyrelu_mix(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                              GM_ADDR workspace, GM_ADDR tiling);
+#endif
+
+extern uint8_t *GenerateTiling(const char *socVersion, int32_t M, int32_t N, int32_t K, float alpha,
+                               uint32_t &blockDim, size_t &workspaceSize);
+
+int32_t main(int32_t argc, char *argv[])
+{
+    (void)argc;
+    (void)argv;
+    const int32_t M = 300, N = 200, K = 130;
+    const float alpha = 0.125f;
+    const size_t aSize = size_t(M) * K * sizeof(uint16_t), bSize = size_t(K) * N * sizeof(uint16_t);
+    const size_t biasSize = size_t(N) * sizeof(float), cSize = size_t(M) * N * sizeof(float);
+    const size_t tilingSize = sizeof(TCubeTiling) + sizeof(float);
+    uint32_t blockDim = 0;
+    size_t workspaceSize = 0;
+    uint8_t *tilingHost = GenerateTiling(SOC_NAME, M, N, K, alpha, blockDim, workspaceSize);
+    if (tilingHost == nullptr) return 1;
+    const char *soc = nullptr;
+#ifdef __CCE_KT_TEST__
+    uint8_t *a = (uint8_t *)AscendC::GmAlloc(aSize);
+    uint8_t *b = (uint8_t *)AscendC::GmAlloc(bSize);
+    uint8_t *bias = (uint8_t *)AscendC::GmAlloc(biasSize);
+    uint8_t *c = (uint8_t *)AscendC::GmAlloc(cSize);
+    uint8_t *workspace = (uint8_t *)AscendC::GmAlloc(workspaceSize);
+    uint8_t *tiling = (uint8_t *)AscendC::GmAlloc(tilingSize);
+    if (!ReadFile("./input/x1_gm.bin", aSize, a)) return 1;
+    if (!ReadFile("./input/x2_gm.bin", bSize, b)) return 1;
+    if (!ReadFile("./input/bias.bin", biasSize, bias)) return 1;
+    std::memcpy(tiling, tilingHost, tilingSize);
+    AscendC::SetKernelMode(KernelMode::MIX_MODE);
+    ICPU_RUN_KF(matmul_leakyrelu_mix, blockDim, a, b, bias, c, workspace, tiling);
+    soc = aclrtGetSocName();
+    if (!WriteFile("./output/output.bin", c, cSize)) return 1;
+    AscendC::GmFree((void *)a);
+    AscendC::GmFree((void *)b);
+    AscendC::GmFree((void *)bias);
+    AscendC::GmFree((void *)c);
+    AscendC::GmFree((void *)workspace);
+    AscendC::GmFree((void *)tiling);
+#else
+    CHECK_ACL(aclInit(nullptr));
+    CHECK_ACL(aclrtSetDevice(0));
+    aclrtStream stream = nullptr;
+    CHECK_ACL(aclrtCreateStream(&stream));
+    uint8_t *aHost, *bHost, *biasHost, *cHost;
+    uint8_t *aDevice, *bDevice, *biasDevice, *cDevice, *workspaceDevice, *tilingDevice;
+    CHECK_ACL(aclrtMallocHost((void **)(&aHost), aSize));
+    CHECK_ACL(aclrtMallocHost((void **)(&bHost), bSize));
+    CHECK_ACL(aclrtMallocHost((void **)(&biasHost), biasSize));
+    CHECK_ACL(aclrtMallocHost((void **)(&cHost), cSize));
+    CHECK_ACL(aclrtMalloc((void **)&aDevice, aSize, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_ACL(aclrtMalloc((void **)&bDevice, bSize, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_ACL(aclrtMalloc((void **)&biasDevice, biasSize, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_ACL(aclrtMalloc((void **)&cDevice, cSize, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_ACL(aclrtMalloc((void **)&workspaceDevice, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_ACL(aclrtMalloc((void **)&tilingDevice, tilingSize, ACL_MEM_MALLOC_HUGE_FIRST));
+    if (!ReadFile("./input/x1_gm.bin", aSize, aHost)) return 1;
+    if (!ReadFile("./input/x2_gm.bin", bSize, bHost)) return 1;
+    if (!ReadFile("./input/bias.bin", biasSize, biasHost)) return 1;
+    CHECK_ACL(aclrtMemcpy(aDevice, aSize, aHost, aSize, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_ACL(aclrtMemcpy(bDevice, bSize, bHost, bSize, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_ACL(aclrtMemcpy(biasDevice, biasSize, biasHost, biasSize, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_ACL(aclrtMemcpy(tilingDevice, tilingSize, tilingHost, tilingSize, ACL_MEMCPY_HOST_TO_DEVICE));
+
+    CHECK_ACL(ACLRT_LAUNCH_KERNEL(matmul_leakyrelu_mix)(blockDim, stream, aDevice, bDevice, biasDevice, cDevice,
+                                                           workspaceDevice, tilingDevice));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    soc = aclrtGetSocName();
+    CHECK_ACL(aclrtMemcpy(cHost, cSize, cDevice, cSize, ACL_MEMCPY_DEVICE_TO_HOST));
+    if (!WriteFile("./output/output.bin", cHost, cSize)) return 1;
+
+    CHECK_ACL(aclrtFree(aDevice));
+    CHECK_ACL(aclrtFree(bDevice));
+    CHECK_ACL(aclrtFree(biasDevice));
+    CHECK_ACL(aclrtFree(cDevice));
+    CHECK_ACL(aclrtFree(workspaceDevice));
+    CHECK_ACL(aclrtFree(tilingDevice));
+    CHECK_ACL(aclrtFreeHost(aHost));
+    CHECK_ACL(aclrtFreeHost(bHost));
+    CHECK_ACL(aclrtFreeHost(biasHost));
+    CHECK_ACL(aclrtFreeHost(cHost));
+    CHECK_ACL(aclrtDestroyStream(stream));
+    CHECK_ACL(aclrtResetDevice(0));
+    CHECK_ACL(aclFinalize());
+#endif
+    std::free(tilingHost);
+    std::printf("matmul_leakyrelu_mix: %u blocks, ran on %s\n", blockDim, soc ? soc : "(unknown)");
+    return 0;
+}
