@@ -64,6 +64,10 @@ foreach(dir include runtime/include)
   endif()
 endforeach()
 
+# CANN's host tiling headers (tiling/tiling_api.h, kernel_tiling/kernel_tiling.h, ...) where
+# CANN has them; they include npuvp's lib/ headers through the include root of the targets.
+install(DIRECTORY sw/tiling/include/ DESTINATION include FILES_MATCHING PATTERN "*.h")
+
 # The directories CANN projects' run.sh puts on LD_LIBRARY_PATH.
 set(cann_socs Ascend910A Ascend910B Ascend910ProA Ascend910ProB Ascend910PremiumA Ascend910B1 Ascend910B2
     Ascend910B2C Ascend910B3 Ascend910B4 Ascend910B4-1 Ascend310P1 Ascend310P2 Ascend310P3 Ascend310P4

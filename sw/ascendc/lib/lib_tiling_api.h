@@ -1,0 +1,6 @@
+// The host tiling functions of the lib/ APIs, as tiling/tiling_api.h includes them.
+#pragma once
+#include "sw/ascendc/lib/activation/softmax_tiling.h"
+#include "sw/ascendc/lib/normalization/layernorm_tiling.h"
+#include "sw/ascendc/lib/normalization/rmsnorm_tiling.h"
+#include "sw/ascendc/lib/activation/gelu_tiling.h"
