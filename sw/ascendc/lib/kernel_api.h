@@ -11,3 +11,5 @@
 #include "sw/ascendc/lib/activation/gelu.h"
 #include "sw/ascendc/lib/activation/silu.h"
 #include "sw/ascendc/lib/activation/swish.h"
+#include "sw/ascendc/lib/sort/sort.h"
+#include "sw/ascendc/lib/sort/topk.h"

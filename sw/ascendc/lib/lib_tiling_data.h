@@ -1,4 +1,5 @@
-// The tiling structures of the lib/ APIs (SoftMaxTiling, LayerNormTiling, RmsNormTiling),
+// The tiling structures of the lib/ APIs (SoftMaxTiling, LayerNormTiling, RmsNormTiling,
+// TopkTiling),
 // in both of CANN's forms from one field list each, so they share one layout:
 //   - kernel side, AscendC::tiling::X (also ::X), plain structs as kernel_tiling/kernel_tiling.h
 //     declares them;
@@ -33,6 +34,19 @@
   F(uint32_t, mainBsLengthAlign) F(uint32_t, loopRound) F(uint32_t, inputTailPos)            \
   F(uint32_t, tailBshLength) F(uint32_t, tailBsLength)
 
+#define NPUVP_TOPK_TILING_FIELDS(F)                                                            \
+  F(int32_t, tmpLocalSize) F(int32_t, allDataSize) F(int32_t, innerDataSize) F(uint32_t, sortRepeat) \
+  F(int32_t, mrgSortRepeat) F(int32_t, kAlignFourBytes) F(int32_t, kAlignTwoBytes)             \
+  F(int32_t, maskOffset) F(int32_t, maskVreducev2FourBytes) F(int32_t, maskVreducev2TwoBytes)  \
+  F(int32_t, mrgSortSrc1offset) F(int32_t, mrgSortSrc2offset) F(int32_t, mrgSortSrc3offset)    \
+  F(int32_t, mrgSortTwoQueueSrc1Offset) F(int32_t, mrgFourQueueTailPara1)                      \
+  F(int32_t, mrgFourQueueTailPara2) F(int32_t, srcIndexOffset) F(uint32_t, copyUbToUbBlockCount) \
+  F(int32_t, topkMrgSrc1MaskSizeOffset) F(int32_t, topkNSmallSrcIndexOffset)                   \
+  F(uint32_t, vreduceValMask0) F(uint32_t, vreduceValMask1) F(uint32_t, vreduceIdxMask0)       \
+  F(uint32_t, vreduceIdxMask1) F(uint16_t, vreducehalfValMask0) F(uint16_t, vreducehalfValMask1) \
+  F(uint16_t, vreducehalfValMask2) F(uint16_t, vreducehalfValMask3) F(uint16_t, vreducehalfValMask4) \
+  F(uint16_t, vreducehalfValMask5) F(uint16_t, vreducehalfValMask6) F(uint16_t, vreducehalfValMask7)
+
 #define NPUVP_TILING_KERNEL_FIELD(type, name) type name = 0;
 #define NPUVP_TILING_HOST_FIELD(type, name)                 \
   type name = 0;                                            \
@@ -59,15 +73,20 @@ struct LayerNormTiling {
 struct RmsNormTiling {
   NPUVP_RMSNORM_TILING_FIELDS(NPUVP_TILING_KERNEL_FIELD)
 };
+struct TopkTiling {
+  NPUVP_TOPK_TILING_FIELDS(NPUVP_TILING_KERNEL_FIELD)
+};
 }  // namespace AscendC::tiling
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::RmsNormTiling;
 using AscendC::tiling::SoftMaxTiling;
+using AscendC::tiling::TopkTiling;
 
 namespace optiling {
 NPUVP_TILING_HOST_STRUCT(SoftMaxTiling, NPUVP_SOFTMAX_TILING_FIELDS)
 NPUVP_TILING_HOST_STRUCT(LayerNormTiling, NPUVP_LAYERNORM_TILING_FIELDS)
 NPUVP_TILING_HOST_STRUCT(RmsNormTiling, NPUVP_RMSNORM_TILING_FIELDS)
+NPUVP_TILING_HOST_STRUCT(TopkTiling, NPUVP_TOPK_TILING_FIELDS)
 }  // namespace optiling
 
 namespace npuvp::lib_tiling {
@@ -78,8 +97,12 @@ inline constexpr uint32_t kSoftmaxStatFloats = 96;
 inline uint32_t softmax_row_bytes(uint32_t k, uint32_t typeSize) {
   return 4u * (kSoftmaxStatFloats + k * (typeSize == 2 ? 2u : 1u));
 }
+// TopK's temporary bytes for rows of `inner` elements: the scores (float), the indices, and two
+// record buffers of 8 B per element (lib/sort/topk.h).
+inline uint32_t topk_tmp_bytes(uint32_t inner) { return inner * (4u + 4u + 8u + 8u) + 64u; }
 }  // namespace npuvp::lib_tiling
 
 static_assert(sizeof(optiling::SoftMaxTiling) == sizeof(AscendC::tiling::SoftMaxTiling), "one layout");
 static_assert(sizeof(optiling::LayerNormTiling) == sizeof(AscendC::tiling::LayerNormTiling), "one layout");
+static_assert(sizeof(optiling::TopkTiling) == sizeof(AscendC::tiling::TopkTiling), "one layout");
 static_assert(sizeof(optiling::RmsNormTiling) == sizeof(AscendC::tiling::RmsNormTiling), "one layout");
