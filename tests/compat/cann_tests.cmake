@@ -34,6 +34,8 @@ set_tests_properties(compat.cann.install PROPERTIES FIXTURES_SETUP cann_prefix T
 
 # DataCopyPad exists on the A2 products only (asc-devkit docs/api/context/DataCopyPad(ISASI).md).
 set(cann_socs_clamp_pad Ascend910B3)
+# lib/ TopK sorts with Sort32 and MrgSort, A2 only (docs/writing-kernels.md, High-level lib APIs).
+set(cann_socs_topk_custom Ascend910B3)
 file(GLOB cann_projects LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/*)
 foreach(project IN LISTS cann_projects)
   if(NOT EXISTS ${project}/CMakeLists.txt)

@@ -213,6 +213,60 @@ TEST(LibSilu, Half_910) { check_gate<half>(Act::Silu, "core910", 96, 0); }
 TEST(LibSwish, Float_A2) { check_gate<float>(Act::Swish, "core910b", 77, 0); }
 TEST(LibSwish, Half_310P) { check_gate<half>(Act::Swish, "ascend310p", 64, 0); }
 
+// ---- Sum, Mean ----
+template <class T>
+void check_row_sums(bool mean, const std::string& platform, uint32_t outter, uint32_t inner, uint32_t n) {
+  auto& dev = npuvp::testing::make_device({}, platform);
+  const auto x = npuvp::testing::random_vector<T>(size_t(outter) * inner, 81, -10, 10);
+  const uint32_t tmpBytes = npuvp::lib_tiling::row_reduce_tmp_bytes(outter, inner, sizeof(T));
+  std::vector<UbOperand> ops = {UbOperand::of(x), UbOperand::zeros(outter * sizeof(T)), UbOperand::zeros(tmpBytes)};
+  npuvp::testing::run_in_ub(dev, ops, [&](const std::vector<AscendC::LocalTensor<uint8_t>>& ub) {
+    if (mean) {
+      AscendC::MeanParams p;
+      p.outter = outter;
+      p.inner = inner;
+      p.n = n;
+      AscendC::Mean<T>(ub[1].ReinterpretCast<T>(), ub[0].ReinterpretCast<T>(), ub[2], p);
+    } else {
+      AscendC::SumParams p;
+      p.outter = outter;
+      p.inner = inner;
+      p.n = n;
+      AscendC::Sum<T>(ub[1].ReinterpretCast<T>(), ub[0].ReinterpretCast<T>(), ub[2], p);
+    }
+  });
+  std::vector<T> want(outter);
+  std::vector<float> row(inner);
+  for (uint32_t r = 0; r < outter; ++r) {
+    for (uint32_t j = 0; j < inner; ++j) row[j] = float(x[size_t(r) * inner + j]);
+    volatile float s = npuvp::testing::reduce_sum_count_form(row.data(), n);
+    if (mean) s = float(s) / float(n);
+    want[r] = static_cast<T>(float(s));
+  }
+  expect_same(ops[1].as<T>(outter), want, mean ? "mean" : "sum");
+}
+
+TEST(LibSum, Float_5x136_n130_A2) { check_row_sums<float>(false, "core910b", 5, 136, 130); }
+TEST(LibSum, Half_3x48_n33_310P) { check_row_sums<half>(false, "ascend310p", 3, 48, 33); }
+TEST(LibMean, Float_9x16_n16_910) { check_row_sums<float>(true, "core910", 9, 16, 16); }
+TEST(LibMean, Half_2x272_n270_A2) { check_row_sums<half>(true, "core910b", 2, 272, 270); }
+
+TEST(LibSumErrors, UnalignedInner) {
+  auto& dev = npuvp::testing::make_device({}, "core910b");
+  const std::string err = npuvp::testing::kernel_error(dev, 1, [] {
+    using namespace AscendC;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, 4096);
+    SumParams p;
+    p.outter = 2;
+    p.inner = 10;
+    p.n = 10;
+    Sum<float>(a.Get<float>(), a.Get<float>(), a.Get<uint8_t>(), p);
+  });
+  EXPECT_THAT(err, npuvp::testing::IsKernelError("Sum", "inner must be 32 B aligned"));
+}
+
 TEST(LibGeluTiling, TmpSizes) {
   uint32_t maxV = 0, minV = 0;
   AscendC::GetGeluMaxMinTmpSize(ge::Shape({4, 100}), 2, maxV, minV);

@@ -13,3 +13,5 @@
 #include "sw/ascendc/lib/activation/swish.h"
 #include "sw/ascendc/lib/sort/sort.h"
 #include "sw/ascendc/lib/sort/topk.h"
+#include "sw/ascendc/lib/reduce/sum.h"
+#include "sw/ascendc/lib/reduce/mean.h"
