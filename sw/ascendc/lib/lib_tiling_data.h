@@ -97,6 +97,20 @@ inline constexpr uint32_t kSoftmaxStatFloats = 96;
 inline uint32_t softmax_row_bytes(uint32_t k, uint32_t typeSize) {
   return 4u * (kSoftmaxStatFloats + k * (typeSize == 2 ? 2u : 1u));
 }
+// LayerNorm (mean, variance and deviation per row; five float rows: the widened x, deviation,
+// square/broadcast, gamma, beta) and RmsNorm (the mean square per row; four float rows:
+// widened x, square/broadcast, gamma, result).
+inline uint32_t layernorm_tmp_bytes(uint32_t rows, uint32_t h) { return 4u * (3u * ((rows + 7) / 8 * 8) + 5u * h); }
+inline uint32_t rmsnorm_tmp_bytes(uint32_t rows, uint32_t h) { return 4u * ((rows + 7) / 8 * 8 + 4u * h); }
+// Gelu, FasterGelu, Silu, Swish (lib/activation/sigmoid_gate.h): per element one float (two for
+// half); at least one 64-element chunk.
+inline uint32_t gate_bytes_per_element(uint32_t typeSize) { return typeSize == 2 ? 8u : 4u; }
+inline uint32_t gate_min_tmp_bytes(uint32_t typeSize) { return 64u * gate_bytes_per_element(typeSize); }
+// Sum and Mean (lib/reduce/sum.h): the sums and divisors (outter floats each, padded to 32 B)
+// and one float row.
+inline uint32_t row_reduce_tmp_bytes(uint32_t outter, uint32_t inner, uint32_t typeSize) {
+  return 4u * (2u * ((outter + 7) / 8 * 8) + inner * (typeSize == 2 ? 2u : 1u));
+}
 // TopK's temporary bytes for rows of `inner` elements: the scores (float), the indices, and two
 // record buffers of 8 B per element (lib/sort/topk.h).
 inline uint32_t topk_tmp_bytes(uint32_t inner) { return inner * (4u + 4u + 8u + 8u) + 64u; }

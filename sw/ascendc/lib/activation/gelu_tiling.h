@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 #include "graph/tensor.h"
-#include "sw/ascendc/lib/activation/sigmoid_gate.h"
+#include "sw/ascendc/lib/lib_tiling_data.h"
 
 namespace AscendC {
 

@@ -10,12 +10,7 @@
 #pragma once
 #include <type_traits>
 #include "sw/ascendc/lib/lib_common.h"
-
-namespace npuvp::lib_tiling {
-inline uint32_t gate_bytes_per_element(uint32_t typeSize) { return typeSize == 2 ? 8u : 4u; }
-// The smallest useful chunk: 64 elements (one float repeat).
-inline uint32_t gate_min_tmp_bytes(uint32_t typeSize) { return 64u * gate_bytes_per_element(typeSize); }
-}  // namespace npuvp::lib_tiling
+#include "sw/ascendc/lib/lib_tiling_data.h"
 
 namespace npuvp::ascendc::lib {
 

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include "graph/tensor.h"
 #include "sw/ascendc/lib/lib_tiling_data.h"
-#include "sw/ascendc/lib/normalization/norm_common.h"
 
 namespace AscendC {
 

@@ -1,6 +1,7 @@
 // Shared by LayerNorm and RmsNorm (lib/normalization/): the [B, S, H] geometry and its checks.
 #pragma once
 #include "sw/ascendc/lib/lib_common.h"
+#include "sw/ascendc/lib/lib_tiling_data.h"
 
 namespace npuvp::ascendc::lib {
 
@@ -28,11 +29,3 @@ NormShape norm_shape(uint32_t b, uint32_t s, uint32_t h, uint32_t original_h, co
 }
 
 }  // namespace npuvp::ascendc::lib
-
-namespace npuvp::lib_tiling {
-// Temporary bytes of LayerNorm (mean, variance and deviation per row; five float rows: the
-// widened x, deviation, square/broadcast, gamma, beta) and RmsNorm (the mean square per row;
-// four float rows: widened x, square/broadcast, gamma, result).
-inline uint32_t layernorm_tmp_bytes(uint32_t rows, uint32_t h) { return 4u * (3u * ((rows + 7) / 8 * 8) + 5u * h); }
-inline uint32_t rmsnorm_tmp_bytes(uint32_t rows, uint32_t h) { return 4u * ((rows + 7) / 8 * 8 + 4u * h); }
-}  // namespace npuvp::lib_tiling

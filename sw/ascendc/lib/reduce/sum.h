@@ -7,6 +7,7 @@
 #pragma once
 #include <type_traits>
 #include "sw/ascendc/lib/lib_common.h"
+#include "sw/ascendc/lib/lib_tiling_data.h"
 
 namespace AscendC {
 
@@ -22,12 +23,6 @@ struct MeanParams {
 };
 
 }  // namespace AscendC
-
-namespace npuvp::lib_tiling {
-inline uint32_t row_reduce_tmp_bytes(uint32_t outter, uint32_t inner, uint32_t typeSize) {
-  return 4u * (2u * ((outter + 7) / 8 * 8) + inner * (typeSize == 2 ? 2u : 1u));
-}
-}  // namespace npuvp::lib_tiling
 
 namespace npuvp::ascendc::lib {
 
