@@ -15,3 +15,5 @@
 #include "sw/ascendc/lib/sort/topk.h"
 #include "sw/ascendc/lib/reduce/sum.h"
 #include "sw/ascendc/lib/reduce/mean.h"
+#include "sw/ascendc/lib/pad/broadcast.h"
+#include "sw/ascendc/lib/filter/dropout.h"
