@@ -25,3 +25,4 @@
 #include "sw/ascendc/ascendc/std.h"
 #include "sw/ascendc/ascendc/sort.h"
 #include "sw/ascendc/ascendc/broadcast_mm.h"
+#include "sw/ascendc/lib/kernel_api.h"

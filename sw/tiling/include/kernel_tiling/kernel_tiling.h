@@ -3,3 +3,5 @@
 // One header per API topic; each adds its structs here with one include line.
 #pragma once
 #include "kernel_tiling/matmul_tiling_data.h"
+// The lib/ APIs' structures (SoftMaxTiling, LayerNormTiling, RmsNormTiling, ...).
+#include "lib/lib_tiling_data.h"

@@ -5,3 +5,5 @@
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/matmul/matmul_tiling.h"
+// The lib/ APIs' host tiling (SoftMax family, LayerNorm, RmsNorm, TopK, ...).
+#include "lib/lib_tiling_api.h"

@@ -1,0 +1,8 @@
+// The host tiling functions of the lib/ APIs, as tiling/tiling_api.h includes them.
+#pragma once
+#include "sw/ascendc/lib/activation/softmax_tiling.h"
+#include "sw/ascendc/lib/normalization/layernorm_tiling.h"
+#include "sw/ascendc/lib/normalization/rmsnorm_tiling.h"
+#include "sw/ascendc/lib/activation/gelu_tiling.h"
+#include "sw/ascendc/lib/sort/topk_tiling.h"
+#include "sw/ascendc/lib/pad/broadcast_tiling.h"
