@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iterator>
 #include <fmt/format.h>
+#include <sanitizer/asan_interface.h>
 
 namespace npuvp::aicore {
 
@@ -88,6 +89,19 @@ uintptr_t interrupted_stack_pointer(void* context) {
 #endif
 }
 
+// Before jumping back to the recovery point: the frames between it and the interrupted code
+// are dead. ASan's siglongjmp clears the stack it runs on, here the signal stack, so the dead
+// frames' red zones are cleared here; otherwise a later, correct use of that memory is reported
+// as a stack-buffer-overflow. (Without ASan this does nothing.)
+void forget_dead_frames(const Slot& slot, void* context, const sigjmp_buf* recovery) {
+  const uintptr_t sp = interrupted_stack_pointer(context);
+  const uintptr_t frame = reinterpret_cast<uintptr_t>(recovery);
+  const uintptr_t top = slot.top.load(std::memory_order_acquire);
+  const uintptr_t bottom = top > slot.size ? top - slot.size : 0;
+  const uintptr_t low = std::max(sp > 128 ? sp - 128 : 0, bottom);  // 128: the x86-64 red zone
+  if (low < frame && frame <= top) ASAN_UNPOISON_MEMORY_REGION(reinterpret_cast<void*>(low), frame - low);
+}
+
 uint64_t overflow_reach(uint64_t size) { return std::max<uint64_t>(StackGuard::kSlack, size); }
 
 // The slot whose stack the interrupted code was running on (an overflowing frame may have
@@ -138,6 +152,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
       slot->overflow = overflow;
       slot->watchdog = false;
       slot->recovery.store(nullptr, std::memory_order_release);
+      forget_dead_frames(*slot, context, recovery);
       siglongjmp(*recovery, 1);
     }
     if (overflow) report_overflow(*slot, slot->top.load(), fault);
@@ -177,6 +192,7 @@ void on_watchdog_tick(int, siginfo_t*, void* context) {
   slot->watchdog = true;
   slot->overflow = false;
   slot->recovery.store(nullptr, std::memory_order_release);
+  forget_dead_frames(*slot, context, recovery);
   siglongjmp(*recovery, 1);
 }
 
