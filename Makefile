@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test test-sanitize bench install clean
+.PHONY: all deps configure build demo test test-sanitize test-sanitize-quick bench install clean
 
 all: build
 
@@ -28,6 +28,12 @@ test-sanitize: deps
 	@cmake -S . -B $(SANITIZE_BUILD) -DNPUVP_SANITIZE=ON -DNPUVP_BENCH=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j $(JOBS) --timeout 900
+
+# The fast subset: only the unit-test binary, built and run under ASan + UBSan.
+test-sanitize-quick: deps
+	@cmake -S . -B $(SANITIZE_BUILD) -DNPUVP_SANITIZE=ON -DNPUVP_BENCH=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target npuvp_unit_tests
+	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j $(JOBS) --timeout 900 -R '^unit\.'
 
 bench:
 	@scripts/install-deps.sh --with-bench
