@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config libsystemc-dev libfmt-dev libgtest-dev libgmock-dev python3-numpy
           libbenchmark-dev nlohmann-json3-dev libcli11-dev
-          python3-dev python3-pybind11 pybind11-dev python3-pytest)
+          python3-dev python3-pybind11 pybind11-dev python3-pytest
+          libunwind8)  # libunwind8: the sanitizer's call-site capture (models/check/site.cpp), opened at run time
 with_verilator=1
 for arg in "$@"; do
   case "$arg" in

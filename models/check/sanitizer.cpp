@@ -661,8 +661,8 @@ struct SanitizerAccess {
     }
     if (s.seen.insert({"out-of-bounds", s.events[event].site}).second) {
       san.report("out-of-bounds", true,
-                 fmt::format("{} {} {} [0x{:x}, 0x{:x}) outside every buffer TPipe::InitBuffer gave this block "
-                             "(a tensor used past its buffer's size?)",
+                 fmt::format("{} {} {} [0x{:x}, 0x{:x}) outside every buffer TPipe::InitBuffer gave this block, "
+                             "or across two of them (a tensor used past its buffer's size?)",
                              s.describe(s.events[event]), span.write ? "writes" : "reads", space_name(span.space),
                              span.begin, span.end));
     }
@@ -877,6 +877,13 @@ void Sanitizer::host_read(uint64_t addr, uint64_t size, const char* api) {
 void Sanitizer::local_buffer(int core, MemSpace space, uint64_t addr, uint64_t size, const char* api) {
   (void)api;
   s_->core(core).buffers[size_t(space)].push_back({addr, addr + size});
+}
+
+void Sanitizer::local_buffer_slots(int core, MemSpace space, uint64_t addr, uint64_t slot, uint32_t num) {
+  auto& regions = s_->core(core).buffers[size_t(space)];
+  const auto whole = std::find(regions.begin(), regions.end(), std::pair<uint64_t, uint64_t>{addr, addr + slot * num});
+  if (whole != regions.end()) regions.erase(whole);
+  for (uint32_t i = 0; i < num; ++i) regions.push_back({addr + i * slot, addr + (i + 1) * slot});
 }
 
 void Sanitizer::deadlock(const std::string& states) {

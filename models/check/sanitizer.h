@@ -20,7 +20,7 @@
 //   pair of sites; reports are deduplicated by that pair.
 // memory: GM accesses outside every live allocation (out-of-bounds) or inside a freed one
 //   (use-after-free), double frees, allocations live at exit (leak); local accesses outside
-//   the TPipe buffers of the block (when it has any in that memory).
+//   the TPipe buffers of the block (when it has any in that memory), each queue buffer its own.
 // init: reads of bytes never written since their allocation (GM: host copies and kernels
 //   write; memory the host can address directly, GmAlloc's, counts as written by the host).
 // sync: SetFlags never waited at a block's end (hand-written ones: TQue's last FreeTensor
@@ -108,6 +108,9 @@ class Sanitizer {
   void host_read(uint64_t addr, uint64_t size, const char* api);
   // TPipe gave [addr, addr + size) of `space` to a buffer on `core` (InitBuffer).
   void local_buffer(int core, aicore::MemSpace space, uint64_t addr, uint64_t size, const char* api);
+  // The region [addr, addr + slot * num) just given is a queue's `num` buffers of `slot`
+  // bytes each: a tensor of one buffer is checked against that buffer alone.
+  void local_buffer_slots(int core, aicore::MemSpace space, uint64_t addr, uint64_t slot, uint32_t num);
 
   // A deadlock: the waits that can never be met, from the cores' states.
   void deadlock(const std::string& states);

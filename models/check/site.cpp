@@ -13,9 +13,34 @@
 
 namespace npuvp::check {
 
+namespace {
+using Backtrace = int (*)(void**, int);
+
+// libunwind's unw_backtrace (package libunwind8) remembers each code address's frame layout,
+// so a stack seen before costs a few loads per frame instead of glibc's backtrace()
+// interpreting the DWARF unwind tables again (that was most of the sanitizer's cost). It is
+// opened privately (RTLD_LOCAL): linked in, its _Unwind_* and backtrace would replace the
+// C++ runtime's for the whole process. Without it, glibc's backtrace().
+Backtrace cached_unwinder() {
+  static const Backtrace fn = []() -> Backtrace {
+    void* lib = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+    return lib ? reinterpret_cast<Backtrace>(dlsym(lib, "unw_backtrace")) : nullptr;
+  }();
+  return fn;
+}
+}  // namespace
+
 uint32_t SiteTable::capture() {
   Stack s;
-  s.n = backtrace(s.pcs, kDepth);
+  if (Backtrace unwind = cached_unwinder()) {
+    // Its first frame is unw_backtrace's own: drop it, as glibc's backtrace() does.
+    void* pcs[kDepth + 1];
+    const int n = unwind(pcs, kDepth + 1);
+    s.n = n > 1 ? n - 1 : 0;
+    std::memcpy(s.pcs, pcs + 1, sizeof(void*) * size_t(s.n));
+  } else {
+    s.n = backtrace(s.pcs, kDepth);
+  }
   uint64_t h = 1469598103934665603ull;
   for (int i = 0; i < s.n; ++i) h = (h ^ reinterpret_cast<uintptr_t>(s.pcs[i])) * 1099511628211ull;
   std::vector<uint32_t>& same = by_hash_[h];

@@ -495,6 +495,9 @@ void TPipe::init_queue(npuvp::ascendc::QueueState& q, TPosition pos, int32_t dep
   auto& c = core();
   const uint64_t slot = (uint64_t(len) + 31) / 32 * 32;
   const uint64_t base = num >= 1 && len > 0 ? allocate(pos, slot * num, "TPipe::InitBuffer") : 0;
+  if (auto* san = npuvp::check::Sanitizer::active(); san && num > 1 && len > 0) {
+    san->local_buffer_slots(c.id(), npuvp::ascendc::position_space(pos), base, slot, num);  // each buffer its own
+  }
   init_queue_in(q, pos, depth, num, len, base, npuvp::ascendc::queue_pipes(pos, c.product()), "TPipe::InitBuffer");
 }
 

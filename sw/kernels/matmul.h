@@ -28,7 +28,8 @@ uint32_t matmul_a2_base_n(MatmulShape shape, uint32_t blocks, uint64_t l1_bytes)
 // grid idle).
 template <class CT>
 void matmul_910(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, MatmulShape shape);
-uint64_t matmul_910_workspace_bytes(MatmulShape shape);
+// On `blocks` blocks (each band of the tile grid pads into its own copy of Ap or Bp).
+uint64_t matmul_910_workspace_bytes(MatmulShape shape, uint32_t blocks);
 // How matmul_910 splits C over `blocks` blocks: `rows` bands of tile rows x `cols` bands of
 // tile columns, block b taking band (b / cols, b % cols).
 struct TileGrid {

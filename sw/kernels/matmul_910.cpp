@@ -13,8 +13,10 @@
 // Several blocks: C's 128 x 128 tiles form a grid, and each block takes one rectangle of it
 // (a band of tile rows x a band of tile columns; blocks past the rectangles idle). The 910 has
 // no cross-core synchronisation, so a block never reads what another block wrote: it pads the
-// rows of A and the columns of B its rectangle needs itself. Blocks that share a band pad the
-// same bytes to the same values, which costs vector time but not correctness.
+// rows of A and the columns of B its rectangle needs itself, into its own copy of Ap (one per
+// band of tile columns) and of Bp (one per band of tile rows). Blocks that share a band pad the
+// same values, which costs vector time; padding into shared bytes would be a cross-core race
+// (the sanitizer reports it: no order between the blocks' writes and the other's cube reads).
 #include <algorithm>
 #include <type_traits>
 
@@ -34,23 +36,27 @@ template <class CT>
 class KernelMatmul910 {
  public:
   KernelMatmul910(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR ws, MatmulShape s)
-      : s_(s), kp_(round_up(s.k, 16)), np_(round_up(s.n, 16)) {
+      : s_(s), kp_(round_up(s.k, 16)), np_(round_up(s.n, 16)), a_(a), b_(b), c_(c), ws_(ws) {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), uint64_t(s.m) * s.k);
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), uint64_t(s.k) * s.n);
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(c), uint64_t(s.m) * s.n);
-    auto* w = reinterpret_cast<__gm__ uint8_t*>(ws);
-    apGm.SetGlobalBuffer(pad_a() ? reinterpret_cast<__gm__ half*>(w) : reinterpret_cast<__gm__ half*>(a),
-                         uint64_t(s.m) * kp_);
-    bpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ half*>(w + uint64_t(s.m) * kp_ * 2)
-                                 : reinterpret_cast<__gm__ half*>(b),
-                         uint64_t(s.k) * np_);
-    cpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ CT*>(w + (uint64_t(s.m) * kp_ + uint64_t(s.k) * np_) * 2)
-                                 : reinterpret_cast<__gm__ CT*>(c),
-                         uint64_t(s.m) * np_);
   }
 
   void Process() {
     if (!TakeShare()) return;  // more blocks than tiles: this one has nothing to do
+    // The workspace (matmul_910_workspace_bytes): grid.cols copies of Ap, grid.rows copies of
+    // Bp, then Cp (blocks write disjoint rectangles of it).
+    auto* w = reinterpret_cast<__gm__ uint8_t*>(ws_);
+    const uint64_t ap_bytes = uint64_t(s_.m) * kp_ * 2, bp_bytes = uint64_t(s_.k) * np_ * 2;
+    apGm.SetGlobalBuffer(pad_a() ? reinterpret_cast<__gm__ half*>(w + band_j_ * ap_bytes)
+                                 : reinterpret_cast<__gm__ half*>(a_),
+                         uint64_t(s_.m) * kp_);
+    bpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ half*>(w + grid_.cols * ap_bytes + band_i_ * bp_bytes)
+                                 : reinterpret_cast<__gm__ half*>(b_),
+                         uint64_t(s_.k) * np_);
+    cpGm.SetGlobalBuffer(pad_n() ? reinterpret_cast<__gm__ CT*>(w + grid_.cols * ap_bytes + grid_.rows * bp_bytes)
+                                 : reinterpret_cast<__gm__ CT*>(c_),
+                         uint64_t(s_.m) * np_);
     const uint32_t width = n_end_ - n_begin_, padded_width = round_up(width, 16);
     if (pad_a() || pad_n()) {
       TPipe pipe;
@@ -143,11 +149,12 @@ class KernelMatmul910 {
 
   // This block's rectangle of C, in elements (tile-aligned); false if it has none.
   bool TakeShare() {
-    const TileGrid grid = matmul_910_tile_grid(s_, static_cast<uint32_t>(GetBlockNum()));
+    const TileGrid grid = grid_ = matmul_910_tile_grid(s_, static_cast<uint32_t>(GetBlockNum()));
     const auto block = static_cast<uint32_t>(GetBlockIdx());
     if (block >= grid.rows * grid.cols) return false;
     const uint32_t tiles_m = ceil_div(s_.m, kBaseM), tiles_n = ceil_div(s_.n, kBaseN);
     const uint32_t bi = block / grid.cols, bj = block % grid.cols;
+    band_i_ = bi, band_j_ = bj;
     // Balanced bands: band i of g over T tiles is [i T / g, (i + 1) T / g).
     m_begin_ = bi * tiles_m / grid.rows * kBaseM;
     m_end_ = std::min(s_.m, (bi + 1) * tiles_m / grid.rows * kBaseM);
@@ -174,6 +181,9 @@ class KernelMatmul910 {
 
   MatmulShape s_;
   uint32_t kp_, np_;
+  GM_ADDR a_, b_, c_, ws_;
+  TileGrid grid_;
+  uint32_t band_i_ = 0, band_j_ = 0;  // this block's band of tile rows and of tile columns
   uint32_t m_begin_ = 0, m_end_ = 0, n_begin_ = 0, n_end_ = 0;  // this block's share of C
   uint32_t rotation_ = 0;  // the row tile this block starts at, within its band
   TQue<TPosition::A1, kBuffers> qA1;
@@ -208,9 +218,11 @@ TileGrid matmul_910_tile_grid(MatmulShape s, uint32_t blocks) {
   return best;
 }
 
-uint64_t matmul_910_workspace_bytes(MatmulShape s) {
-  // Ap and Bp in f16, Cp in f32 (the larger output), plus one 32 B block of over-read slack.
-  return (uint64_t(s.m) * round_up(s.k, 16) + uint64_t(s.k) * round_up(s.n, 16)) * 2 +
+uint64_t matmul_910_workspace_bytes(MatmulShape s, uint32_t blocks) {
+  // A copy of Ap per band of tile columns and of Bp per band of tile rows in f16, Cp in f32
+  // (the larger output), plus one 32 B block of over-read slack.
+  const TileGrid grid = matmul_910_tile_grid(s, blocks);
+  return (uint64_t(grid.cols) * s.m * round_up(s.k, 16) + uint64_t(grid.rows) * s.k * round_up(s.n, 16)) * 2 +
          uint64_t(s.m) * round_up(s.n, 16) * 4 + 64;
 }
 

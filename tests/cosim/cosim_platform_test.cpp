@@ -99,7 +99,7 @@ TEST(CosimMatmul, Coupled910OnTheRtl) {
   auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
   auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
   const MatmulShape shape{m, n, k};
-  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape)));
+  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape, 1)));
   std::memcpy(ga, a.data(), a.size() * 2);
   std::memcpy(gb, b.data(), b.size() * 2);
   dev.launch("matmul", 1, [&] {

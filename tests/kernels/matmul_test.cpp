@@ -31,7 +31,7 @@ void check_matmul(Core core, uint32_t m, uint32_t n, uint32_t k, uint32_t seed) 
   std::memcpy(gb, b.data(), b.size() * 2);
   const MatmulShape shape{m, n, k};
   auto* ws = core == Core::A2 ? nullptr
-                              : static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape)));
+                              : static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape, 1)));
   dev.launch("matmul", 1, [&] {
     auto pa = reinterpret_cast<GM_ADDR>(ga), pb = reinterpret_cast<GM_ADDR>(gb), pc = reinterpret_cast<GM_ADDR>(gc);
     if (core == Core::A2) {

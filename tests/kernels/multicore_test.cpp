@@ -32,7 +32,7 @@ void check_matmul_910(uint32_t m, uint32_t n, uint32_t k, uint32_t blocks) {
   dev.memcpy(ga, a.data(), a.size() * 2, Device::Copy::HostToDevice);
   dev.memcpy(gb, b.data(), b.size() * 2, Device::Copy::HostToDevice);
   const MatmulShape shape{m, n, k};
-  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape)));
+  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape, blocks)));
   dev.launch("matmul", blocks, [&] {
     npuvp::kernels::matmul_910<CT>(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb),
                                    reinterpret_cast<GM_ADDR>(gc), ws, shape);

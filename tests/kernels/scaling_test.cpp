@@ -28,7 +28,7 @@ json matmul_910_run(unsigned cores, unsigned blocks, uint32_t m, uint32_t n, uin
   auto* a = static_cast<uint8_t*>(AscendC::GmAlloc(size_t(m) * k * 2));
   auto* b = static_cast<uint8_t*>(AscendC::GmAlloc(size_t(k) * n * 2));
   auto* c = static_cast<uint8_t*>(AscendC::GmAlloc(size_t(m) * n * 2));
-  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape)));
+  auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(npuvp::kernels::matmul_910_workspace_bytes(shape, blocks)));
   const auto& r = dev.launch("matmul", blocks, [&] { npuvp::kernels::matmul_910<half>(a, b, c, ws, shape); });
   return {{"seconds", r.sim_time.to_seconds()}, {"cycles", r.cycles}, {"wall", r.wall_seconds}};
 }
