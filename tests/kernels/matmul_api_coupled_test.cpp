@@ -10,6 +10,7 @@
 #include "lib/matmul_intf.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
+#include "tests/support/matmul_reference.h"
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
