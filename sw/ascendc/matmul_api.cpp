@@ -35,7 +35,6 @@
 #include "models/aicore/kernel_type.h"
 #include "models/aicore/product.h"
 #include "sw/ascendc/ascendc/broadcast_mm.h"
-#include "sw/ascendc/ascendc/data_copy_pad.h"
 
 namespace npuvp::ascendc {
 
@@ -79,7 +78,7 @@ struct MatmulEngine::State {
   TQue<TPosition::C1, 1> qBiasL1;
   TQue<TPosition::C2, 1> qBT;
   // The Atlas inference AI Core (310P, coupled): no Fixpipe and no BiasTable. C drains L0C ->
-  // UB (matrix mode, V pipe) -> GM (MTE3, one DataCopyPad per 16-column band, NZ -> ND); the
+  // UB (matrix mode, V pipe) -> GM (MTE3, one DataCopy per 16-column band, NZ -> ND); the
   // bias goes GM -> UB and is broadcast into L0C (BroadCastVecToMM), so the Mmads accumulate
   // from it as on the A2.
   bool via_ub = false;
@@ -355,7 +354,7 @@ void compute_block(MatmulEngine::State& s, uint32_t index) {
     // band of C in L0C (NZ: fractal (j, i) at j * m1 + i); the columns past n are never written.
     const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal);
     LocalTensor<uint8_t> ub = s.qBiasUb.AllocTensor<uint8_t>();
-    data_copy_pad(end_at(ub), offset(s.bias, uint64_t(n0) * 4), {1, n * 4, 0, 0, false, 0, 0, 0}, 4);
+    data_copy_count(end_at(ub), offset(s.bias, uint64_t(n0) * 4), round_up(n, 16), 4);
     s.qBiasUb.EnQue(ub);
     ub = s.qBiasUb.DeQue<uint8_t>();
     for (uint32_t i = 0; i < m1; ++i) {
@@ -455,8 +454,7 @@ namespace {
 
 // L0C's block (the last compute_block) to dst, row pitch `pitch` elements of C.
 // The 310P's drain: L0C -> UB in matrix mode (V; f32 -> f16 when C is half), then per
-// 16-column band of the NZ block, cur_m rows of its valid columns to GM (MTE3, DataCopyPad:
-// exact bytes, so tails never touch their neighbours).
+// 16-column band of the NZ block, cur_m rows of its valid columns to GM (MTE3).
 void drain_block_via_ub(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uint8_t atomic) {
   const DType ct = s.types.c;
   const uint32_t cs = aicore::dtype_size(ct);
@@ -470,10 +468,20 @@ void drain_block_via_ub(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uin
   u = s.qCO2.DeQue<uint8_t>();
   if (atomic == 1) set_atomic(1, ct, "Matmul::GetTensorC");
   const uint32_t row_bytes = kFractal * cs;  // one row of a band in UB
+  // The 310P has no DataCopyPad: whole 32 B units only, so C's rows and bands must be 32 B
+  // multiples (an N tail that is not would overwrite its neighbours: a clear error instead).
   for (uint32_t j = 0; j < n1; ++j) {
     const uint32_t w = std::min(kFractal, s.cur_n - j * kFractal) * cs;  // valid bytes per row
-    data_copy_pad(offset(dst, uint64_t(j) * row_bytes), offset(end_at(u), uint64_t(j) * m1 * kFractal * row_bytes),
-                  {s.cur_m, w, (row_bytes - round_up(w, 32)) / 32, pitch * cs - w, false, 0, 0, 0}, cs);
+    if (w % 32 != 0 || (pitch * cs) % 32 != 0) {
+      matmul_fail("GetTensorC", fmt::format("on {} C's rows go to GM in 32 B units: N {} (or its tail {}) of {} B "
+                                            "elements is not a multiple of 32 B",
+                                            aicore::product_name(core().product()), pitch, s.cur_n, cs));
+    }
+    data_copy_params(offset(dst, uint64_t(j) * row_bytes), offset(end_at(u), uint64_t(j) * m1 * kFractal * row_bytes),
+                     DataCopyParams(static_cast<uint16_t>(s.cur_m), static_cast<uint16_t>(w / 32),
+                                    static_cast<uint16_t>((row_bytes - w) / 32),
+                                    static_cast<uint16_t>((pitch * cs - w) / 32)),
+                     cs);
   }
   if (atomic == 1) set_atomic(0, DType::F32, "Matmul::GetTensorC");
   s.qCO2.FreeTensor(u);

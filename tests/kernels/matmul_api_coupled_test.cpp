@@ -1,7 +1,8 @@
 // The high-level Matmul on the Atlas inference AI Core (ascend310p, coupled: no Fixpipe, no
 // BiasTable): C drains L0C -> UB -> GM and the bias is broadcast into L0C from UB. Bit for bit
 // against a plain reference of the cube contract (exact f16 products accumulated in f32 in
-// increasing k, from the bias) at odd shapes: M/N/K tails, bias, transposed B, f16 C, several
+// increasing k, from the bias) at odd M and K, N tails of whole 32 B (no DataCopyPad on the
+// 310P), bias, transposed B, f16 C, several
 // cores; Iterate/GetTensorC; and the 4096^3 efficiency through the API in perf mode.
 #include <gtest/gtest.h>
 
@@ -111,13 +112,13 @@ void check(const Case& c, bool iterate) {
                      << ", want " << (bad < 0 ? 0.0 : double(static_cast<CT>(want[bad])));
 }
 
-TEST(MatmulApi310p, F32Out_17x33x50) { check<float, false, CFG_NORM>({17, 33, 50}, false); }
-TEST(MatmulApi310p, Bias_200x130x300) { check<float, false, CFG_NORM>({200, 130, 300, false, true}, false); }
-TEST(MatmulApi310p, F16Out_144x40x72) { check<half, false, CFG_NORM>({144, 40, 72}, false); }
-TEST(MatmulApi310p, TransposedB_Bias_70x50x90) { check<float, true, CFG_NORM>({70, 50, 90, true, true}, false); }
-TEST(MatmulApi310p, MdlTransposedB_64x77x700) { check<float, true, CFG_MDL>({64, 77, 700, true}, false); }
-TEST(MatmulApi310p, Iterate_Bias_300x290x40) { check<float, false, CFG_NORM>({300, 290, 40, false, true}, true); }
-TEST(MatmulApi310p, FourCores_Bias_300x270x130) { check<float, false, CFG_NORM>({300, 270, 130, false, true, 4}, false); }
+TEST(MatmulApi310p, F32Out_17x40x50) { check<float, false, CFG_NORM>({17, 40, 50}, false); }
+TEST(MatmulApi310p, Bias_200x136x300) { check<float, false, CFG_NORM>({200, 136, 300, false, true}, false); }
+TEST(MatmulApi310p, F16Out_144x48x72) { check<half, false, CFG_NORM>({144, 48, 72}, false); }
+TEST(MatmulApi310p, TransposedB_Bias_70x56x90) { check<float, true, CFG_NORM>({70, 56, 90, true, true}, false); }
+TEST(MatmulApi310p, MdlTransposedB_64x72x700) { check<float, true, CFG_MDL>({64, 72, 700, true}, false); }
+TEST(MatmulApi310p, Iterate_Bias_300x296x40) { check<float, false, CFG_NORM>({300, 296, 40, false, true}, true); }
+TEST(MatmulApi310p, FourCores_Bias_300x264x130) { check<float, false, CFG_NORM>({300, 264, 130, false, true, 4}, false); }
 
 // 4096^3 f16 -> f32 through the API on all 8 cores, perf mode, as a fraction of cube peak.
 TEST(MatmulApi310pEfficiency, Ascend310p_4096) {
