@@ -33,6 +33,8 @@
 #include "models/aicore/ai_core.h"
 #include "models/aicore/isa_types.h"
 #include "models/aicore/kernel_type.h"
+#include "models/aicore/product.h"
+#include "sw/ascendc/ascendc/broadcast_mm.h"
 
 namespace npuvp::ascendc {
 
@@ -75,6 +77,13 @@ struct MatmulEngine::State {
   TQue<TPosition::CO1, 2> qCO1;
   TQue<TPosition::C1, 1> qBiasL1;
   TQue<TPosition::C2, 1> qBT;
+  // The Atlas inference AI Core (310P, coupled): no Fixpipe and no BiasTable. C drains L0C ->
+  // UB (matrix mode, V pipe) -> GM (MTE3, one DataCopy per 16-column band, NZ -> ND); the
+  // bias goes GM -> UB and is broadcast into L0C (BroadCastVecToMM), so the Mmads accumulate
+  // from it as on the A2.
+  bool via_ub = false;
+  TQue<TPosition::VECOUT, 2> qCO2;
+  TQue<TPosition::VECIN, 1> qBiasUb;
   // Mixed mode: an AIV's object is its AIC's client (no buffers of its own).
   bool client = false, ended = false;
   uint32_t group = 0, sub = 0;
@@ -119,9 +128,14 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
                                  c.kind_text(), aicore::kernel_type_name(c.kernel_type()),
                                  types.cube_only ? " with ASCENDC_CUBE_ONLY" : ""));
   }
-  if (!aicore::is_a2(c.product())) {
-    matmul_fail(api, fmt::format("the high-level Matmul is modelled on the A2 products (ascend910b) only; this is {}",
-                                 c.kind_text()));
+  // asc-devkit docs/zh/api/SIMD-API/高阶API/矩阵计算/Matmul-Kernel侧接口 (Init, SetTensorA,
+  // Iterate, GetTensorC, IterateAll): supported on the A2/A3 products and the Atlas inference
+  // AI Core (310P); not on the Atlas training series (910).
+  const bool via_ub = c.product() == aicore::Product::Ascend310P;
+  if (!aicore::is_a2(c.product()) && !via_ub) {
+    matmul_fail(api, fmt::format("the high-level Matmul is not supported on {} ({}): CANN documents it for the A2/A3 "
+                                 "products and the Atlas inference AI Core (ascend310p), not the Atlas training series",
+                                 aicore::product_name(c.product()), c.kind_text()));
   }
   const bool f16 = types.a == DType::F16 && types.b == DType::F16 && (types.c == DType::F32 || types.c == DType::F16);
   const bool s8 = types.a == DType::S8 && types.b == DType::S8 && types.c == DType::S32;
@@ -149,6 +163,7 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
   s.base_m = t.baseM, s.base_n = t.baseN, s.base_k = t.baseK;
   s.step_k = types.multi_data_load ? uint32_t(std::max(1, std::min(t.stepKa, t.stepKb))) : 1;
   s.has_bias = t.isBias != 0;
+  s.via_ub = via_ub;
   if (c.core_kind() == aicore::CoreKind::Aiv) {  // mixed: the client of its AIC
     s.client = true;
     s.sub = c.block().sub_block_idx;
@@ -175,9 +190,22 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
   pipe->InitBuffer(s.qA2, 2, s.base_m * s.base_k * s.a_size);
   pipe->InitBuffer(s.qB2, 2, s.base_n * s.base_k * s.a_size);
   pipe->InitBuffer(s.qCO1, t.dbL0C == 2 ? 2 : 1, s.base_m * s.base_n * 4);
-  if (s.has_bias) {  // the tiling's isBias: SetBias needs the buffers the host counted
+  if (s.has_bias && !via_ub) {  // the tiling's isBias: SetBias needs the buffers the host counted
     pipe->InitBuffer(s.qBiasL1, 1, round_up(s.base_n, 16) * 4);
     pipe->InitBuffer(s.qBT, 1, round_up(s.base_n, 16) * 4);
+  }
+  if (via_ub) {
+    const uint64_t bias_bytes = s.has_bias ? round_up(s.base_n, 16) * 4 : 0;
+    if (s.has_bias) pipe->InitBuffer(s.qBiasUb, 1, static_cast<uint32_t>(bias_bytes));
+    // C's drain buffers in UB: two when they fit beside what the kernel took, so V drains one
+    // block while MTE3 writes the other.
+    const uint64_t c_bytes = uint64_t(round_up(s.base_m, 16)) * round_up(s.base_n, 16) * aicore::dtype_size(types.c);
+    const uint64_t free = pipe->FreeBytes(TPosition::VECOUT);
+    if (c_bytes > free) {
+      matmul_fail(api, fmt::format("C's {}x{} block ({} B) does not fit the {} B of UB left for the L0C -> UB drain",
+                                   s.base_m, s.base_n, c_bytes, free));
+    }
+    pipe->InitBuffer(s.qCO2, 2 * c_bytes <= free ? 2 : 1, static_cast<uint32_t>(c_bytes));
   }
   s.ready = true;
 }
@@ -321,7 +349,21 @@ void compute_block(MatmulEngine::State& s, uint32_t index) {
   const uint32_t loads = tiles_m(s) * tiles_n(s) * l1_blocks(s);
   LocalTensor<uint8_t> c = s.qCO1.AllocTensor<uint8_t>();
   LocalTensor<uint8_t> bias_bt;
-  if (s.has_bias) {
+  if (s.has_bias && s.via_ub) {
+    // GM -> UB (MTE2), then each 16 bias values broadcast to a 16 x 16 fractal of every row
+    // band of C in L0C (NZ: fractal (j, i) at j * m1 + i); the columns past n are never written.
+    const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal);
+    LocalTensor<uint8_t> ub = s.qBiasUb.AllocTensor<uint8_t>();
+    data_copy_count(end_at(ub), offset(s.bias, uint64_t(n0) * 4), round_up(n, 16), 4);
+    s.qBiasUb.EnQue(ub);
+    ub = s.qBiasUb.DeQue<uint8_t>();
+    for (uint32_t i = 0; i < m1; ++i) {
+      broadcast_vec_to_mm(offset(end_at(c), uint64_t(i) * kFractal * kFractal * 4), end_at(ub), DType::F32,
+                          static_cast<int32_t>(n1), 1, 0, m1 - 1);
+    }
+    s.qBiasUb.FreeTensor(ub);
+    core().barrier_all();  // the Mmads below start from the broadcast bias (V before M)
+  } else if (s.has_bias) {
     // GM -> L1 -> BiasTable, whole 64 B units (the columns past n are never written out).
     const uint32_t n16 = round_up(n, 16);
     LocalTensor<uint8_t> l1 = s.qBiasL1.AllocTensor<uint8_t>();
@@ -380,8 +422,8 @@ void compute_block(MatmulEngine::State& s, uint32_t index) {
       p.m = static_cast<uint16_t>(m);
       p.n = static_cast<uint16_t>(n);
       p.k = static_cast<uint16_t>(kk);
-      p.cmatrixInitVal = first;
-      const bool with_bias = first && s.has_bias;
+      p.cmatrixInitVal = first && !(s.has_bias && s.via_ub);
+      const bool with_bias = first && s.has_bias && !s.via_ub;
       mmad(end_at(c), end_at(a2), end_at(b2), s.types.c == DType::S32 ? DType::S32 : DType::F32, at, bt, p, with_bias,
            with_bias ? end_at(bias_bt) : CopyEnd{});
       s.qA2.FreeTensor(a2);
@@ -392,7 +434,7 @@ void compute_block(MatmulEngine::State& s, uint32_t index) {
     s.qB1.FreeTensor(b1);
     ++s.consumed;
   }
-  if (s.has_bias) s.qBT.FreeTensor(bias_bt);
+  if (s.has_bias && !s.via_ub) s.qBT.FreeTensor(bias_bt);
   s.qCO1.EnQue(c);
   s.c = c;
 }
@@ -411,7 +453,46 @@ void check_operands(MatmulEngine::State& s, const char* api) {
 namespace {
 
 // L0C's block (the last compute_block) to dst, row pitch `pitch` elements of C.
+// The 310P's drain: L0C -> UB in matrix mode (V; f32 -> f16 when C is half), then per
+// 16-column band of the NZ block, cur_m rows of its valid columns to GM (MTE3).
+void drain_block_via_ub(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uint8_t atomic) {
+  const DType ct = s.types.c;
+  const uint32_t cs = aicore::dtype_size(ct);
+  const uint32_t m1 = ceil_div(s.cur_m, kFractal), n1 = ceil_div(s.cur_n, kFractal);
+  LocalTensor<uint8_t> c = s.qCO1.DeQue<uint8_t>();
+  LocalTensor<uint8_t> u = s.qCO2.AllocTensor<uint8_t>();
+  local_copy(end_at(u), end_at(c), ct, ct == DType::S32 ? DType::S32 : DType::F32,
+             DataCopyParams(1, static_cast<uint16_t>(m1 * n1), 0, 0), true);
+  s.qCO2.EnQue(u);
+  s.qCO1.FreeTensor(c);
+  u = s.qCO2.DeQue<uint8_t>();
+  if (atomic == 1) set_atomic(1, ct, "Matmul::GetTensorC");
+  const uint32_t row_bytes = kFractal * cs;  // one row of a band in UB
+  // The 310P has no DataCopyPad: whole 32 B units only, so C's rows and bands must be 32 B
+  // multiples (an N tail that is not would overwrite its neighbours: a clear error instead).
+  for (uint32_t j = 0; j < n1; ++j) {
+    const uint32_t w = std::min(kFractal, s.cur_n - j * kFractal) * cs;  // valid bytes per row
+    if (w % 32 != 0 || (pitch * cs) % 32 != 0) {
+      matmul_fail("GetTensorC", fmt::format("on {} C's rows go to GM in 32 B units: N {} (or its tail {}) of {} B "
+                                            "elements is not a multiple of 32 B",
+                                            aicore::product_name(core().product()), pitch, s.cur_n, cs));
+    }
+    data_copy_params(offset(dst, uint64_t(j) * row_bytes), offset(end_at(u), uint64_t(j) * m1 * kFractal * row_bytes),
+                     DataCopyParams(static_cast<uint16_t>(s.cur_m), static_cast<uint16_t>(w / 32),
+                                    static_cast<uint16_t>((row_bytes - w) / 32),
+                                    static_cast<uint16_t>((pitch * cs - w) / 32)),
+                     cs);
+  }
+  if (atomic == 1) set_atomic(0, DType::F32, "Matmul::GetTensorC");
+  s.qCO2.FreeTensor(u);
+  s.pending = false;
+}
+
 void drain_block(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uint8_t atomic) {
+  if (s.via_ub) {
+    drain_block_via_ub(s, dst, pitch, atomic);
+    return;
+  }
   const DType ct = s.types.c;
   LocalTensor<uint8_t> c = s.qCO1.DeQue<uint8_t>();
   if (atomic == 1) set_atomic(1, ct, "Matmul::GetTensorC");
@@ -566,6 +647,10 @@ void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
     }
     s.pending = false;
     return;
+  }
+  if (local && s.via_ub) {
+    matmul_fail("GetTensorC", "C to a local (VECIN/VECCALC) tensor is not modelled on the Atlas inference AI Core; "
+                              "C goes to GM here");
   }
   if (local) {
     matmul_fail("GetTensorC", "on an AIC C goes to GM; a local (VECIN/VECCALC) C is an AIV's, in a mixed kernel");
