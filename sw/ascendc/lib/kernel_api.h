@@ -16,4 +16,5 @@
 #include "sw/ascendc/lib/reduce/sum.h"
 #include "sw/ascendc/lib/reduce/mean.h"
 #include "sw/ascendc/lib/pad/broadcast.h"
+#include "sw/ascendc/lib/pad/pad.h"
 #include "sw/ascendc/lib/filter/dropout.h"

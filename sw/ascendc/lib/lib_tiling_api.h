@@ -6,3 +6,4 @@
 #include "sw/ascendc/lib/activation/gelu_tiling.h"
 #include "sw/ascendc/lib/sort/topk_tiling.h"
 #include "sw/ascendc/lib/pad/broadcast_tiling.h"
+#include "sw/ascendc/lib/pad/pad_tiling.h"

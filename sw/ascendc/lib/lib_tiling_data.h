@@ -120,3 +120,6 @@ static_assert(sizeof(optiling::SoftMaxTiling) == sizeof(AscendC::tiling::SoftMax
 static_assert(sizeof(optiling::LayerNormTiling) == sizeof(AscendC::tiling::LayerNormTiling), "one layout");
 static_assert(sizeof(optiling::TopkTiling) == sizeof(AscendC::tiling::TopkTiling), "one layout");
 static_assert(sizeof(optiling::RmsNormTiling) == sizeof(AscendC::tiling::RmsNormTiling), "one layout");
+
+// Pad / UnPad (lib/pad/pad.h)
+#include "sw/ascendc/lib/pad/pad_tilingdata.h"
