@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
+// The field macros (NPUVP_TILING_KERNEL_FIELD, ...); that header includes this one at its end,
+// so either can be included first.
+#include "sw/ascendc/lib/lib_tiling_data.h"
+
 #define NPUVP_PAD_TILING_FIELDS(F)                                                                \
   F(uint32_t, srcHeight) F(uint32_t, srcWidth) F(uint32_t, srcOriWidth)                           \
   F(uint32_t, widthWithoutLastBlock) F(uint32_t, blocksPerRow) F(uint32_t, heightTiling)          \
