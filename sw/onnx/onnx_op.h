@@ -80,7 +80,8 @@ struct OpContext {
   std::vector<void*> scratch_blocks;
 };
 
-// Thrown (as npuvp::Error's message) by check(): "<source>: attribute 'x' = 3 is not supported".
+// Errors go through npuvp::raise with the node's `source` as the block:
+// "model.onnx: node 'conv1' (Conv) @ 0 s: attribute 'auto_pad' = 'VALID' is not supported".
 struct OpLowering {
   std::string op_type;
   // Refuses, before anything runs, a node whose attributes, types or shapes the lowering does
