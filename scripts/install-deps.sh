@@ -6,7 +6,10 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libsystemc-dev libfmt-dev libgtest-dev libgmock-dev python3-numpy
           libbenchmark-dev nlohmann-json3-dev libcli11-dev
           python3-dev python3-pybind11 pybind11-dev python3-pytest
-          libunwind8)  # libunwind8: the sanitizer's call-site capture (models/check/site.cpp), opened at run time
+          libunwind8   # the sanitizer's call-site capture (models/check/site.cpp), opened at run time
+          libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx   # ONNX models (sw/onnx) and ONNX's node tests
+          python3-pandas python3-matplotlib python3-distributed        # the Python API, sweeps on Dask, plots
+          libjpeg62-turbo-dev libpng-dev)                              # DVPP's JPEG and PNG codecs
 with_verilator=1
 for arg in "$@"; do
   case "$arg" in
