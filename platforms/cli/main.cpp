@@ -70,7 +70,8 @@ int info_command(const std::string& platform, const std::vector<std::string>& se
   npuvp::Device::instance();  // elaboration declares every parameter
   fmt::print("platform {} ({})\n", platform, npuvp::resolve_platform(platform));
   for (const auto& p : npuvp::Config::global().parameters()) {
-    fmt::print("  {:<34} {:<16} {:<14} {}\n", p.key, p.value.dump(), p.source, p.description);
+    const std::string range = p.lo.is_null() ? "" : fmt::format(" [range {} .. {}]", p.lo.dump(), p.hi.dump());
+    fmt::print("  {:<34} {:<16} {:<14} {}{}\n", p.key, p.value.dump(), p.source, p.description, range);
   }
   return 0;
 }
