@@ -10,6 +10,7 @@
 
 #include "models/check/sanitizer.h"
 #include "platforms/ascend_soc.h"
+#include "platforms/cli/python_cli.h"
 #include "platforms/mncore2/cli.h"
 #include "platforms/mncore2/vsm_cli.h"
 #include "platforms/run_summary.h"
@@ -109,6 +110,7 @@ void keep_stderr_open() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  npuvp::cli::exec_python_subcommand(argc, argv);  // sweep, plot, run --plot: the Python package's
   CLI::App app{"npuvp: SystemC/TLM-2.0 virtual platforms for AI accelerators"};
   app.require_subcommand(1);
 

@@ -10,6 +10,6 @@ from .api import Result, RunError, cli_path, params, platforms, run, samples  # 
 
 
 def sweep(study, results, jobs=None, client=None, progress=True, retry_failed=False):
-    """Run (or resume) a study; see npuvp.sweep.sweep."""
-    from .sweep import sweep as _sweep
+    """Run (or resume) a study; see npuvp.sweeps.sweep."""
+    from .sweeps import sweep as _sweep
     return _sweep(study, results, jobs=jobs, client=client, progress=progress, retry_failed=retry_failed)
