@@ -48,7 +48,10 @@ def cli_path():
 
 def _call(args, check=True):
     command = [cli_path()] + [str(a) for a in args]
-    proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        raise RunError(f"cannot run {command[0]}: {e.strerror} (NPUVP_CLI names the npuvp binary)", command)
     if check and proc.returncode != 0:
         raise RunError(_error_text(proc), command, proc.returncode, proc.stdout, proc.stderr)
     return proc

@@ -10,6 +10,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+# SVG text stays text (searchable, and smaller than glyph outlines).
+matplotlib.rcParams["svg.fonttype"] = "none"
+
 from . import api  # noqa: E402
 
 
