@@ -185,7 +185,9 @@ class Result:
     def metrics(self):
         """The flat figures a sweep keeps: numbers and flags, no tables."""
         s = self.summary
-        dram_bytes = dram_traffic(self.stats)
+        # The kernel's own DRAM traffic, as the summary line counts it (the stats' DRAM counters
+        # also hold the host copies around the launch).
+        dram_bytes = s["dram_gbps"] * 1e9 * self.seconds if "dram_gbps" in s and self.seconds else 0.0
         flops = 2.0 * total_macs(self.stats)
         m = {
             "cycles": self.cycles,
@@ -200,6 +202,7 @@ class Result:
             "dram_util": _ratio(s.get("dram_gbps"), s.get("dram_peak_gbps")),
             "l2_hit_rate": s.get("l2_hit_rate"),
             "dram_bytes": dram_bytes,
+            "dram_bytes_total": dram_traffic(self.stats),
             "flops": flops,
             "intensity": flops / dram_bytes if dram_bytes else None,
         }

@@ -132,6 +132,11 @@ def expand(study):
     return study, runs
 
 
+# Exit statuses of a process ended by SIGHUP, SIGINT, SIGKILL or SIGTERM (npuvp exits
+# 128 + signal after writing what ran; Python reports -signal for an uncaught one).
+_INTERRUPTED = {-1, -2, -9, -15, 129, 130, 137, 143}
+
+
 def run_point(point):
     """Runs one point (in a pool thread or on a Dask worker); never raises: a failure is a
     result with its error."""
@@ -148,6 +153,11 @@ def run_point(point):
             except KeyError:
                 metrics[name] = None
         out.update(status="ok", metrics=metrics, error=None)
+    except api.RunError as e:
+        # A run stopped by a signal (Ctrl-C, kill, a machine shutting down) says nothing about
+        # the point: left unrecorded, it runs again on resume.
+        status = "interrupted" if e.returncode in _INTERRUPTED else "failed"
+        out.update(status=status, metrics=None, error=str(e))
     except Exception as e:  # recorded, not raised: one bad point does not stop a sweep
         out.update(status="failed", metrics=None, error=str(e) or type(e).__name__)
     out["seconds"] = time.time() - started
@@ -205,7 +215,7 @@ class Progress:
     def __init__(self, total, skipped, enabled=True, stream=None):
         self.total, self.skipped, self.enabled = total, skipped, enabled
         self.stream = stream or sys.stderr
-        self.done = self.failed = 0
+        self.done = self.failed = self.lost = 0
         self.started = time.monotonic()
         self.last = 0.0
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
@@ -215,19 +225,22 @@ class Progress:
             self.done += 1
         elif status == "failed":
             self.failed += 1
+        elif status is not None:
+            self.lost += 1
         if not self.enabled:
             return
         now = time.monotonic()
         if not final and not self.tty and now - self.last < 5.0:
             return
         self.last = now
-        finished = self.done + self.failed
+        finished = self.done + self.failed + self.lost
         remaining = self.total - self.skipped - finished
         elapsed = now - self.started
         eta = elapsed / finished * remaining if finished else float("nan")
         eta_text = "--:--" if eta != eta else f"{int(eta) // 60}:{int(eta) % 60:02d}"
         line = (f"sweep: {self.done} done, {self.failed} failed, {remaining} remaining"
-                f"{f' ({self.skipped} already in the results)' if self.skipped else ''}, "
+                f"{f' ({self.skipped} already in the results)' if self.skipped else ''}"
+                f"{f', {self.lost} not finished (run again to resume them)' if self.lost else ''}, "
                 f"elapsed {int(elapsed) // 60}:{int(elapsed) % 60:02d}, ETA {eta_text}")
         if self.tty:
             self.stream.write("\r" + line + ("\n" if final else ""))
@@ -249,15 +262,24 @@ def sweep(study, results, jobs=None, client=None, progress=True, retry_failed=Fa
         bar = Progress(len(runs), len(runs) - len(todo), progress)
         by_key = {p["key"]: p for p in todo}
         name = study.get("name", "")
+
+        def finish(o):
+            if o["status"] in ("ok", "failed"):  # one transaction each, at once
+                record(db, name, by_key[o["key"]], o)
+            bar.update(o["status"])
+
         if client is not None:
-            _run_dask(client, todo, lambda o: (record(db, name, by_key[o["key"]], o), bar.update(o["status"])))
+            _run_dask(client, todo, finish)
         elif todo:
-            with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+            pool = ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1)
+            try:
                 futures = [pool.submit(run_point, p) for p in todo]
                 for f in as_completed(futures):
-                    o = f.result()
-                    record(db, name, by_key[o["key"]], o)
-                    bar.update(o["status"])
+                    finish(f.result())
+            finally:
+                # On Ctrl-C: the points not started are dropped, the running ones end with
+                # the signal npuvp got too (and stay unrecorded).
+                pool.shutdown(wait=True, cancel_futures=True)
         bar.update(None, final=True)
     finally:
         db.close()
@@ -279,9 +301,10 @@ def _run_dask(client, todo, finish):
         for f in dask_completed(futures):
             try:
                 o = f.result()
-            except Exception as e:  # a lost worker, a task the cluster gave up on
-                o = {"key": f.key[len("npuvp-"):], "status": "failed", "metrics": None,
+            except Exception as e:  # a lost worker, a task the cluster gave up on: not the point's
+                o = {"key": f.key[len("npuvp-"):], "status": "lost", "metrics": None,
                      "error": f"dask: {e}", "seconds": 0.0, "host": ""}
+                print(f"sweep: point {o['key']} not run: {o['error']}", file=sys.stderr)
             if o["key"] in by_key:
                 finish(o)
     finally:

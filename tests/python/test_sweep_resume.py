@@ -79,3 +79,28 @@ def test_killed_sweep_resumes_without_losing_or_repeating(tmp_path):
     # A third call runs nothing.
     subprocess.run(command, env=env, check=True)
     assert len(log.read_text().splitlines()) == len(runs)
+
+
+def test_ctrl_c_records_no_point_as_failed(tmp_path):
+    study = tmp_path / "study.json"
+    study.write_text(json.dumps(STUDY))
+    results = str(tmp_path / "r.sqlite")
+    command = [sys.executable, "-m", "npuvp.cli", "sweep", str(study), "--results", results, "--jobs", str(JOBS),
+               "--quiet"]
+    # In its own process group, which a terminal's Ctrl-C signals as a whole (npuvp runs too).
+    sweeper = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while len(_finished(results)) < 2 and time.monotonic() < deadline and sweeper.poll() is None:
+        time.sleep(0.02)
+    os.killpg(sweeper.pid, signal.SIGINT)
+    _, err = sweeper.communicate(timeout=60)
+    assert sweeper.returncode == 130, err
+    assert "interrupted" in err
+    db = sqlite3.connect(results)
+    statuses = [s for (s,) in db.execute("SELECT status FROM points")]
+    db.close()
+    assert statuses and set(statuses) == {"ok"}
+    total = len(sweeps.expand(str(study))[1])
+    if len(statuses) < total:
+        subprocess.run(command, check=True)
+        assert len(_finished(results)) == total
