@@ -94,3 +94,36 @@ def test_cli_override_names_the_binary(monkeypatch):
     monkeypatch.setenv("NPUVP_CLI", "/nonexistent/npuvp")
     with pytest.raises(npuvp.RunError, match="cannot run /nonexistent/npuvp"):
         npuvp.platforms()
+
+
+def _env_without_overrides():
+    env = dict(os.environ)
+    env.pop("NPUVP_CLI", None)
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def test_binary_and_package_find_each_other_in_build_and_install_layouts(tmp_path):
+    import shutil
+    import sys
+    package = os.path.dirname(npuvp.__file__)
+    env = _env_without_overrides()
+    # Build tree: <build>/python/npuvp beside <build>/npuvp.
+    found = subprocess.run([sys.executable, "-c", "import npuvp; print(npuvp.cli_path())"],
+                           env=dict(env, PYTHONPATH=os.path.dirname(package)), stdout=subprocess.PIPE,
+                           text=True, check=True).stdout.strip()
+    assert os.path.samefile(found, os.path.join(os.path.dirname(package), "..", "npuvp"))
+    # Install: <prefix>/bin/npuvp and <prefix>/lib/python3/dist-packages/npuvp.
+    prefix = tmp_path / "prefix"
+    site = prefix / "lib" / "python3" / "dist-packages"
+    shutil.copytree(package, site / "npuvp", ignore=shutil.ignore_patterns("*.so", "__pycache__", "tik"))
+    (prefix / "bin").mkdir()
+    shutil.copy(CLI, prefix / "bin" / "npuvp")
+    found = subprocess.run([sys.executable, "-c", "import npuvp; print(npuvp.cli_path())"],
+                           env=dict(env, PYTHONPATH=str(site)), stdout=subprocess.PIPE, text=True,
+                           check=True).stdout.strip()
+    assert found == str(prefix / "bin" / "npuvp")
+    # ... and the installed binary hands `sweep` to the installed package.
+    p = subprocess.run([str(prefix / "bin" / "npuvp"), "sweep", "--results", str(tmp_path / "none.sqlite"),
+                        "--export", "csv"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.returncode == 2 and "no results file" in p.stderr
