@@ -87,17 +87,25 @@ def roofline(points, out=None):
     df["tflops"] = df["flops"] / (df["sim_us"] * 1e-6) / 1e12
     platforms = sorted(df["platform"].unique())
     fig, axes = plt.subplots(1, len(platforms), figsize=(5.2 * len(platforms), 4.2), squeeze=False)
+    markers = "osD^v<>Px*"
+    labels = sorted(df["label"].astype(str).unique())
     for ax, platform in zip(axes[0], platforms):
         part = df[df["platform"] == platform]
-        peak = float(part["cube_peak_tflops"].max())
-        bandwidth = float(part["dram_peak_gbps"].max())  # GB/s = 1e9 B/s
-        lo = min(part["intensity"].min(), peak * 1e3 / bandwidth) / 8
-        hi = max(part["intensity"].max(), peak * 1e3 / bandwidth) * 8
+        # One roof per configuration the points ran on (a sweep over DRAM bandwidth has several),
+        # each point in its roof's colour, one marker per kernel or layer.
+        roofs = sorted({(float(a), float(b)) for a, b in zip(part["cube_peak_tflops"], part["dram_peak_gbps"])})
+        ridge = [peak * 1e3 / bw for peak, bw in roofs]  # flop per byte where the roofs meet
+        lo = min(part["intensity"].min(), min(ridge)) / 8
+        hi = max(part["intensity"].max(), max(ridge)) * 8
         xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
-        ax.plot(xs, [min(peak, x * bandwidth / 1e3) for x in xs], color="black", lw=1.5,
-                label=f"roof: {peak:g} TFLOPS, {bandwidth:g} GB/s")
-        for label, g in part.groupby("label", sort=True):
-            ax.scatter(g["intensity"], g["tflops"], label=str(label), s=22, alpha=0.8)
+        for (peak, bw), color in zip(roofs, plt.rcParams["axes.prop_cycle"].by_key()["color"] * 4):
+            ax.plot(xs, [min(peak, x * bw / 1e3) for x in xs], color=color, lw=1.4,
+                    label=f"roof: {peak:g} TFLOPS, {bw:g} GB/s")
+            on_roof = part[(part["cube_peak_tflops"] == peak) & (part["dram_peak_gbps"] == bw)]
+            for label, g in on_roof.groupby(on_roof["label"].astype(str), sort=True):
+                ax.scatter(g["intensity"], g["tflops"], color=color, s=24, alpha=0.85,
+                           marker=markers[labels.index(label) % len(markers)],
+                           label=label if len(roofs) == 1 else f"{label} @ {bw:g} GB/s")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("arithmetic intensity (flop per DRAM byte)")
@@ -183,10 +191,11 @@ def pipes(table, out=None, title=None):
     ax.set_yticks(range(len(g)))
     ax.set_yticklabels(order)
     ax.invert_yaxis()
+    ax.set_xlim(0, max(100.0, max(left) * 1.02))
     ax.set_xlabel("% of kernel cycles (mean over active cores)")
     ax.set_ylabel("pipe")
     ax.set_title(title or "pipe time")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3)
     fig.tight_layout()
     return _save(fig, out)
 
