@@ -179,7 +179,7 @@ class Result:
     @property
     def layers(self):
         if self._layers is None:
-            self._layers = layers_frame(self.stats)
+            self._layers = layers_frame(self.stats, self.stdout)
         return self._layers
 
     def metrics(self):
@@ -304,18 +304,61 @@ def pipes_frame(stats, cycles):
                                        "bytes", "flag_stall_cycles", "memory_stall_cycles"])
 
 
-def layers_frame(stats):
-    """The per-layer table of a model run (stats["layers"]: a list of rows, or a dict of rows
-    keyed by layer name), else None. Nested dicts in a row become dotted columns."""
-    layers = (stats or {}).get("layers")
-    if not layers:
-        return None
+def layers_frame(stats, stdout=""):
+    """The per-layer table of a model run, else None: one row per layer, in order.
+
+    Read from the stats, either stats["layers"] (a list of rows, or rows keyed by layer name;
+    nested dicts become dotted columns) or the ONNX runtime's counters
+    stats["onnx"]["layerNNNN"][name] = {cycles, flops, bytes, ...}; the op, shape, bound and
+    achieved figures of the run's printed layer table (stdout) are joined on by position."""
     import pandas as pd
-    if isinstance(layers, dict):
-        rows = [dict({"layer": name}, **row) for name, row in layers.items()]
-    else:
-        rows = list(layers)
+    stats = stats or {}
+    rows = None
+    layers = stats.get("layers")
+    if layers:
+        if isinstance(layers, dict):
+            rows = [dict({"layer": name}, **row) for name, row in layers.items()]
+        else:
+            rows = list(layers)
+    onnx = stats.get("onnx")
+    if rows is None and isinstance(onnx, dict):
+        rows = []
+        for index in sorted(k for k in onnx if k.startswith("layer")):
+            for name, counters in onnx[index].items():
+                rows.append(dict({"layer": name}, **counters))
+    printed = _printed_layers(stdout)
+    if rows is None:
+        rows = printed or None
+    elif printed and len(printed) == len(rows):
+        for row, extra in zip(rows, printed):
+            for k, v in extra.items():
+                row.setdefault(k, v)
+    if not rows:
+        return None
     return pd.json_normalize(rows)
+
+
+def _printed_layers(stdout):
+    """Rows of the layer table `npuvp run MODEL.onnx` prints: the header starts 'layer  op
+    shape  cycles', the rows end at 'total'. Columns are fixed-width (24, 18, 20) then
+    whitespace-separated."""
+    rows, inside = [], False
+    for line in (stdout or "").splitlines():
+        if not inside:
+            inside = line.split()[:4] == ["layer", "op", "shape", "cycles"]
+            continue
+        if line.startswith("total") or not line.strip():
+            break
+        rest = line[65:].split()
+        if len(rest) < 5:
+            break
+        try:
+            rows.append({"layer": line[:24].strip(), "op": line[25:43].strip(), "shape": line[44:64].strip(),
+                         "cycles": int(rest[0]), "tflops": float(rest[1]), "gbps": float(rest[2]),
+                         "bound": rest[3], "roofline_percent": float(rest[4].rstrip("%"))})
+        except ValueError:
+            break
+    return rows
 
 
 def run(workload, platform=None, set=None, mode=None, trace=None, blocks=None, scale=None,

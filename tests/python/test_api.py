@@ -90,6 +90,24 @@ def test_per_layer_table_when_the_stats_have_layers():
     assert api.layers_frame({"aic0": {}}) is None
 
 
+def test_per_layer_table_of_an_onnx_run():
+    # The ONNX runtime's counters (stats["onnx"]["layerNNNN"][name]) and its printed table.
+    stats = {"onnx": {"layer0000": {"conv1": {"cycles": 900, "flops": 1000000, "bytes": 4096,
+                                              "roofline_permille": 412}},
+                      "layer0001": {"relu1": {"cycles": 100, "flops": 0, "bytes": 2048, "roofline_permille": 88}}}}
+    head = "{:<24} {:<18} {:<20} {:>12} {:>9} {:>9} {:<8} {:>9}".format(
+        "layer", "op", "shape", "cycles", "TFLOPS", "GB/s", "bound", "roofline")
+    row = "{:<24} {:<18} {:<20} {:>12} {:>9.3f} {:>9.1f} {:<8} {:>8.1f}%"
+    stdout = "\n".join([head, row.format("conv1", "Conv", "1x64x56x56", 900, 2.0, 8.2, "cube", 41.2),
+                         row.format("relu1", "Relu", "1x64x56x56", 100, 0.0, 36.9, "memory", 8.8),
+                         "{:<24} {:<18} {:<20} {:>12}".format("total", "", "", 1000), "simulated: ..."])
+    df = api.layers_frame(stats, stdout)
+    assert list(df["layer"]) == ["conv1", "relu1"]
+    assert list(df["op"]) == ["Conv", "Relu"] and list(df["bound"]) == ["cube", "memory"]
+    assert list(df["cycles"]) == [900, 100] and df.loc[0, "roofline_permille"] == 412
+    assert df.loc[0, "shape"] == "1x64x56x56" and df.loc[1, "roofline_percent"] == 8.8
+
+
 def test_cli_override_names_the_binary(monkeypatch):
     monkeypatch.setenv("NPUVP_CLI", "/nonexistent/npuvp")
     with pytest.raises(npuvp.RunError, match="cannot run /nonexistent/npuvp"):

@@ -106,3 +106,13 @@ def test_plot_refuses_a_roofline_without_flops(tmp_path):
         import pandas as pd
         plot.roofline(pd.DataFrame([{"platform": "p", "workload": "add", "flops": 0.0, "dram_bytes": 10,
                                      "sim_us": 1.0, "cube_peak_tflops": 1.0, "dram_peak_gbps": 1.0}]))
+
+
+def test_layers_bars_by_bound_when_no_breakdown(tmp_path):
+    table = api.layers_frame({"onnx": {"layer0000": {"conv1": {"cycles": 900, "flops": 1, "bytes": 1}},
+                                       "layer0001": {"relu1": {"cycles": 100, "flops": 0, "bytes": 1}}}})
+    table["bound"] = ["cube", "memory"]
+    out = str(tmp_path / "l.svg")
+    plot.layers(table, out=out)
+    text = open(out).read()
+    assert "bound: cube" in text and "bound: memory" in text and "relu1" in text
