@@ -137,6 +137,25 @@ def expand(study):
 _INTERRUPTED = {-1, -2, -9, -15, 129, 130, 137, 143}
 
 
+def check_parameters(runs):
+    """Every parameter a study sets exists on its platform (one `npuvp info` per platform), so a
+    misspelt name stops the sweep before it starts instead of failing every point."""
+    names = {}
+    for r in runs:
+        names.setdefault(r["platform"], set()).update(r["params"])
+    for platform, wanted in names.items():
+        try:
+            known = api.params(platform)
+        except api.RunError as e:
+            if e.returncode is None:
+                return  # no npuvp on this machine (a Dask client only): the workers' runs tell
+            raise StudyError(f"study: platform '{platform}': {e}")
+        unknown = sorted(wanted - set(known))
+        if unknown:
+            raise StudyError(f"study: {', '.join(unknown)}: no such parameter on {platform} "
+                             f"(`npuvp info {platform}` lists them)")
+
+
 def run_point(point):
     """Runs one point (in a pool thread or on a Dask worker); never raises: a failure is a
     result with its error."""
@@ -259,6 +278,8 @@ def sweep(study, results, jobs=None, client=None, progress=True, retry_failed=Fa
     try:
         have = finished_keys(db, retry_failed)
         todo = [p for p in runs if p["key"] not in have]
+        if todo:
+            check_parameters(todo)
         bar = Progress(len(runs), len(runs) - len(todo), progress)
         by_key = {p["key"]: p for p in todo}
         name = study.get("name", "")

@@ -86,3 +86,11 @@ def test_study_file_through_the_npuvp_cli(tmp_path):
     again = subprocess.run([os.environ["NPUVP_CLI"], "sweep", str(study), "--results", str(results)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True)
     assert "0 done, 0 failed, 0 remaining (4 already in the results)" in again.stderr
+
+
+def test_a_misspelt_parameter_stops_the_sweep_before_it_starts(tmp_path):
+    import pytest
+    study = dict(STUDY, grid={"l2.line_byte": [128, 256]})
+    with pytest.raises(sweeps.StudyError, match=r"l2.line_byte: no such parameter on ascend910b"):
+        npuvp.sweep(study, str(tmp_path / "r.sqlite"), progress=False)
+    assert len(sweeps.table(str(tmp_path / "r.sqlite"), failed=True)) == 0
