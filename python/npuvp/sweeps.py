@@ -262,7 +262,7 @@ class Progress:
                 f"{f', {self.lost} not finished (run again to resume them)' if self.lost else ''}, "
                 f"elapsed {int(elapsed) // 60}:{int(elapsed) % 60:02d}, ETA {eta_text}")
         if self.tty:
-            self.stream.write("\r" + line + ("\n" if final else ""))
+            self.stream.write("\r" + line + "\x1b[K" + ("\n" if final else ""))
         else:
             self.stream.write(line + "\n")
         self.stream.flush()

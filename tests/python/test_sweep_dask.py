@@ -77,6 +77,7 @@ def test_study_file_through_the_npuvp_cli(tmp_path):
                                              "space": {"interconnect.link_bytes_per_cycle": [64, 128, 512]}})))
     _, runs = sweeps.expand(str(study))
     assert len(runs) == 4 and len({r["key"] for r in runs}) == 4
+    assert [r["key"] for r in sweeps.expand(str(study))[1]] == [r["key"] for r in runs]  # seeded draws
     # The C++ CLI hands `sweep` to the package: the whole command line as the issue spells it.
     results = tmp_path / "r.sqlite"
     p = subprocess.run([os.environ["NPUVP_CLI"], "sweep", str(study), "--results", str(results), "--jobs", "2"],
