@@ -39,6 +39,11 @@ def _point(args):
     return tuple(sets)
 
 
+def _runs(log):
+    """The `npuvp run` command lines the wrapper saw (not the `npuvp info` of the parameter check)."""
+    return [l.split() for l in log.read_text().splitlines() if l.split()[:1] == ["run"]]
+
+
 def test_killed_sweep_resumes_without_losing_or_repeating(tmp_path):
     log = tmp_path / "runs.log"
     wrapper = tmp_path / "npuvp"
@@ -60,12 +65,12 @@ def test_killed_sweep_resumes_without_losing_or_repeating(tmp_path):
     total = len(sweeps.expand(str(study))[1])
     assert 3 <= len(before) < total, "the kill came too late to test a resume"
     time.sleep(1.0)  # the runs in flight at the kill end on their own (orphans)
-    runs_before = log.read_text().splitlines()
+    runs_before = _runs(log)
 
     subprocess.run(command, env=env, check=True)
     after = _finished(results)
     assert len(after) == total  # nothing lost
-    runs = [_point(l.split()) for l in log.read_text().splitlines()]
+    runs = [_point(args) for args in _runs(log)]
     counts = collections.Counter(runs)
     assert len(counts) == total
     # Nothing repeated: a point finished before the kill ran once, ever; the only second runs
@@ -78,7 +83,7 @@ def test_killed_sweep_resumes_without_losing_or_repeating(tmp_path):
 
     # A third call runs nothing.
     subprocess.run(command, env=env, check=True)
-    assert len(log.read_text().splitlines()) == len(runs)
+    assert len(_runs(log)) == len(runs)
 
 
 def test_ctrl_c_records_no_point_as_failed(tmp_path):
