@@ -309,12 +309,12 @@ def sweep(study, results, jobs=None, client=None, progress=True, retry_failed=Fa
 
 def _run_dask(client, todo, finish):
     from distributed import Client, as_completed as dask_completed
+    if not todo:  # a finished sweep needs no cluster
+        return
     own = isinstance(client, str)
     if own:
         client = Client(client)
     try:
-        if not todo:
-            return
         by_key = {p["key"]: p for p in todo}
         # pure=False: a point is run where and when the scheduler says, never served from a
         # cache of an earlier identical call; key= names the task after the point.
