@@ -10,6 +10,7 @@
 
 #include "models/check/sanitizer.h"
 #include "platforms/ascend_soc.h"
+#include "platforms/cli/python_cli.h"
 #include "platforms/mncore2/cli.h"
 #include "platforms/mncore2/vsm_cli.h"
 #include "platforms/run_summary.h"
@@ -110,8 +111,12 @@ void keep_stderr_open() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  npuvp::cli::exec_python_subcommand(argc, argv);  // sweep, plot, run --plot: the Python package's
   CLI::App app{"npuvp: SystemC/TLM-2.0 virtual platforms for AI accelerators"};
   app.require_subcommand(1);
+  app.footer("Python subcommands (docs/exploring.md): npuvp sweep STUDY.json --results FILE.sqlite [--cluster tcp://HOST:PORT] "
+             "[--jobs N]; npuvp sweep --results FILE.sqlite --export csv; npuvp plot RESULTS --x P --y M [--hue P] "
+             "[--facet P] --out FILE.png|svg; npuvp run ... --plot DIR");
 
   std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks;
   std::vector<std::string> sets;
