@@ -18,6 +18,8 @@
 #include "models/interconnect/chi_interconnect.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/memory_controller.h"
+#include "models/soc/aicpu.h"
+#include "models/soc/dvpp.h"
 #include "models/soc/host_bridge.h"
 #include "models/soc/cross_core_sync.h"
 #include "models/soc/task_scheduler.h"
@@ -78,6 +80,9 @@ class AscendSoc : public sc_core::sc_module {
   unsigned num_memory_controllers() const { return static_cast<unsigned>(dram_.size()); }
   memory::MemoryController& memory_controller(unsigned i) { return *dram_.at(i); }
   soc::HostBridge& host_bridge() { return *host_bridge_; }  // PCIe DMA for host copies
+  // Issue 28: the AI CPUs (aicpu.*) and the DVPP media engines (dvpp.*), ring requesters.
+  soc::AiCpu& aicpu() { return *aicpu_; }
+  soc::Dvpp& dvpp() { return *dvpp_; }
   double dram_peak_bytes_per_second() const;
   // Peak cube throughput of all cores with a cube (f16 MAC/s x 2).
   double peak_flops() const;
@@ -112,6 +117,8 @@ class AscendSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<memory::L2Slice>> l2_;
   std::vector<std::unique_ptr<memory::MemoryController>> dram_;
   std::unique_ptr<soc::HostBridge> host_bridge_;
+  std::unique_ptr<soc::AiCpu> aicpu_;  // issue 28
+  std::unique_ptr<soc::Dvpp> dvpp_;
   LaunchTraffic last_launch_;
   LaunchTraffic traffic_so_far() const;
 };

@@ -282,6 +282,22 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
   return last_;
 }
 
+const RunReport& Device::launch_aicpu(const char* name, const soc::AicpuArgs& args, uint32_t blocks) {
+  if (aicore::AiCore::current() != nullptr || launching_) {
+    raise("runtime", "AI CPU kernel '{}' launched from inside a running kernel: only the host launches kernels", name);
+  }
+  const auto wall0 = std::chrono::steady_clock::now();
+  const soc::AiCpu::Report r = soc_->aicpu().run(name, args, blocks);
+  last_ = RunReport{};
+  last_.kernel = name;
+  last_.block_dim = r.blocks;
+  last_.sim_time = r.took;
+  last_.cycles = static_cast<uint64_t>(std::llround(r.took.to_seconds() * soc_->aicpu().params().clock_mhz * 1e6));
+  last_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  total_wall_seconds_ += last_.wall_seconds;
+  return last_;
+}
+
 std::string RunReport::to_text() const {
   return fmt::format("kernel {}: {} blocks, {} cycles ({:.3f} us simulated), {:.3f} s wall", kernel, block_dim,
                      cycles, sim_time.to_seconds() * 1e6, wall_seconds);
