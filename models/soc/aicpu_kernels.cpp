@@ -45,7 +45,7 @@ void topk(AicpuContext& ctx) {
   ctx.charge(AicpuOpClass::Compare, double(last - first) * double(n) * std::max(1.0, std::log2(double(k) + 1)));
   ctx.charge(AicpuOpClass::Branchy, double(last - first) * double(k));
   if (!ctx.has_data()) return;
-  std::vector<int64_t> order(size_t(n));
+  std::vector<int64_t> order(static_cast<size_t>(n));
   for (uint64_t r = 0; r < last - first; ++r) {
     const float* row = x + r * n;
     std::iota(order.begin(), order.end(), 0);
