@@ -55,7 +55,7 @@ void planarize_f16(GM_ADDR src, GM_ADDR offsets, GM_ADDR dst, uint32_t count, bo
   DataCopy(off, offset_gm, count);
   SetFlag<HardEvent::MTE2_V>(0);
   WaitFlag<HardEvent::MTE2_V>(0);
-  Cast(h, in, RoundMode::CAST_RINT, count);
+  Cast(h, in, RoundMode::CAST_NONE, count);  // exact from u8; to nearest-even from f32
   PipeBarrier<PIPE_V>();
   Gather(out, h, off, 0, count);
   if (affine) {

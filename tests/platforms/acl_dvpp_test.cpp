@@ -224,7 +224,9 @@ TEST(AclDvppTest, DvppAiCoreAndAiCpuRunInStreamOrder) {
   ASSERT_EQ(aclrtSynchronizeStream(d.stream), ACL_SUCCESS);
   for (size_t i = 0; i < spans.size(); ++i) {
     EXPECT_GT(spans[i].second, spans[i].first) << "stage " << i << " took time";
-    if (i) EXPECT_GE(spans[i].first, spans[i - 1].second) << "stage " << i << " started before " << i - 1 << " ended";
+    if (i) {
+      EXPECT_GE(spans[i].first, spans[i - 1].second) << "stage " << i << " started before " << i - 1 << " ended";
+    }
   }
   std::vector<uint8_t> want(bytes);
   img::jpeg_decode_yuv420sp(jpeg.data(), jpeg.size(), {img::kNv12, side, side, side, side, want.data(), bytes});
