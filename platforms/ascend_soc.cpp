@@ -1,6 +1,8 @@
 #include "platforms/ascend_soc.h"
 
 #include "models/check/sanitizer.h"
+#include "models/soc/aicpu.h"
+#include "models/soc/dvpp.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -175,13 +177,18 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
   // Issue 28: the AI CPU cluster and the DVPP, requesters bound after the host bridge.
   soc::AiCpu::Params aicpu = soc::AiCpu::params_from_config();
   aicpu.data = params_.mode != SimMode::Perf;
+  aicpu.timed = params_.mode != SimMode::Functional;
   aicpu_ = std::make_unique<soc::AiCpu>("aicpu", aicpu);
   aicpu_->ring_socket.bind(noc_->target_socket);
   aicpu_->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
-  dvpp_ = std::make_unique<soc::Dvpp>("dvpp", soc::Dvpp::params_from_config());
+  soc::Dvpp::Params dvpp = soc::Dvpp::params_from_config();
+  dvpp.timed = params_.mode != SimMode::Functional;
+  dvpp_ = std::make_unique<soc::Dvpp>("dvpp", dvpp);
   dvpp_->ring_socket.bind(noc_->target_socket);
   place_stops();
 }
+
+AscendSoc::~AscendSoc() = default;
 
 void AscendSoc::build_cores() {
   aicore::AiCore::Params core_params = aicore::AiCore::params_from_config();

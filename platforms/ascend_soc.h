@@ -18,14 +18,17 @@
 #include "models/interconnect/chi_interconnect.h"
 #include "models/memory/l2_cache.h"
 #include "models/memory/memory_controller.h"
-#include "models/soc/aicpu.h"
-#include "models/soc/dvpp.h"
 #include "models/soc/host_bridge.h"
 #include "models/soc/cross_core_sync.h"
 #include "models/soc/task_scheduler.h"
 #include "tlm/memory.h"
 #include "tlm/router.h"
 #include "tlm/sim_mode.h"
+
+namespace npuvp::soc {
+class AiCpu;  // models/soc/aicpu.h (issue 28)
+class Dvpp;   // models/soc/dvpp.h
+}  // namespace npuvp::soc
 
 namespace npuvp::platform {
 
@@ -63,6 +66,7 @@ class AscendSoc : public sc_core::sc_module {
   static Params params_from_config();
 
   explicit AscendSoc(sc_core::sc_module_name name);
+  ~AscendSoc() override;
 
   const Params& params() const { return params_; }
   unsigned num_cores() const { return static_cast<unsigned>(cores_.size()); }
@@ -80,7 +84,8 @@ class AscendSoc : public sc_core::sc_module {
   unsigned num_memory_controllers() const { return static_cast<unsigned>(dram_.size()); }
   memory::MemoryController& memory_controller(unsigned i) { return *dram_.at(i); }
   soc::HostBridge& host_bridge() { return *host_bridge_; }  // PCIe DMA for host copies
-  // Issue 28: the AI CPUs (aicpu.*) and the DVPP media engines (dvpp.*), ring requesters.
+  // Issue 28: the AI CPUs (aicpu.*) and the DVPP media engines (dvpp.*), ring requesters
+  // (include models/soc/aicpu.h or dvpp.h to use them).
   soc::AiCpu& aicpu() { return *aicpu_; }
   soc::Dvpp& dvpp() { return *dvpp_; }
   double dram_peak_bytes_per_second() const;

@@ -133,7 +133,8 @@ class AiCpu : public sc_core::sc_module {
     double cycles_per_element[size_t(AicpuOpClass::kCount)] = {1, 1, 20, 4};
     double copy_cycles_per_byte = 0.125;
     double quantum_ns = 1000;
-    bool data = true;  // false in perf mode
+    bool data = true;   // false in perf mode
+    bool timed = true;  // false in functional mode: kernels run, no time passes
   };
   static Params params_from_config();  // the `aicpu.*` keys
 
@@ -152,6 +153,7 @@ class AiCpu : public sc_core::sc_module {
     sc_core::sc_time start, took;
     uint64_t l1_hits = 0, l2_hits = 0, l3_hits = 0, line_fills = 0, writebacks = 0;
     double compute_cycles = 0;
+    std::vector<AicpuContext::Access> written;  // the GM the kernel wrote (for the sanitizer)
   };
   // Runs kernel `name` (from the registry) on `blocks` blocks (0: the kernel's own count) to
   // completion, from the host between launches; simulated time advances by its cost.

@@ -84,6 +84,11 @@ sc_core::sc_time Dvpp::run(Job job) {
     raise(where, "{}: DVPP jobs are issued by the host, not from inside the simulation", job.what);
   }
   if (job.work) job.work();  // the result first; raises with the engine's name on bad input
+  if (!params_.timed) {
+    ++*jobs_[size_t(job.engine)];
+    *pixels_[size_t(job.engine)] += static_cast<uint64_t>(job.pixels);
+    return sc_core::SC_ZERO_TIME;
+  }
   job_ = std::move(job);
   pending_ = true;
   done_ = false;

@@ -36,6 +36,7 @@ class Dvpp : public sc_core::sc_module {
     uint32_t burst_bytes = 256;
     uint32_t outstanding_reads = 32;
     double quantum_ns = 1000;
+    bool timed = true;  // false in functional mode: jobs compute, no time passes
   };
   static Params params_from_config();  // the `dvpp.*` keys
 

@@ -15,6 +15,7 @@
 #include "acl/ops/acl_dvpp.h"
 #include "kernel_operator.h"
 #include "models/soc/dvpp_image.h"
+#include "models/soc/aicpu.h"
 #include "platforms/ascend_soc.h"
 #include "platforms/run_summary.h"
 #include "sw/kernels/conv2d.h"

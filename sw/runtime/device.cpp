@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "models/check/sanitizer.h"
+#include "models/soc/aicpu.h"
 #include "platforms/ascend_soc.h"
 #include "sw/ascendc/declared_kernel_type.h"
 #include "sw/runtime/soc_version.h"
@@ -288,6 +289,10 @@ const RunReport& Device::launch_aicpu(const char* name, const soc::AicpuArgs& ar
   }
   const auto wall0 = std::chrono::steady_clock::now();
   const soc::AiCpu::Report r = soc_->aicpu().run(name, args, blocks);
+  // What the AI CPU wrote is initialised GM for the kernels after it (check.init).
+  if (auto* san = check::Sanitizer::active()) {
+    for (const auto& w : r.written) san->host_write(w.address, w.bytes);
+  }
   last_ = RunReport{};
   last_.kernel = name;
   last_.block_dim = r.blocks;

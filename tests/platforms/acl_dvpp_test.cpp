@@ -15,6 +15,7 @@
 #include "kernel_operator.h"
 #include "models/soc/aicpu.h"
 #include "models/soc/dvpp_image.h"
+#include "models/soc/dvpp.h"
 #include "platforms/ascend_soc.h"
 #include "sw/kernels/image_pipeline.h"
 #include "sw/runtime/device.h"

@@ -26,6 +26,7 @@
 
 #include "models/check/sanitizer.h"
 #include "models/soc/dvpp_image.h"
+#include "models/soc/dvpp.h"
 #include "platforms/ascend_soc.h"
 #include "sw/runtime/acl/stream_work.h"
 #include "sw/runtime/device.h"
