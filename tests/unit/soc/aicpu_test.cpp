@@ -219,6 +219,30 @@ TEST(AicpuTest, ErrorsNameTheKernel) {
               HasSubstr("k=9 must be in [0, n=4]"));
 }
 
+// perf mode: time, no data; functional mode: data, no time.
+TEST(AicpuTest, PerfModeTimesWithoutData) {
+  Device::configure("minimal", {"sim.mode=perf"});
+  const auto x = values_with_ties(4 * 64, 6);
+  float* gx = device_copy(x);
+  int64_t* gi = device_alloc<int64_t>(4);
+  const auto r = Device::instance().launch_aicpu("ArgMax", AicpuArgs{{addr(gx), addr(gi)}, {4, 64}, {}});
+  EXPECT_GT(r.sim_time, sc_core::SC_ZERO_TIME);
+  int64_t untouched = 0;
+  std::memset(&untouched, 0xEE, 8);
+  EXPECT_EQ(gi[0], untouched);
+}
+
+TEST(AicpuTest, FunctionalModeComputesWithoutTime) {
+  Device::configure("minimal", {"sim.mode=functional"});
+  const std::vector<float> x = {1, 5, 2, 5, -1, 0, 0, -3};
+  float* gx = device_copy(x);
+  int64_t* gi = device_alloc<int64_t>(2);
+  const auto r = Device::instance().launch_aicpu("ArgMax", AicpuArgs{{addr(gx), addr(gi)}, {2, 4}, {}});
+  EXPECT_EQ(r.sim_time, sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(gi[0], 1);
+  EXPECT_EQ(gi[1], 1);
+}
+
 TEST(AicpuTest, ControlCoresMustLeaveAnAiCpu) {
   Device::configure("minimal", {"aicpu.cores=4", "aicpu.control_cores=4"});
   EXPECT_THAT(error_of([] { Device::instance(); }), HasSubstr("aicpu.control_cores (4) must leave"));
