@@ -14,6 +14,7 @@
 #include "platforms/mncore2/cli.h"
 #include "platforms/mncore2/vsm_cli.h"
 #include "platforms/run_summary.h"
+#include "sw/kernels/image_pipeline.h"
 #include "sw/kernels/samples.h"
 #include "sw/tik/tik_cli.h"
 #include "sw/runtime/device.h"
@@ -118,13 +119,14 @@ int main(int argc, char** argv) {
              "[--jobs N]; npuvp sweep --results FILE.sqlite --export csv; npuvp plot RESULTS --x P --y M [--hue P] "
              "[--facet P] --out FILE.png|svg; npuvp run ... --plot DIR");
 
-  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks;
+  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks, input;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
   uint32_t scale = 1;
 
   auto* run = app.add_subcommand("run", "run a built-in sample kernel and check its result");
   run->add_option("kernel", kernel, "sample kernel (see `npuvp list`), or a TIK kernel_meta/<name>.json")->required();
+  run->add_option("input", input, "image_pipeline: the JPEG image (default: a generated picture)");
   run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy");
   run->add_option("--out", out_dir, "TIK kernel: folder for its outputs as <name>.npy (default: --data)");
   run->add_option("-p,--platform", platform, "platform name or config file (default: the kernel's own)");
@@ -192,6 +194,8 @@ int main(int argc, char** argv) {
       status = npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
     } else if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
       status = npuvp::mncore::cli_info(platform, sets);
+    } else if (*run && kernel == "image_pipeline") {  // issue 28: DVPP -> AI Core -> AI CPU
+      status = npuvp::kernels::image_pipeline_command(input, platform, sets, mode, trace, stats);
     } else if (*run && npuvp::tik::cli_handles(kernel)) {
       status = npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);
     } else if (*run) {
@@ -203,6 +207,8 @@ int main(int argc, char** argv) {
       for (const auto& p : npuvp::available_platforms()) fmt::print("  {}\n", p);
       fmt::print("sample kernels:\n");
       for (const auto& s : npuvp::kernels::samples()) fmt::print("  {:<12} {}\n", s.name, s.description);
+      fmt::print("  {:<12} {}\n", "image_pipeline",
+                 "JPEG -> DVPP JPEGD + VPC -> AI Core normalise + small CNN -> AI CPU top-5 (IMAGE.jpg optional)");
       npuvp::mncore::cli_list_samples();
     }
     // A signal that came where no run loop polled (host-side work): the run finished anyway.
