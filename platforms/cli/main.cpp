@@ -14,6 +14,7 @@
 #include "platforms/mncore2/vsm_cli.h"
 #include "platforms/run_summary.h"
 #include "sw/kernels/samples.h"
+#include "sw/onnx/onnx_cli.h"
 #include "sw/tik/tik_cli.h"
 #include "sw/runtime/device.h"
 #include "tlm/config.h"
@@ -112,14 +113,17 @@ int main(int argc, char** argv) {
   CLI::App app{"npuvp: SystemC/TLM-2.0 virtual platforms for AI accelerators"};
   app.require_subcommand(1);
 
-  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks;
+  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks, precision;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
   uint32_t scale = 1;
 
   auto* run = app.add_subcommand("run", "run a built-in sample kernel and check its result");
   run->add_option("kernel", kernel, "sample kernel (see `npuvp list`), or a TIK kernel_meta/<name>.json")->required();
-  run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy");
+  run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy; ONNX model: input_N.pb, "
+                  "output_N.pb (ONNX's backend-test layout)");
+  run->add_option("--precision", precision, "ONNX model: fp32 (default) or fp16")
+      ->check(CLI::IsMember({"fp32", "fp16"}));
   run->add_option("--out", out_dir, "TIK kernel: folder for its outputs as <name>.npy (default: --data)");
   run->add_option("-p,--platform", platform, "platform name or config file (default: the kernel's own)");
   run->add_option("-s,--set", sets, "override a parameter: key=value (repeatable)");
@@ -186,6 +190,8 @@ int main(int argc, char** argv) {
       status = npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
     } else if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
       status = npuvp::mncore::cli_info(platform, sets);
+    } else if (*run && npuvp::onnx::cli_handles(kernel)) {  // issue 26: ONNX models
+      status = npuvp::onnx::cli_run(kernel, data_dir, platform, sets, mode, precision, trace, stats);
     } else if (*run && npuvp::tik::cli_handles(kernel)) {
       status = npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);
     } else if (*run) {
