@@ -1,0 +1,201 @@
+// MatMul (numpy semantics: batched, broadcasting batch dimensions, 1-D operands) and Gemm
+// (alpha, beta, transA, transB, C broadcast to M x N), f32 on the vector unit: each work item
+// is one row of Y and a tile of its columns, accumulated as Y[i, :] += A[i, k] * B[k, :] with
+// Axpy over chunks of B's rows (f32 products and sums, in increasing k). transB is a
+// Transpose of B into GM scratch first. (The f32 cube path of the 910B is not written yet:
+// these layers are vector-bound in the table.)
+#include "sw/onnx/onnx_kernels.h"
+#include "tlm/log.h"
+
+namespace npuvp::onnx {
+
+using namespace AscendC;
+
+namespace {
+
+constexpr int64_t kTile = 2048;        // Y columns per work item
+constexpr int64_t kSlotFloats = 8192;  // B rows per chunk: kSlotFloats / padded width
+
+struct GemmPlan {
+  int64_t m = 0, n = 0, k = 0;
+  std::vector<int64_t> a_offsets, b_offsets;  // per output batch, elements
+  int64_t a_row = 0, a_col = 0;               // A element (i, k) at a_offset + i a_row + k a_col
+  float alpha = 1, beta = 0;
+  bool has_c = false;
+  int64_t c_row = 0, c_col = 0;               // C element (i, j) at i c_row + j c_col
+};
+
+void gemm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR y, const GemmPlan& p) {
+  GlobalTensor<float> aGm, bGm, cGm, yGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a));
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(b));
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+  TPipe pipe;
+  TQue<TPosition::VECIN, 2> bQueue;
+  TQue<TPosition::VECIN, 1> cQueue;
+  TQue<TPosition::VECOUT, 1> yQueue;
+  pipe.InitBuffer(bQueue, 2, kSlotFloats * 4);
+  pipe.InitBuffer(cQueue, 1, kTile * 4);
+  pipe.InitBuffer(yQueue, 1, kTile * 4);
+  const int64_t tiles = (p.n + kTile - 1) / kTile;
+  const int64_t batches = int64_t(p.a_offsets.size());
+  const uint64_t items = uint64_t(batches * p.m * tiles);
+  const uint64_t blocks = uint64_t(GetBlockNum()), blk = uint64_t(GetBlockIdx());
+  const uint64_t per = items / blocks, extra = items % blocks;
+  const uint64_t first = blk * per + std::min(blk, extra), end = first + per + (blk < extra ? 1 : 0);
+  for (uint64_t item = first; item < end; ++item) {
+    const int64_t t = int64_t(item) % tiles, i = int64_t(item) / tiles % p.m, batch = int64_t(item) / tiles / p.m;
+    const int64_t j0 = t * kTile, w = std::min(kTile, p.n - j0), padded = (w + 7) / 8 * 8;
+    const int64_t rows_per_chunk = std::min<int64_t>(kSlotFloats / padded, 4095);
+    LocalTensor<float> acc = yQueue.AllocTensor<float>();
+    Duplicate(acc, 0.0f, int32_t(w));
+    for (int64_t k0 = 0; k0 < p.k; k0 += rows_per_chunk) {
+      const int64_t rows = std::min(rows_per_chunk, p.k - k0);
+      LocalTensor<float> bl = bQueue.AllocTensor<float>();
+      DataCopyPad(bl, bGm[uint64_t(p.b_offsets[size_t(batch)] + k0 * p.n + j0)],
+                  DataCopyExtParams(uint16_t(rows), uint32_t(w * 4), uint32_t((p.n - w) * 4), 0, 0),
+                  DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+      bQueue.EnQue(bl);
+      bl = bQueue.DeQue<float>();
+      for (int64_t kk = 0; kk < rows; ++kk) {
+        const float av = aGm.GetValue(uint64_t(p.a_offsets[size_t(batch)] + i * p.a_row + (k0 + kk) * p.a_col));
+        Axpy(acc, bl[uint32_t(kk * padded)], av, int32_t(w));
+      }
+      bQueue.FreeTensor(bl);
+    }
+    if (p.alpha != 1.0f) Muls(acc, acc, p.alpha, int32_t(w));
+    if (p.has_c && p.beta != 0.0f) {
+      LocalTensor<float> cl = cQueue.AllocTensor<float>();
+      if (p.c_col == 1) {
+        DataCopyPad(cl, cGm[uint64_t(i * p.c_row + j0)], DataCopyExtParams(1, uint32_t(w * 4), 0, 0, 0),
+                    DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+      } else {
+        Duplicate(cl, cGm.GetValue(uint64_t(i * p.c_row)), int32_t(w));
+      }
+      cQueue.EnQue(cl);
+      cl = cQueue.DeQue<float>();
+      Axpy(acc, cl, p.beta, int32_t(w));
+      cQueue.FreeTensor(cl);
+    }
+    yQueue.EnQue(acc);
+    acc = yQueue.DeQue<float>();
+    DataCopyPad(yGm[uint64_t((batch * p.m + i) * p.n + j0)], acc, DataCopyExtParams(1, uint32_t(w * 4), 0, 0, 0));
+    yQueue.FreeTensor(acc);
+  }
+}
+
+void launch_gemm(OpContext& ctx, const GemmPlan& p, const void* a, const void* b, const void* c, void* y,
+                 double bytes) {
+  const int64_t batches = int64_t(p.a_offsets.size());
+  if (batches * p.m * p.n == 0) return;
+  const uint64_t items = uint64_t(batches * p.m * ((p.n + kTile - 1) / kTile));
+  auto pa = reinterpret_cast<GM_ADDR>(const_cast<void*>(a)), pb = reinterpret_cast<GM_ADDR>(const_cast<void*>(b));
+  auto pc = reinterpret_cast<GM_ADDR>(const_cast<void*>(c)), py = reinterpret_cast<GM_ADDR>(y);
+  if (p.k == 0) {  // an empty sum: Y = beta C (or 0)
+    GemmPlan q = p;
+    q.k = 0;
+    launch_vector(ctx, ctx.node.op_type, items, 0, bytes, [=] { gemm_kernel(pa, pb, pc, py, q); });
+    return;
+  }
+  launch_vector(ctx, ctx.node.op_type, items, 2.0 * double(batches * p.m * p.n * p.k), bytes,
+                [=] { gemm_kernel(pa, pb, pc, py, p); });
+}
+
+void run_matmul(OpContext& ctx) {
+  const GmTensor& a = *ctx.inputs[0];
+  const GmTensor& b = *ctx.inputs[1];
+  std::vector<int64_t> as = a.desc.shape, bs = b.desc.shape;
+  if (as.size() == 1) as.insert(as.begin(), 1);  // [K] -> [1, K]
+  if (bs.size() == 1) bs.push_back(1);           // [K] -> [K, 1]
+  GemmPlan p;
+  p.m = as[as.size() - 2];
+  p.k = as.back();
+  p.n = bs.back();
+  if (bs[bs.size() - 2] != p.k) raise(ctx.node.source, "inner dimensions differ: {} and {}", p.k, bs[bs.size() - 2]);
+  const std::vector<int64_t> a_batch(as.begin(), as.end() - 2), b_batch(bs.begin(), bs.end() - 2);
+  const std::vector<int64_t> batch = broadcast_shapes(ctx.node, a_batch, b_batch);
+  std::vector<int64_t> a_strides = broadcast_strides(a_batch, batch), b_strides = broadcast_strides(b_batch, batch);
+  int64_t batches = 1;
+  for (int64_t d : batch) batches *= d;
+  for (int64_t index = 0; index < batches; ++index) {
+    int64_t rest = index, ao = 0, bo = 0;
+    for (int d = int(batch.size()) - 1; d >= 0; --d) {
+      const int64_t i = rest % batch[size_t(d)];
+      rest /= batch[size_t(d)];
+      ao += i * a_strides[size_t(d)];
+      bo += i * b_strides[size_t(d)];
+    }
+    p.a_offsets.push_back(ao * p.m * p.k);
+    p.b_offsets.push_back(bo * p.k * p.n);
+  }
+  p.a_row = p.k;
+  p.a_col = 1;
+  launch_gemm(ctx, p, a.data, b.data, nullptr, ctx.outputs[0]->data,
+              double(a.desc.bytes() + b.desc.bytes() + ctx.outputs[0]->desc.bytes()));
+}
+
+void run_gemm(OpContext& ctx) {
+  const Node& node = ctx.node;
+  const GmTensor& a = *ctx.inputs[0];
+  const GmTensor& b = *ctx.inputs[1];
+  const GmTensor* c = ctx.inputs.size() > 2 ? ctx.inputs[2] : nullptr;
+  const bool trans_a = node.attr_int("transA", 0) != 0, trans_b = node.attr_int("transB", 0) != 0;
+  GemmPlan p;
+  p.m = trans_a ? a.desc.shape[1] : a.desc.shape[0];
+  p.k = trans_a ? a.desc.shape[0] : a.desc.shape[1];
+  p.n = trans_b ? b.desc.shape[0] : b.desc.shape[1];
+  p.alpha = node.attr_float("alpha", 1.0f);
+  p.beta = node.attr_float("beta", 1.0f);
+  p.a_offsets = {0};
+  p.b_offsets = {0};
+  p.a_row = trans_a ? 1 : p.k;
+  p.a_col = trans_a ? p.m : 1;
+  const void* b_data = b.data;
+  if (trans_b) {  // B' = B^T, K x N, into scratch
+    void* bt = ctx.scratch(size_t(p.k * p.n) * 4);
+    CopyView view;
+    view.shape = {p.k, p.n};
+    view.strides = {1, p.k};
+    strided_copy(ctx, "Gemm.transB", b.data, bt, 4, view);
+    b_data = bt;
+  }
+  double bytes = double(a.desc.bytes() + b.desc.bytes() + ctx.outputs[0]->desc.bytes());
+  if (c) {
+    p.has_c = true;
+    const std::vector<int64_t> s = broadcast_strides(c->desc.shape, {p.m, p.n});
+    p.c_row = s[0];
+    p.c_col = s[1];
+    bytes += double(c->desc.bytes());
+  }
+  launch_gemm(ctx, p, a.data, b_data, c ? c->data : nullptr, ctx.outputs[0]->data, bytes);
+}
+
+}  // namespace
+
+void register_matmul_ops() {
+  OpLowering matmul;
+  matmul.op_type = "MatMul";
+  matmul.check = [](const Node& node, const std::vector<TensorDesc>& in, const std::vector<TensorDesc>& out) {
+    allow_attributes(node, {});
+    if (in.size() != 2 || out.size() != 1) raise(node.source, "expects 2 inputs and 1 output");
+    require_float(node, in, out, {0, 1});
+    if (in[0].shape.empty() || in[1].shape.empty()) raise(node.source, "MatMul of a scalar is not defined");
+  };
+  matmul.run = run_matmul;
+  register_op(matmul);
+
+  OpLowering gemm;
+  gemm.op_type = "Gemm";
+  gemm.check = [](const Node& node, const std::vector<TensorDesc>& in, const std::vector<TensorDesc>& out) {
+    allow_attributes(node, {"alpha", "beta", "transA", "transB", "broadcast"});
+    if (in.size() < 2 || in.size() > 3 || out.size() != 1) raise(node.source, "expects 2 or 3 inputs and 1 output");
+    require_float(node, in, out, {0, 1, 2});
+    if (in[0].shape.size() != 2 || in[1].shape.size() != 2) raise(node.source, "A and B must be 2-D");
+    if (in.size() == 3 && !in[2].name.empty() && in[2].shape.size() > 2) raise(node.source, "C must be at most 2-D");
+  };
+  gemm.run = run_gemm;
+  register_op(gemm);
+}
+
+}  // namespace npuvp::onnx
