@@ -164,7 +164,9 @@ GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs,
                     {"bound", layer.bound}, {"roofline_percent", layer.roofline_percent}});
     }
     // Per-layer statistics (integers: cycles, flops, bytes).
-    const std::string key = fmt::format("onnx.layer{:04}.{}", i, layer.name);
+    std::string stat_name = layer.name;  // a dot would nest the JSON one level deeper
+    std::replace(stat_name.begin(), stat_name.end(), '.', '_');
+    const std::string key = fmt::format("onnx.layer{:04}.{}", i, stat_name);
     Stats& stats = Stats::global();
     stats.counter(key + ".cycles", "cycles", layer.op_type + " " + layer.shape).value = layer.cycles;
     stats.counter(key + ".flops", "flop", "arithmetic operations").value = uint64_t(layer.flops);

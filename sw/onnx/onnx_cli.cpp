@@ -122,7 +122,10 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
 
   if (!mode.empty()) sets.push_back("sim.mode=" + mode);
   Device::configure(platform.empty() ? "ascend910b" : platform, sets);
-  if (!trace.empty()) Tracer::global().open(trace);
+  if (!trace.empty()) {
+    Tracer::global().open(trace);
+    Tracer::global().track("onnx model", "layers");  // before the cores' tracks: shown above them
+  }
   Device& dev = Device::instance();
   auto& soc = dev.soc();
   const bool perf = soc.params().mode == SimMode::Perf;
