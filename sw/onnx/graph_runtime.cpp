@@ -55,24 +55,36 @@ Peaks platform_peaks(Precision precision) {
   return p;
 }
 
-// The roofline time is what the layer's work needs at the peak of the unit it runs on and of
-// DRAM; the bound is whichever of the two is larger, unless the layer took more than four
-// times that: then fixed costs (instruction heads, DMA latency, too few blocks) dominate and
-// it is latency-bound.
-void fill_roofline(LayerRecord& layer, const Peaks& peaks) {
-  const double unit_peak = layer.unit == "cube" ? peaks.cube_flops : peaks.vector_flops;
-  const double compute = unit_peak > 0 ? layer.flops / unit_peak : 0.0;
-  const double memory = peaks.dram_bytes_per_second > 0 ? layer.bytes / peaks.dram_bytes_per_second : 0.0;
-  layer.roofline_seconds = std::max(compute, memory);
+// Each launch's roofline time is what its work needs at the peak of the unit it runs on and
+// of DRAM, max(flops / unit peak, bytes / DRAM peak); the layer's is their sum. Its bound is
+// the unit (or memory) behind the largest share of that time, unless the layer took more than
+// four times its roofline: then fixed costs (instruction heads, DMA latency, too few work
+// items) dominate and it is latency-bound.
+void fill_roofline(LayerRecord& layer, const std::vector<LayerLaunch>& launches, const Peaks& peaks) {
+  std::map<std::string, double> by_bound;
+  layer.roofline_seconds = 0;
+  for (const LayerLaunch& l : launches) {
+    const bool cube = std::string(l.unit) == "cube";
+    const double unit_peak = cube ? peaks.cube_flops : peaks.vector_flops;
+    const double compute = unit_peak > 0 ? l.flops / unit_peak : 0.0;
+    const double memory = peaks.dram_bytes_per_second > 0 ? l.bytes / peaks.dram_bytes_per_second : 0.0;
+    layer.roofline_seconds += std::max(compute, memory);
+    by_bound[compute >= memory ? l.unit : "memory"] += std::max(compute, memory);
+  }
   if (layer.seconds > 0) {
     layer.tflops = layer.flops / layer.seconds / 1e12;
     layer.gbps = layer.bytes / layer.seconds / 1e9;
     layer.roofline_percent = 100.0 * layer.roofline_seconds / layer.seconds;
   }
-  if (layer.seconds <= 0 || layer.roofline_percent < 25.0) {
-    layer.bound = "latency";
-  } else {
-    layer.bound = compute >= memory ? layer.unit : "memory";
+  layer.bound = "latency";
+  if (layer.seconds > 0 && layer.roofline_percent >= 25.0) {
+    double most = -1;
+    for (const auto& [bound, seconds] : by_bound) {
+      if (seconds > most) {
+        most = seconds;
+        layer.bound = bound;
+      }
+    }
   }
 }
 
@@ -156,7 +168,7 @@ GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs,
     }
     layer.unit = unit;
     layer.launches = ctx.launches.size();
-    fill_roofline(layer, peaks);
+    fill_roofline(layer, ctx.launches, peaks);
     if (layer_track >= 0 && layer.seconds > 0) {
       tracer.slice(layer_track, fmt::format("{} ({})", layer.name, layer.op_type), layer.start,
                    sc_core::sc_time(layer.seconds, sc_core::SC_SEC),

@@ -21,7 +21,7 @@ struct LayerRecord {
   sc_core::sc_time start;            // simulated time when its first launch began
   // From the platform's peaks (fill_roofline):
   double tflops = 0, gbps = 0;
-  double roofline_seconds = 0;       // max(flops / unit peak, bytes / DRAM peak)
+  double roofline_seconds = 0;       // sum over launches of max(flops / unit peak, bytes / DRAM peak)
   double roofline_percent = 0;       // roofline_seconds / seconds
   std::string bound;                 // cube, vector, memory or latency
 };
@@ -32,7 +32,8 @@ struct Peaks {
 // The configured platform's peaks for `precision` (f32: the vector unit's 64 lanes, the
 // cube's f32 rate; f16: 128 lanes and the f16 cube).
 Peaks platform_peaks(Precision precision);
-void fill_roofline(LayerRecord& layer, const Peaks& peaks);
+// Roofline time, bound and achieved rates of a layer from its launches (graph_runtime.cpp).
+void fill_roofline(LayerRecord& layer, const std::vector<LayerLaunch>& launches, const Peaks& peaks);
 
 // Refuses, before anything runs, a node with no lowering or one its lowering's check rejects.
 void check_model(const Model& model);

@@ -134,7 +134,8 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
              soc.describe_cores(), soc.core(0).params().clock_mhz, model_path, model.nodes.size(), model.opset);
   fmt::print("precision: {}\n", precision == Precision::Fp32
                                      ? "float32 (f32 vector kernels, f32 accumulation)"
-                                     : "fp16 requested: the f32 kernels run (fp16 kernels are not written yet)");
+                                     : "fp16 for MatMul/Gemm (f16 operands on the cube, f32 accumulation); the other "
+                                       "operators in float32 on the vector unit");
 
   std::vector<HostTensor> inputs;
   for (const auto& name : model.inputs) {

@@ -3,8 +3,15 @@
 // is one row of Y and a tile of its columns, accumulated as Y[i, :] += A[i, k] * B[k, :] with
 // Axpy over chunks of B's rows (f32 products and sums, in increasing k). transB is a
 // Transpose of B into GM scratch first. (The f32 cube path of the 910B is not written yet:
-// these layers are vector-bound in the table.)
+// under fp32 these layers are vector-bound in the table.)
+// Under --precision fp16 the cube computes them: a vector kernel rounds A and B to f16 in GM
+// scratch, sw/kernels' tiled matmul (matmul_a2 on the A2 cores, matmul_910 on coupled ones)
+// multiplies them on every cube core with f32 accumulation into Y, and Gemm's alpha and
+// beta C are an elementwise pass over Y.
+#include "platforms/ascend_soc.h"
+#include "sw/kernels/matmul.h"
 #include "sw/onnx/onnx_kernels.h"
+#include "sw/runtime/device.h"
 #include "tlm/log.h"
 
 namespace npuvp::onnx {
@@ -102,6 +109,83 @@ void launch_gemm(OpContext& ctx, const GemmPlan& p, const void* a, const void* b
                 [=] { gemm_kernel(pa, pb, pc, py, p); });
 }
 
+// ---- fp16: f16 operands on the cube, f32 accumulation.
+
+constexpr int64_t kCastTile = 4096;
+
+// dst[i] = (half)src[i], round to nearest even (Cast f32 -> f16, CAST_RINT).
+void cast_half_kernel(GM_ADDR src, GM_ADDR dst, int64_t count) {
+  GlobalTensor<float> srcGm;
+  GlobalTensor<half> dstGm;
+  srcGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
+  dstGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(dst));
+  TPipe pipe;
+  TQue<TPosition::VECIN, 2> inQueue;
+  TQue<TPosition::VECOUT, 2> outQueue;
+  pipe.InitBuffer(inQueue, 2, kCastTile * sizeof(float));
+  pipe.InitBuffer(outQueue, 2, kCastTile * sizeof(half));
+  const uint64_t items = uint64_t((count + kCastTile - 1) / kCastTile);
+  const uint64_t blocks = uint64_t(GetBlockNum()), b = uint64_t(GetBlockIdx());
+  const uint64_t per = items / blocks, extra = items % blocks;
+  const uint64_t first = b * per + std::min(b, extra), end = first + per + (b < extra ? 1 : 0);
+  for (uint64_t item = first; item < end; ++item) {
+    const int64_t offset = int64_t(item) * kCastTile, n = std::min(kCastTile, count - offset);
+    LocalTensor<float> x = inQueue.AllocTensor<float>();
+    DataCopyPad(x, srcGm[uint64_t(offset)], DataCopyExtParams(1, uint32_t(n * 4), 0, 0, 0),
+                DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+    inQueue.EnQue(x);
+    x = inQueue.DeQue<float>();
+    LocalTensor<half> h = outQueue.AllocTensor<half>();
+    Cast(h, x, RoundMode::CAST_RINT, uint32_t((n + 63) / 64 * 64));
+    inQueue.FreeTensor(x);
+    outQueue.EnQue(h);
+    h = outQueue.DeQue<half>();
+    DataCopyPad(dstGm[uint64_t(offset)], h, DataCopyExtParams(1, uint32_t(n * 2), 0, 0, 0));
+    outQueue.FreeTensor(h);
+  }
+}
+
+void* to_half(OpContext& ctx, const void* src, int64_t count) {
+  void* dst = ctx.scratch(size_t(count) * 2);
+  if (count == 0) return dst;
+  auto ps = reinterpret_cast<GM_ADDR>(const_cast<void*>(src)), pd = reinterpret_cast<GM_ADDR>(dst);
+  launch_vector(ctx, "Cast.f16", uint64_t((count + kCastTile - 1) / kCastTile), double(count), double(count) * 6,
+                [=] { cast_half_kernel(ps, pd, count); });
+  return dst;
+}
+
+uint32_t cube_core_count() {
+  auto& soc = Device::instance().soc();
+  uint32_t n = 0;
+  for (unsigned i = 0; i < soc.num_cores(); ++i) n += soc.core(i).core_kind() != aicore::CoreKind::Aiv;
+  return std::max<uint32_t>(n, 1);
+}
+
+// Y (f32, M x N) = A16 (M x K) x B16 (K x N) on every cube core.
+void cube_matmul(OpContext& ctx, const void* a16, const void* b16, void* y, int64_t m, int64_t n, int64_t k) {
+  if (m * n == 0) return;
+  const kernels::MatmulShape shape{uint32_t(m), uint32_t(n), uint32_t(k)};
+  const uint32_t blocks = cube_core_count();
+  const bool a2 = aicore::is_a2(Device::instance().soc().core(0).product());
+  void* workspace = a2 ? nullptr : ctx.scratch(kernels::matmul_910_workspace_bytes(shape, blocks));
+  auto pa = reinterpret_cast<GM_ADDR>(const_cast<void*>(a16)), pb = reinterpret_cast<GM_ADDR>(const_cast<void*>(b16));
+  auto py = reinterpret_cast<GM_ADDR>(y), pw = reinterpret_cast<GM_ADDR>(workspace);
+  LaunchOptions options;
+  options.kernel_type = aicore::KernelType::AicOnly;
+  LayerLaunch l;
+  l.report = ctx.device.launch(ctx.node.op_type + ".cube", blocks, [=] {
+    if (a2) {
+      kernels::matmul_a2<float>(pa, pb, py, shape);
+    } else {
+      kernels::matmul_910<float>(pa, pb, py, pw, shape);
+    }
+  }, options);
+  l.flops = 2.0 * double(m) * double(n) * double(k);
+  l.bytes = double(m * k + k * n) * 2 + double(m * n) * 4;
+  l.unit = "cube";
+  ctx.launches.push_back(l);
+}
+
 void run_matmul(OpContext& ctx) {
   const GmTensor& a = *ctx.inputs[0];
   const GmTensor& b = *ctx.inputs[1];
@@ -129,10 +213,55 @@ void run_matmul(OpContext& ctx) {
     p.a_offsets.push_back(ao * p.m * p.k);
     p.b_offsets.push_back(bo * p.k * p.n);
   }
+  if (ctx.precision == Precision::Fp16 && p.k > 0) {
+    const char* a16 = static_cast<const char*>(to_half(ctx, a.data, a.desc.elements()));
+    const char* b16 = static_cast<const char*>(to_half(ctx, b.data, b.desc.elements()));
+    float* y = static_cast<float*>(ctx.outputs[0]->data);
+    for (size_t batch = 0; batch < p.a_offsets.size(); ++batch) {
+      cube_matmul(ctx, a16 + p.a_offsets[batch] * 2, b16 + p.b_offsets[batch] * 2, y + int64_t(batch) * p.m * p.n,
+                  p.m, p.n, p.k);
+    }
+    return;
+  }
   p.a_row = p.k;
   p.a_col = 1;
   launch_gemm(ctx, p, a.data, b.data, nullptr, ctx.outputs[0]->data,
               double(a.desc.bytes() + b.desc.bytes() + ctx.outputs[0]->desc.bytes()));
+}
+
+void run_gemm_fp16(OpContext& ctx, const GemmPlan& p, bool trans_a, bool trans_b, const GmTensor* c) {
+  const void* a = ctx.inputs[0]->data;
+  const void* b = ctx.inputs[1]->data;
+  if (trans_a) {  // A' = A^T, M x K
+    void* at = ctx.scratch(size_t(p.m * p.k) * 4);
+    CopyView view;
+    view.shape = {p.m, p.k};
+    view.strides = {1, p.m};
+    strided_copy(ctx, "Gemm.transA", a, at, 4, view);
+    a = at;
+  }
+  if (trans_b) {  // B' = B^T, K x N
+    void* bt = ctx.scratch(size_t(p.k * p.n) * 4);
+    CopyView view;
+    view.shape = {p.k, p.n};
+    view.strides = {1, p.k};
+    strided_copy(ctx, "Gemm.transB", b, bt, 4, view);
+    b = bt;
+  }
+  GmTensor& y = *ctx.outputs[0];
+  cube_matmul(ctx, to_half(ctx, a, p.m * p.k), to_half(ctx, b, p.k * p.n), y.data, p.m, p.n, p.k);
+  const float alpha = p.alpha, beta = p.beta;
+  const bool with_c = c && beta != 0.0f;
+  if (alpha == 1.0f && !with_c) return;
+  // Y = alpha Y (+ beta C, broadcast), in place: each tile is read before it is written.
+  std::vector<const GmTensor*> ins{&y};
+  if (with_c) ins.push_back(c);
+  elementwise(ctx, "Gemm.epilogue", ins, y, with_c ? 3 : 1,
+              [alpha, beta, with_c](const LocalTensor<float>& z, const LocalTensor<float>& x0,
+                                    const LocalTensor<float>& x1, const LocalTensor<float>&, int32_t n) {
+                Muls(z, x0, alpha, n);
+                if (with_c) Axpy(z, x1, beta, n);
+              });
 }
 
 void run_gemm(OpContext& ctx) {
@@ -151,6 +280,10 @@ void run_gemm(OpContext& ctx) {
   p.b_offsets = {0};
   p.a_row = trans_a ? 1 : p.k;
   p.a_col = trans_a ? p.m : 1;
+  if (ctx.precision == Precision::Fp16 && p.k > 0) {
+    run_gemm_fp16(ctx, p, trans_a, trans_b, c);
+    return;
+  }
   const void* b_data = b.data;
   if (trans_b) {  // B' = B^T, K x N, into scratch
     void* bt = ctx.scratch(size_t(p.k * p.n) * 4);

@@ -52,3 +52,5 @@ save("big_add", [helper.make_node("Add", ["x", "z"], ["y"], name="add")],
      [f32("x", [4096, 1024]), f32("z", [4096, 1024])], [f32("y", [4096, 1024])])
 save("big_matmul", [helper.make_node("MatMul", ["x", "z"], ["y"], name="mm")],
      [f32("x", [256, 512]), f32("z", [512, 512])], [f32("y", [256, 512])])
+save("cube_matmul", [helper.make_node("MatMul", ["x", "z"], ["y"], name="mm")],
+     [f32("x", [2048, 2048]), f32("z", [2048, 2048])], [f32("y", [2048, 2048])])

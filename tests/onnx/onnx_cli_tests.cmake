@@ -58,3 +58,12 @@ onnx_cli_test(big_add_is_memory_bound
   ${expect} ok "add +Add +4096x1024 +[0-9]+ +[0-9.]+ +[0-9.]+ +memory" ${cli} run ${onnx_models}/big_add.onnx --mode perf)
 onnx_cli_test(big_matmul_is_compute_bound
   ${expect} ok "mm +MatMul +256x512 +[0-9]+ +[0-9.]+ +[0-9.]+ +vector" ${cli} run ${onnx_models}/big_matmul.onnx --mode perf)
+# Under --precision fp16 a 2048^3 MatMul runs on the cube (f16 operands, f32 accumulation):
+# cube-bound, within 10 % of its roofline (the f32 -> f16 casts of A and B included).
+onnx_cli_test(big_matmul_fp16_is_cube_bound
+  ${expect} ok "precision: fp16 for MatMul.*mm +MatMul +2048x2048 +[0-9]+ +[0-9.]+ +[0-9.]+ +cube +(9[0-9]|1[0-9][0-9])\\.[0-9]%"
+  ${cli} run ${onnx_models}/cube_matmul.onnx --mode perf --precision fp16)
+# fp16 results differ from float32 ones by f16 rounding, not by more: a small MatMul still passes.
+onnx_cli_test(fp16_matmul_passes_a_small_case
+  ${expect} ok "result: PASS" ${cli} run ${onnx_node}/test_matmul_2d/model.onnx --precision fp16
+  --data ${onnx_node}/test_matmul_2d/test_data_set_0)
