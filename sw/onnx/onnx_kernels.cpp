@@ -17,6 +17,8 @@ uint32_t vector_core_count() {
   return std::max<uint32_t>(n, 1);
 }
 
+bool has_data_copy_pad() { return aicore::is_a2(Device::instance().soc().core(0).product()); }
+
 uint32_t blocks_for(uint64_t work_items) {
   return uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(vector_core_count(), work_items)));
 }
@@ -154,7 +156,7 @@ void my_items(uint64_t items, uint64_t* first, uint64_t* end) {
 constexpr uint32_t kCopyBytes = 32 * 1024;  // one UB slot of the copy kernel
 
 template <class T>
-void copy_kernel(GM_ADDR in, GM_ADDR out, const CopyView& v) {
+void copy_kernel(GM_ADDR in, GM_ADDR out, const CopyView& v, bool pad) {
   GlobalTensor<T> inGm, outGm;
   inGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(in));
   outGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(out));
@@ -174,10 +176,13 @@ void copy_kernel(GM_ADDR in, GM_ADDR out, const CopyView& v) {
     const int64_t n = std::min(chunk, length - c * chunk);
     const int64_t src = v.base + row_offset(r, v.shape, v.strides) + c * chunk * step;
     const int64_t dst = v.out_base + row_offset(r, v.shape, v.out_strides) + c * chunk;
+    if (step != 1 && !pad) {  // no strided DMA on these cores: element by element from the scalar unit
+      for (int64_t i = 0; i < n; ++i) outGm.SetValue(uint64_t(dst + i), inGm.GetValue(uint64_t(src + i * step)));
+      continue;
+    }
     LocalTensor<T> t = queue.template AllocTensor<T>();
     if (step == 1) {
-      DataCopyPad(t, inGm[src], DataCopyExtParams(1, uint32_t(n * sizeof(T)), 0, 0, 0),
-                  DataCopyPadExtParams<T>(false, 0, 0, T(0)));
+      copy_in(t, inGm[src], n, pad);
     } else {
       // n elements `step` apart: one block each, padded to 32 B in UB (n is 1 for step <= 0).
       DataCopyPad(t, inGm[src], DataCopyExtParams(uint16_t(n), sizeof(T), uint32_t((std::max<int64_t>(step, 1) - 1) * sizeof(T)), 0, 0),
@@ -186,7 +191,7 @@ void copy_kernel(GM_ADDR in, GM_ADDR out, const CopyView& v) {
     queue.EnQue(t);
     t = queue.template DeQue<T>();
     if (step == 1) {
-      DataCopyPad(outGm[dst], t, DataCopyExtParams(1, uint32_t(n * sizeof(T)), 0, 0, 0));
+      copy_out(outGm[dst], t, n, pad);
     } else {
       DataCopyPad(outGm[dst], t, DataCopyExtParams(uint16_t(n), sizeof(T), 0, 0, 0));
     }
@@ -207,12 +212,13 @@ void strided_copy(OpContext& ctx, const char* kernel, const void* in, void* out,
   const int64_t chunk = step == 1 ? int64_t(kCopyBytes / elem) : step > 1 ? int64_t(kCopyBytes / 32) : 1;
   const uint64_t items = uint64_t(elements / length) * uint64_t((length + chunk - 1) / chunk);
   auto pin = reinterpret_cast<GM_ADDR>(const_cast<void*>(in)), pout = reinterpret_cast<GM_ADDR>(out);
+  const bool pad = has_data_copy_pad();
   launch_vector(ctx, kernel, items, 0, 2.0 * double(elements) * double(elem), [=] {
     switch (elem) {
-      case 1: copy_kernel<uint8_t>(pin, pout, view); break;
-      case 2: copy_kernel<int16_t>(pin, pout, view); break;
-      case 4: copy_kernel<float>(pin, pout, view); break;
-      default: copy_kernel<int64_t>(pin, pout, view); break;
+      case 1: copy_kernel<uint8_t>(pin, pout, view, pad); break;
+      case 2: copy_kernel<int16_t>(pin, pout, view, pad); break;
+      case 4: copy_kernel<float>(pin, pout, view, pad); break;
+      default: copy_kernel<int64_t>(pin, pout, view, pad); break;
     }
   });
 }
@@ -227,7 +233,7 @@ struct ElementwisePlan {
 };
 
 void elementwise_kernel(const std::vector<GM_ADDR>& ins, GM_ADDR out, const ElementwisePlan& p,
-                        const ElementwiseCompute& compute) {
+                        const ElementwiseCompute& compute, bool pad) {
   constexpr int32_t kTile = kElementwiseTile;
   const size_t k_inputs = ins.size();
   GlobalTensor<float> xGm[2], zGm;
@@ -252,8 +258,7 @@ void elementwise_kernel(const std::vector<GM_ADDR>& ins, GM_ADDR out, const Elem
       x[k] = inQueue[k].AllocTensor<float>();
       const int64_t offset = row_offset(r, p.shape, p.in_strides[k]) + t * kTile * p.in_strides[k].back();
       if (p.in_strides[k].back() == 1) {
-        DataCopyPad(x[k], xGm[k][offset], DataCopyExtParams(1, uint32_t(n * 4), 0, 0, 0),
-                    DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+        copy_in(x[k], xGm[k][offset], n, pad);
       } else {  // broadcast along the row: one value
         Duplicate(x[k], xGm[k].GetValue(offset), lanes);
       }
@@ -266,7 +271,7 @@ void elementwise_kernel(const std::vector<GM_ADDR>& ins, GM_ADDR out, const Elem
     for (size_t k = 0; k < k_inputs; ++k) inQueue[k].FreeTensor(x[k]);
     z = outQueue.DeQue<float>();
     const int64_t offset = row_offset(r, p.shape, p.out_strides) + t * kTile;
-    DataCopyPad(zGm[offset], z, DataCopyExtParams(1, uint32_t(n * 4), 0, 0, 0));
+    copy_out(zGm[offset], z, n, pad);
     outQueue.FreeTensor(z);
   }
 }
@@ -293,8 +298,9 @@ void elementwise(OpContext& ctx, const char* kernel, const std::vector<const GmT
   std::vector<GM_ADDR> ins;
   for (const GmTensor* in : inputs) ins.push_back(reinterpret_cast<GM_ADDR>(in->data));
   GM_ADDR z = reinterpret_cast<GM_ADDR>(out.data);
+  const bool pad = has_data_copy_pad();
   launch_vector(ctx, kernel, uint64_t(p.rows * p.tiles), flops_per_element * double(out.desc.elements()), bytes,
-                [=] { elementwise_kernel(ins, z, p, compute); });
+                [=] { elementwise_kernel(ins, z, p, compute, pad); });
 }
 
 }  // namespace npuvp::onnx

@@ -37,6 +37,35 @@ int64_t normalized_axis(const Node& node, const char* attribute, int64_t axis, i
 // from the model or --data before anything ran).
 std::vector<int64_t> constant_ints(const Node& node, const GmTensor* tensor, const char* what);
 
+// GM <-> UB copies of n elements that need not fill whole 32 B blocks. The A2 cores (910B)
+// have DataCopyPad; the 910 and 310P copy whole blocks with DataCopy (reading up to 31 B
+// past the run, inside the tensor's 512 B-rounded allocation) and write the tail that does
+// not fill a block with scalar stores, so that no neighbouring byte in GM is overwritten.
+bool has_data_copy_pad();  // host side: the configured chip's cores
+template <class T>
+void copy_in(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src, int64_t n, bool pad) {
+  if (pad) {
+    AscendC::DataCopyPad(dst, src, AscendC::DataCopyExtParams(1, uint32_t(n * int64_t(sizeof(T))), 0, 0, 0),
+                         AscendC::DataCopyPadExtParams<T>(false, 0, 0, T(0)));
+  } else {
+    const int64_t per_block = 32 / int64_t(sizeof(T));
+    AscendC::DataCopy(dst, src, uint32_t((n + per_block - 1) / per_block * per_block));
+  }
+}
+template <class T>
+void copy_out(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src, int64_t n, bool pad) {
+  if (pad) {
+    AscendC::DataCopyPad(dst, src, AscendC::DataCopyExtParams(1, uint32_t(n * int64_t(sizeof(T))), 0, 0, 0));
+    return;
+  }
+  const int64_t per_block = 32 / int64_t(sizeof(T)), whole = n / per_block * per_block;
+  if (whole > 0) AscendC::DataCopy(dst, src, uint32_t(whole));
+  for (int64_t i = whole; i < n; ++i) {
+    AscendC::GlobalTensor<T> out = dst;
+    out.SetValue(uint64_t(i), src.GetValue(uint32_t(i)));
+  }
+}
+
 // Row-major strides of a shape (elements).
 std::vector<int64_t> strides_of(const std::vector<int64_t>& shape);
 // Numpy's multidirectional broadcast of two shapes; raises naming the node on a mismatch.

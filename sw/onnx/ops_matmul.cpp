@@ -32,7 +32,7 @@ struct GemmPlan {
   int64_t c_row = 0, c_col = 0;               // C element (i, j) at i c_row + j c_col
 };
 
-void gemm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR y, const GemmPlan& p) {
+void gemm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR y, const GemmPlan& p, bool pad) {
   GlobalTensor<float> aGm, bGm, cGm, yGm;
   aGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(a));
   bGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(b));
@@ -60,9 +60,14 @@ void gemm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR y, const GemmPlan& p) 
     for (int64_t k0 = 0; k0 < p.k; k0 += rows_per_chunk) {
       const int64_t rows = std::min(rows_per_chunk, p.k - k0);
       LocalTensor<float> bl = bQueue.AllocTensor<float>();
-      DataCopyPad(bl, bGm[uint64_t(p.b_offsets[size_t(batch)] + k0 * p.n + j0)],
-                  DataCopyExtParams(uint16_t(rows), uint32_t(w * 4), uint32_t((p.n - w) * 4), 0, 0),
-                  DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+      const int64_t b_row0 = p.b_offsets[size_t(batch)] + k0 * p.n + j0;
+      if (pad) {  // `rows` rows of w, n apart in GM, each padded to 32 B in UB
+        DataCopyPad(bl, bGm[uint64_t(b_row0)],
+                    DataCopyExtParams(uint16_t(rows), uint32_t(w * 4), uint32_t((p.n - w) * 4), 0, 0),
+                    DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+      } else {
+        for (int64_t r = 0; r < rows; ++r) copy_in(bl[uint32_t(r * padded)], bGm[uint64_t(b_row0 + r * p.n)], w, pad);
+      }
       bQueue.EnQue(bl);
       bl = bQueue.DeQue<float>();
       for (int64_t kk = 0; kk < rows; ++kk) {
@@ -75,8 +80,7 @@ void gemm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR y, const GemmPlan& p) 
     if (p.has_c && p.beta != 0.0f) {
       LocalTensor<float> cl = cQueue.AllocTensor<float>();
       if (p.c_col == 1) {
-        DataCopyPad(cl, cGm[uint64_t(i * p.c_row + j0)], DataCopyExtParams(1, uint32_t(w * 4), 0, 0, 0),
-                    DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+        copy_in(cl, cGm[uint64_t(i * p.c_row + j0)], w, pad);
       } else {
         Duplicate(cl, cGm.GetValue(uint64_t(i * p.c_row)), int32_t(w));
       }
@@ -87,7 +91,7 @@ void gemm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR y, const GemmPlan& p) 
     }
     yQueue.EnQue(acc);
     acc = yQueue.DeQue<float>();
-    DataCopyPad(yGm[uint64_t((batch * p.m + i) * p.n + j0)], acc, DataCopyExtParams(1, uint32_t(w * 4), 0, 0, 0));
+    copy_out(yGm[uint64_t((batch * p.m + i) * p.n + j0)], acc, w, pad);
     yQueue.FreeTensor(acc);
   }
 }
@@ -99,14 +103,15 @@ void launch_gemm(OpContext& ctx, const GemmPlan& p, const void* a, const void* b
   const uint64_t items = uint64_t(batches * p.m * ((p.n + kTile - 1) / kTile));
   auto pa = reinterpret_cast<GM_ADDR>(const_cast<void*>(a)), pb = reinterpret_cast<GM_ADDR>(const_cast<void*>(b));
   auto pc = reinterpret_cast<GM_ADDR>(const_cast<void*>(c)), py = reinterpret_cast<GM_ADDR>(y);
+  const bool pad = has_data_copy_pad();
   if (p.k == 0) {  // an empty sum: Y = beta C (or 0)
     GemmPlan q = p;
     q.k = 0;
-    launch_vector(ctx, ctx.node.op_type, items, 0, bytes, [=] { gemm_kernel(pa, pb, pc, py, q); });
+    launch_vector(ctx, ctx.node.op_type, items, 0, bytes, [=] { gemm_kernel(pa, pb, pc, py, q, pad); });
     return;
   }
   launch_vector(ctx, ctx.node.op_type, items, 2.0 * double(batches * p.m * p.n * p.k), bytes,
-                [=] { gemm_kernel(pa, pb, pc, py, p); });
+                [=] { gemm_kernel(pa, pb, pc, py, p, pad); });
 }
 
 // ---- fp16: f16 operands on the cube, f32 accumulation.
@@ -114,7 +119,7 @@ void launch_gemm(OpContext& ctx, const GemmPlan& p, const void* a, const void* b
 constexpr int64_t kCastTile = 4096;
 
 // dst[i] = (half)src[i], round to nearest even (Cast f32 -> f16, CAST_RINT).
-void cast_half_kernel(GM_ADDR src, GM_ADDR dst, int64_t count) {
+void cast_half_kernel(GM_ADDR src, GM_ADDR dst, int64_t count, bool pad) {
   GlobalTensor<float> srcGm;
   GlobalTensor<half> dstGm;
   srcGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
@@ -131,8 +136,7 @@ void cast_half_kernel(GM_ADDR src, GM_ADDR dst, int64_t count) {
   for (uint64_t item = first; item < end; ++item) {
     const int64_t offset = int64_t(item) * kCastTile, n = std::min(kCastTile, count - offset);
     LocalTensor<float> x = inQueue.AllocTensor<float>();
-    DataCopyPad(x, srcGm[uint64_t(offset)], DataCopyExtParams(1, uint32_t(n * 4), 0, 0, 0),
-                DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+    copy_in(x, srcGm[uint64_t(offset)], n, pad);
     inQueue.EnQue(x);
     x = inQueue.DeQue<float>();
     LocalTensor<half> h = outQueue.AllocTensor<half>();
@@ -140,7 +144,7 @@ void cast_half_kernel(GM_ADDR src, GM_ADDR dst, int64_t count) {
     inQueue.FreeTensor(x);
     outQueue.EnQue(h);
     h = outQueue.DeQue<half>();
-    DataCopyPad(dstGm[uint64_t(offset)], h, DataCopyExtParams(1, uint32_t(n * 2), 0, 0, 0));
+    copy_out(dstGm[uint64_t(offset)], h, n, pad);
     outQueue.FreeTensor(h);
   }
 }
@@ -149,8 +153,9 @@ void* to_half(OpContext& ctx, const void* src, int64_t count) {
   void* dst = ctx.scratch(size_t(count) * 2);
   if (count == 0) return dst;
   auto ps = reinterpret_cast<GM_ADDR>(const_cast<void*>(src)), pd = reinterpret_cast<GM_ADDR>(dst);
+  const bool pad = has_data_copy_pad();
   launch_vector(ctx, "Cast.f16", uint64_t((count + kCastTile - 1) / kCastTile), double(count), double(count) * 6,
-                [=] { cast_half_kernel(ps, pd, count); });
+                [=] { cast_half_kernel(ps, pd, count, pad); });
   return dst;
 }
 

@@ -85,7 +85,7 @@ void run_slice(OpContext& ctx) {
 // end; one out of range is an error naming the node).
 template <class T>
 void gather_kernel(GM_ADDR data, GM_ADDR indices, bool idx64, GM_ADDR out, int64_t outer, int64_t axis_dim,
-                   int64_t count, int64_t inner, const std::string& source) {
+                   int64_t count, int64_t inner, const std::string& source, bool pad) {
   GlobalTensor<T> dataGm, outGm;
   dataGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(data));
   outGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(out));
@@ -109,12 +109,10 @@ void gather_kernel(GM_ADDR data, GM_ADDR indices, bool idx64, GM_ADDR out, int64
     if (index < 0 || index >= axis_dim) raise(source, "index {} (indices[{}]) is out of range [0, {})", index, j, axis_dim);
     const int64_t n = std::min(chunk, inner - c * chunk);
     LocalTensor<T> t = queue.template AllocTensor<T>();
-    DataCopyPad(t, dataGm[uint64_t((o * axis_dim + index) * inner + c * chunk)],
-                DataCopyExtParams(1, uint32_t(n * sizeof(T)), 0, 0, 0), DataCopyPadExtParams<T>(false, 0, 0, T(0)));
+    copy_in(t, dataGm[uint64_t((o * axis_dim + index) * inner + c * chunk)], n, pad);
     queue.EnQue(t);
     t = queue.template DeQue<T>();
-    DataCopyPad(outGm[uint64_t((o * count + j) * inner + c * chunk)], t,
-                DataCopyExtParams(1, uint32_t(n * sizeof(T)), 0, 0, 0));
+    copy_out(outGm[uint64_t((o * count + j) * inner + c * chunk)], t, n, pad);
     queue.FreeTensor(t);
   }
 }
@@ -136,12 +134,13 @@ void run_gather(OpContext& ctx) {
   auto po = reinterpret_cast<GM_ADDR>(ctx.outputs[0]->data);
   const bool idx64 = indices.desc.type == DType::Int64;
   const std::string source = ctx.node.source;
+  const bool pad = has_data_copy_pad();
   launch_vector(ctx, "Gather", items, 0, 2.0 * double(ctx.outputs[0]->desc.bytes()) + double(indices.desc.bytes()), [=] {
     switch (elem) {
-      case 1: gather_kernel<uint8_t>(pd, pi, idx64, po, outer, axis_dim, count, inner, source); break;
-      case 2: gather_kernel<int16_t>(pd, pi, idx64, po, outer, axis_dim, count, inner, source); break;
-      case 4: gather_kernel<float>(pd, pi, idx64, po, outer, axis_dim, count, inner, source); break;
-      default: gather_kernel<int64_t>(pd, pi, idx64, po, outer, axis_dim, count, inner, source); break;
+      case 1: gather_kernel<uint8_t>(pd, pi, idx64, po, outer, axis_dim, count, inner, source, pad); break;
+      case 2: gather_kernel<int16_t>(pd, pi, idx64, po, outer, axis_dim, count, inner, source, pad); break;
+      case 4: gather_kernel<float>(pd, pi, idx64, po, outer, axis_dim, count, inner, source, pad); break;
+      default: gather_kernel<int64_t>(pd, pi, idx64, po, outer, axis_dim, count, inner, source, pad); break;
     }
   });
 }

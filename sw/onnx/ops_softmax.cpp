@@ -16,7 +16,7 @@ namespace {
 
 constexpr int64_t kSlotFloats = 8192;  // 32 KiB of UB per slot
 
-void softmax_kernel(GM_ADDR x, GM_ADDR y, int64_t outer, int64_t axis_len, int64_t inner) {
+void softmax_kernel(GM_ADDR x, GM_ADDR y, int64_t outer, int64_t axis_len, int64_t inner, bool pad) {
   GlobalTensor<float> xGm, yGm;
   xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x));
   yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
@@ -41,8 +41,9 @@ void softmax_kernel(GM_ADDR x, GM_ADDR y, int64_t outer, int64_t axis_len, int64
     const int64_t w = std::min(width, inner - t * width);
     LocalTensor<float> xl = inQueue.AllocTensor<float>();
     if (inner == 1) {
-      DataCopyPad(xl, xGm[uint64_t(base)], DataCopyExtParams(1, uint32_t(axis_len * 4), 0, 0, 0),
-                  DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+      copy_in(xl, xGm[uint64_t(base)], axis_len, pad);
+    } else if (!pad) {
+      for (int64_t a = 0; a < axis_len; ++a) copy_in(xl[uint32_t(a * padded)], xGm[uint64_t(base + a * inner)], w, pad);
     } else {  // A rows of w elements, inner apart in GM, padded apart in UB
       DataCopyPad(xl, xGm[uint64_t(base)],
                   DataCopyExtParams(uint16_t(axis_len), uint32_t(w * 4), uint32_t((inner - w) * 4),
@@ -80,7 +81,9 @@ void softmax_kernel(GM_ADDR x, GM_ADDR y, int64_t outer, int64_t axis_len, int64
     outQueue.EnQue(yl);
     yl = outQueue.DeQue<float>();
     if (inner == 1) {
-      DataCopyPad(yGm[uint64_t(base)], yl, DataCopyExtParams(1, uint32_t(axis_len * 4), 0, 0, 0));
+      copy_out(yGm[uint64_t(base)], yl, axis_len, pad);
+    } else if (!pad) {
+      for (int64_t a = 0; a < axis_len; ++a) copy_out(yGm[uint64_t(base + a * inner)], yl[uint32_t(a * padded)], w, pad);
     } else {
       DataCopyPad(yGm[uint64_t(base)], yl,
                   DataCopyExtParams(uint16_t(axis_len), uint32_t(w * 4), uint32_t((padded - (w + 7) / 8 * 8) / 8),
@@ -132,8 +135,9 @@ void register_softmax_ops() {
     const int64_t width = v.inner == 1 ? 1 : std::min<int64_t>(v.inner, kSlotFloats / v.axis_len / 8 * 8);
     const uint64_t items = uint64_t(v.outer * ((v.inner + width - 1) / width));
     auto px = reinterpret_cast<GM_ADDR>(in.data), py = reinterpret_cast<GM_ADDR>(ctx.outputs[0]->data);
+    const bool pad = has_data_copy_pad();
     launch_vector(ctx, "Softmax", items, 5.0 * double(in.desc.elements()), 2.0 * double(in.desc.bytes()),
-                  [=] { softmax_kernel(px, py, v.outer, v.axis_len, v.inner); });
+                  [=] { softmax_kernel(px, py, v.outer, v.axis_len, v.inner, pad); });
   };
   register_op(softmax);
 }
