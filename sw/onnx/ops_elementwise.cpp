@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "sw/onnx/onnx_kernels.h"
+#include "sw/runtime/device.h"
 #include "tlm/log.h"
 
 namespace npuvp::onnx {
@@ -138,7 +139,10 @@ void register_elementwise(const Elementwise& e) {
     if (int(in.size()) != inputs || out.size() != 1) {
       raise(node.source, "expects {} inputs and 1 output, has {} and {}", inputs, in.size(), out.size());
     }
-    require_float(node, in, out, inputs == 2 ? std::vector<size_t>{0, 1} : std::vector<size_t>{0});
+    // Pow's exponent may be an integer constant (opset 12+): converted to f32 when it runs.
+    const bool integer_exponent = node.op_type == "Pow" && in.size() == 2 &&
+                                  (in[1].type == DType::Int32 || in[1].type == DType::Int64);
+    require_float(node, in, out, inputs == 2 && !integer_exponent ? std::vector<size_t>{0, 1} : std::vector<size_t>{0});
     if (node.op_type == "Gelu") {
       const std::string approximate = node.attr_string("approximate", "none");
       if (approximate != "none" && approximate != "tanh") {
@@ -150,6 +154,21 @@ void register_elementwise(const Elementwise& e) {
   const double flops = e.flops;
   l.run = [make, flops](OpContext& ctx) {
     std::vector<const GmTensor*> ins(ctx.inputs.begin(), ctx.inputs.end());
+    GmTensor exponent;
+    if (ins.size() == 2 && ins[1]->desc.type != DType::Float) {
+      // An integer exponent: its values (a constant: an initializer or bound from --data) as f32.
+      if (!ins[1]->constant) raise(ctx.node.source, "an integer exponent must be a constant (initializer or --data)");
+      const std::vector<int64_t> values = constant_ints(ctx.node, ins[1], "exponent");
+      std::vector<float> as_float(values.begin(), values.end());
+      exponent.desc = ins[1]->desc;
+      exponent.desc.type = DType::Float;
+      exponent.data = ctx.scratch(as_float.size() * 4);
+      exponent.constant = true;
+      if (!as_float.empty()) {
+        ctx.device.memcpy(exponent.data, as_float.data(), as_float.size() * 4, Device::Copy::HostToDevice);
+      }
+      ins[1] = &exponent;
+    }
     elementwise(ctx, ctx.node.op_type.c_str(), ins, *ctx.outputs[0], flops, make(ctx.node));
   };
   register_op(l);

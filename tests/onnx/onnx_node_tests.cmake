@@ -206,14 +206,12 @@ set(onnx_node_cases
 #   test_maxpool_with_argmax_2d_precomputed_strides: the Indices output of MaxPool is outside the issue
 #   test_mul_uint8: not float32 (types [2])
 #   test_pow_types_float: integer base (int64 x, float32 y)
-#   test_pow_types_float32_int32: an integer base or exponent (float32_int32)
-#   test_pow_types_float32_int64: an integer base or exponent (float32_int64)
 #   test_pow_types_float32_uint32: not float32 (types [12])
 #   test_pow_types_float32_uint64: not float32 (types [13])
-#   test_pow_types_int: an integer base or exponent (int)
-#   test_pow_types_int32_float32: an integer base or exponent (int32_float32)
+#   test_pow_types_int: an integer base (int)
+#   test_pow_types_int32_float32: an integer base (int32_float32)
 #   test_pow_types_int32_int32: integer-only operands
-#   test_pow_types_int64_float32: an integer base or exponent (int64_float32)
+#   test_pow_types_int64_float32: an integer base (int64_float32)
 #   test_pow_types_int64_int64: integer-only operands
 #   test_softmax_axis_0_expanded: the function-expanded form uses operators outside the issue (Constant, Exp, ReduceMax, ReduceSum)
 #   test_softmax_axis_1_expanded: the function-expanded form uses operators outside the issue (Constant, Exp, ReduceMax, ReduceSum)
