@@ -115,6 +115,8 @@ set(onnx_node_cases
   test_pow_bcast_array
   test_pow_bcast_scalar
   test_pow_example
+  test_pow_types_float32_int32
+  test_pow_types_float32_int64
   test_reduce_mean_default_axes_keepdims_example
   test_reduce_mean_default_axes_keepdims_random
   test_reduce_mean_do_not_keepdims_example
