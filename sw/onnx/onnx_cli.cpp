@@ -132,10 +132,12 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
   const Precision precision = precision_name == "fp16" ? Precision::Fp16 : Precision::Fp32;
   fmt::print("npuvp: platform {} ({} at {} MHz), ONNX model {}: {} nodes, opset {}\n", soc.params().name,
              soc.describe_cores(), soc.core(0).params().clock_mhz, model_path, model.nodes.size(), model.opset);
-  fmt::print("precision: {}\n", precision == Precision::Fp32
-                                     ? "float32 (f32 vector kernels, f32 accumulation)"
-                                     : "fp16 for MatMul/Gemm (f16 operands on the cube, f32 accumulation); the other "
-                                       "operators in float32 on the vector unit");
+  const bool f32_cube = aicore::is_a2(soc.core(0).product());
+  fmt::print("precision: {}\n", precision == Precision::Fp16
+                                     ? "fp16 for MatMul/Gemm (f16 operands on the cube, f32 accumulation); the other "
+                                       "operators in float32 on the vector unit"
+                                     : f32_cube ? "float32 (MatMul/Gemm on the cube in f32, the rest on the vector unit)"
+                                                : "float32 (no f32 cube on this chip: MatMul/Gemm in f32 on the vector unit)");
 
   std::vector<HostTensor> inputs;
   for (const auto& name : model.inputs) {

@@ -1,15 +1,17 @@
 // MatMul (numpy semantics: batched, broadcasting batch dimensions, 1-D operands) and Gemm
-// (alpha, beta, transA, transB, C broadcast to M x N), f32 on the vector unit: each work item
-// is one row of Y and a tile of its columns, accumulated as Y[i, :] += A[i, k] * B[k, :] with
-// Axpy over chunks of B's rows (f32 products and sums, in increasing k). transB is a
-// Transpose of B into GM scratch first. (The f32 cube path of the 910B is not written yet:
-// under fp32 these layers are vector-bound in the table.)
-// Under --precision fp16 the cube computes them: a vector kernel rounds A and B to f16 in GM
-// scratch, sw/kernels' tiled matmul (matmul_a2 on the A2 cores, matmul_910 on coupled ones)
-// multiplies them on every cube core with f32 accumulation into Y, and Gemm's alpha and
-// beta C are an elementwise pass over Y.
+// (alpha, beta, transA, transB, C broadcast to M x N). Three paths:
+//  - float32 on the A2 cores (910B): the cube in f32 (cube_f32.cpp, Mmad with f32 operands,
+//    f32 accumulation) on B transposed into GM scratch (Gemm with transB takes B as it is);
+//  - --precision fp16 (every chip): a vector kernel rounds A and B to f16 in GM scratch,
+//    sw/kernels' tiled matmul (matmul_a2 on the A2 cores, matmul_910 on coupled ones)
+//    multiplies them on every cube core with f32 accumulation into Y;
+//  - float32 on chips without an f32 cube (910, 310P): the vector unit, each work item one
+//    row of Y and a tile of its columns, Y[i, :] += A[i, k] * B[k, :] with Axpy over chunks of
+//    B's rows (f32 products and sums, in increasing k).
+// Gemm's alpha and beta C are then an elementwise pass over Y on the cube paths.
 #include "platforms/ascend_soc.h"
 #include "sw/kernels/matmul.h"
+#include "sw/onnx/cube_f32.h"
 #include "sw/onnx/onnx_kernels.h"
 #include "sw/runtime/device.h"
 #include "tlm/log.h"
@@ -191,6 +193,36 @@ void cube_matmul(OpContext& ctx, const void* a16, const void* b16, void* y, int6
   ctx.launches.push_back(l);
 }
 
+// ---- f32 on the A2 cube (cube_f32.cpp): Bt is B transposed.
+bool f32_cube() { return aicore::is_a2(Device::instance().soc().core(0).product()); }
+
+void cube_matmul_f32(OpContext& ctx, const void* a, const void* bt, void* y, int64_t m, int64_t n, int64_t k) {
+  if (m * n == 0) return;
+  auto pa = reinterpret_cast<GM_ADDR>(const_cast<void*>(a)), pb = reinterpret_cast<GM_ADDR>(const_cast<void*>(bt));
+  auto py = reinterpret_cast<GM_ADDR>(y);
+  const uint64_t tiles = uint64_t((m + 127) / 128) * uint64_t((n + 127) / 128);
+  LaunchOptions options;
+  options.kernel_type = aicore::KernelType::AicOnly;
+  LayerLaunch l;
+  l.report = ctx.device.launch(ctx.node.op_type + ".cube", uint32_t(std::min<uint64_t>(cube_core_count(), tiles)),
+                               [=] { npuvp::onnx::cube_matmul_f32(pa, pb, py, uint32_t(m), uint32_t(n), uint32_t(k)); },
+                               options);
+  l.flops = 2.0 * double(m) * double(n) * double(k);
+  l.bytes = double(m * k + k * n + m * n) * 4;
+  l.unit = "cube";
+  ctx.launches.push_back(l);
+}
+
+// B (rows x cols, f32) transposed into scratch.
+void* transposed(OpContext& ctx, const void* b, int64_t rows, int64_t cols, const char* kernel) {
+  void* bt = ctx.scratch(size_t(rows * cols) * 4);
+  CopyView view;
+  view.shape = {cols, rows};
+  view.strides = {1, cols};
+  strided_copy(ctx, kernel, b, bt, 4, view);
+  return bt;
+}
+
 void run_matmul(OpContext& ctx) {
   const GmTensor& a = *ctx.inputs[0];
   const GmTensor& b = *ctx.inputs[1];
@@ -228,33 +260,43 @@ void run_matmul(OpContext& ctx) {
     }
     return;
   }
+  if (ctx.precision == Precision::Fp32 && f32_cube() && p.k > 0) {
+    // Bt: every K x N matrix of B transposed to N x K.
+    const int64_t b_matrices = b.desc.elements() / (p.k * p.n);
+    void* bt = ctx.scratch(size_t(b.desc.elements()) * 4);
+    CopyView view;
+    view.shape = {b_matrices, p.n, p.k};
+    view.strides = {p.k * p.n, 1, p.n};
+    strided_copy(ctx, "MatMul.transB", b.data, bt, 4, view);
+    const char* a32 = static_cast<const char*>(a.data);
+    const char* bt32 = static_cast<const char*>(bt);
+    float* y = static_cast<float*>(ctx.outputs[0]->data);
+    for (size_t batch = 0; batch < p.a_offsets.size(); ++batch) {
+      cube_matmul_f32(ctx, a32 + p.a_offsets[batch] * 4, bt32 + p.b_offsets[batch] * 4, y + int64_t(batch) * p.m * p.n,
+                      p.m, p.n, p.k);
+    }
+    return;
+  }
   p.a_row = p.k;
   p.a_col = 1;
   launch_gemm(ctx, p, a.data, b.data, nullptr, ctx.outputs[0]->data,
               double(a.desc.bytes() + b.desc.bytes() + ctx.outputs[0]->desc.bytes()));
 }
 
-void run_gemm_fp16(OpContext& ctx, const GemmPlan& p, bool trans_a, bool trans_b, const GmTensor* c) {
+// Gemm on the cube: fp16 (f16 operands) or, on the A2 cores, f32; then alpha and beta C.
+void run_gemm_cube(OpContext& ctx, const GemmPlan& p, bool trans_a, bool trans_b, const GmTensor* c) {
   const void* a = ctx.inputs[0]->data;
   const void* b = ctx.inputs[1]->data;
-  if (trans_a) {  // A' = A^T, M x K
-    void* at = ctx.scratch(size_t(p.m * p.k) * 4);
-    CopyView view;
-    view.shape = {p.m, p.k};
-    view.strides = {1, p.m};
-    strided_copy(ctx, "Gemm.transA", a, at, 4, view);
-    a = at;
-  }
-  if (trans_b) {  // B' = B^T, K x N
-    void* bt = ctx.scratch(size_t(p.k * p.n) * 4);
-    CopyView view;
-    view.shape = {p.k, p.n};
-    view.strides = {1, p.k};
-    strided_copy(ctx, "Gemm.transB", b, bt, 4, view);
-    b = bt;
-  }
+  if (trans_a) a = transposed(ctx, a, p.k, p.m, "Gemm.transA");  // A' = A^T, M x K
   GmTensor& y = *ctx.outputs[0];
-  cube_matmul(ctx, to_half(ctx, a, p.m * p.k), to_half(ctx, b, p.k * p.n), y.data, p.m, p.n, p.k);
+  if (ctx.precision == Precision::Fp16) {
+    if (trans_b) b = transposed(ctx, b, p.n, p.k, "Gemm.transB");  // B' = B^T, K x N
+    cube_matmul(ctx, to_half(ctx, a, p.m * p.k), to_half(ctx, b, p.k * p.n), y.data, p.m, p.n, p.k);
+  } else {
+    // The f32 kernel takes Bt (N x K): transB's B as it is, else B transposed.
+    if (!trans_b) b = transposed(ctx, b, p.k, p.n, "Gemm.transB");
+    cube_matmul_f32(ctx, a, b, y.data, p.m, p.n, p.k);
+  }
   const float alpha = p.alpha, beta = p.beta;
   const bool with_c = c && beta != 0.0f;
   if (alpha == 1.0f && !with_c) return;
@@ -285,8 +327,8 @@ void run_gemm(OpContext& ctx) {
   p.b_offsets = {0};
   p.a_row = trans_a ? 1 : p.k;
   p.a_col = trans_a ? p.m : 1;
-  if (ctx.precision == Precision::Fp16 && p.k > 0) {
-    run_gemm_fp16(ctx, p, trans_a, trans_b, c);
+  if ((ctx.precision == Precision::Fp16 || f32_cube()) && p.k > 0) {
+    run_gemm_cube(ctx, p, trans_a, trans_b, c);
     return;
   }
   const void* b_data = b.data;
