@@ -73,11 +73,8 @@ void tanh_into(const Tensor& z, const Tensor& x, const Scratch& s, int32_t n) {
 // erfc = t exp(-x^2 - 1.26551223 + t (1.00002368 + t (0.37409196 + t (0.09678418 +
 //   t (-0.18628806 + t (0.27886807 + t (-1.13520398 + t (1.48851587 + t (-0.82215223 +
 //   t 0.17087277))))))))), fractional error below 1.2e-7.
-void erf_into(const Tensor& z, const Tensor& x, const Scratch& s, int32_t n) {
-  Mul(s.t[0], x, x, n);
-  horner(s.t[1], s.t[0], {-1.0f / 1320.0f, 1.0f / 216.0f, -1.0f / 42.0f, 1.0f / 10.0f, -1.0f / 3.0f, 1.0f}, n);
-  Mul(s.t[1], s.t[1], x, n);
-  Muls(s.t[1], s.t[1], float(2.0 / std::sqrt(M_PI)), n);  // the small-|x| branch
+// erfc(|x|) into z (the second branch above before 1 - erfc); uses t[0] and t[2].
+void erfc_abs_into(const Tensor& z, const Tensor& x, const Scratch& s, int32_t n) {
   Abs(s.t[0], x, n);
   Muls(s.t[2], s.t[0], 0.5f, n);
   Adds(s.t[2], s.t[2], 1.0f, n);
@@ -89,11 +86,43 @@ void erf_into(const Tensor& z, const Tensor& x, const Scratch& s, int32_t n) {
   Mul(s.t[0], s.t[0], s.t[0], n);  // x^2
   Sub(z, z, s.t[0], n);
   Exp(z, z, n);
-  Mul(z, z, s.t[2], n);  // erfc(|x|)
+  Mul(z, z, s.t[2], n);
+}
+
+// The small-|x| series into dst; uses t[0].
+void erf_series_into(const Tensor& dst, const Tensor& x, const Scratch& s, int32_t n) {
+  Mul(s.t[0], x, x, n);
+  horner(dst, s.t[0], {-1.0f / 1320.0f, 1.0f / 216.0f, -1.0f / 42.0f, 1.0f / 10.0f, -1.0f / 3.0f, 1.0f}, n);
+  Mul(dst, dst, x, n);
+  Muls(dst, dst, float(2.0 / std::sqrt(M_PI)), n);
+}
+
+void erf_into(const Tensor& z, const Tensor& x, const Scratch& s, int32_t n) {
+  erf_series_into(s.t[1], x, s, n);  // the small-|x| branch
+  erfc_abs_into(z, x, s, n);
   Muls(z, z, -1.0f, n);
   Adds(z, z, 1.0f, n);
   copy_sign_of(z, x, s, s.t[0], n);
   Abs(s.t[0], x, n);
+  CompareScalar(s.mask, s.t[0], 0.5f, CMPMODE::LT, uint32_t(n));
+  Select(z, s.mask, s.t[1], z, SELMODE::VSEL_TENSOR_TENSOR_MODE, uint32_t(n));
+}
+
+// Phi(x) = (1 + erf(x / sqrt 2)) / 2, the normal CDF, into z (x is not modified): for
+// |x / sqrt 2| >= 0.5 from erfc directly, erfc(|v|) / 2 for x < 0 and 1 - erfc(|v|) / 2 above,
+// so the far negative tail keeps its relative accuracy (1 + erf would cancel there).
+void normal_cdf_into(const Tensor& z, const Tensor& x, const Scratch& s, int32_t n) {
+  Muls(s.t[4], x, float(1.0 / std::sqrt(2.0)), n);  // v
+  erf_series_into(s.t[1], s.t[4], s, n);
+  Muls(s.t[1], s.t[1], 0.5f, n);
+  Adds(s.t[1], s.t[1], 0.5f, n);  // the small-|v| branch
+  erfc_abs_into(z, s.t[4], s, n);
+  Muls(s.t[3], z, 0.5f, n);  // erfc / 2
+  Muls(s.t[0], s.t[3], -1.0f, n);
+  Adds(s.t[0], s.t[0], 1.0f, n);  // 1 - erfc / 2
+  CompareScalar(s.mask, x, 0.0f, CMPMODE::LT, uint32_t(n));
+  Select(z, s.mask, s.t[3], s.t[0], SELMODE::VSEL_TENSOR_TENSOR_MODE, uint32_t(n));
+  Abs(s.t[0], s.t[4], n);
   CompareScalar(s.mask, s.t[0], 0.5f, CMPMODE::LT, uint32_t(n));
   Select(z, s.mask, s.t[1], z, SELMODE::VSEL_TENSOR_TENSOR_MODE, uint32_t(n));
 }
@@ -221,8 +250,9 @@ void register_elementwise_ops() {
       erf_into(z, x, Scratch(tmp), n);
     };
   }});
-  // Gelu (opset 20): 0.5 x (1 + erf(x / sqrt 2)), or with approximate = "tanh"
-  // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+  // Gelu (opset 20): x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)), or with approximate = "tanh"
+  // 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), computed as x / (1 + exp(-2u))
+  // (the same value; 1 + tanh(u) would cancel for large negative u).
   register_elementwise({"Gelu", 1, 45, {"approximate"}, [](const Node& node) -> ElementwiseCompute {
     const bool tanh = node.attr_string("approximate", "none") == "tanh";
     return [tanh](const Tensor& z, const Tensor& x, const Tensor&, const Tensor& tmp, int32_t n) {
@@ -232,15 +262,14 @@ void register_elementwise_ops() {
         Mul(s.t[4], s.t[4], x, n);
         Muls(s.t[4], s.t[4], 0.044715f, n);
         Add(s.t[4], s.t[4], x, n);
-        Muls(s.t[4], s.t[4], float(std::sqrt(2.0 / M_PI)), n);
-        tanh_into(z, s.t[4], s, n);
+        Muls(s.t[4], s.t[4], float(-2.0 * std::sqrt(2.0 / M_PI)), n);  // -2u
+        Exp(s.t[4], s.t[4], n);
+        Adds(s.t[4], s.t[4], 1.0f, n);
+        Div(z, x, s.t[4], n);
       } else {
-        Muls(s.t[4], x, float(1.0 / std::sqrt(2.0)), n);
-        erf_into(z, s.t[4], s, n);
+        normal_cdf_into(z, x, s, n);
+        Mul(z, z, x, n);
       }
-      Adds(z, z, 1.0f, n);
-      Mul(z, z, x, n);
-      Muls(z, z, 0.5f, n);
     };
   }});
 }

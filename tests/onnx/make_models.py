@@ -54,3 +54,27 @@ save("big_matmul", [helper.make_node("MatMul", ["x", "z"], ["y"], name="mm")],
      [f32("x", [256, 512]), f32("z", [512, 512])], [f32("y", [256, 512])])
 save("cube_matmul", [helper.make_node("MatMul", ["x", "z"], ["y"], name="mm")],
      [f32("x", [2048, 2048]), f32("z", [2048, 2048])], [f32("y", [2048, 2048])])
+
+# Gelu (opset 20, newer than Debian's ONNX test data): both forms against a float64 reference
+# over [-6, 6] (small, medium and saturated inputs), in the backend-test layout.
+import math
+import os
+
+x = np.linspace(-6.0, 6.0, 1200, dtype=np.float32).reshape(4, 300)
+x64 = x.astype(np.float64)
+references = {
+    "none": 0.5 * x64 * (1.0 + np.vectorize(math.erf)(x64 / math.sqrt(2.0))),
+    "tanh": 0.5 * x64 * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x64 + 0.044715 * x64 ** 3))),
+}
+for approximate, y in references.items():
+    graph = helper.make_graph([helper.make_node("Gelu", ["x"], ["y"], name="gelu", approximate=approximate)], "g",
+                              [f32("x", [4, 300])], [f32("y", [4, 300])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    model.ir_version = 8  # what Debian's ONNX 1.12 reads
+    onnx.save(model, f"{out}/gelu_{approximate}.onnx")
+    data = f"{out}/gelu_{approximate}_data"
+    os.makedirs(data, exist_ok=True)
+    with open(f"{data}/input_0.pb", "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+    with open(f"{data}/output_0.pb", "wb") as f:
+        f.write(numpy_helper.from_array(y.astype(np.float32), "y").SerializeToString())

@@ -71,3 +71,9 @@ onnx_cli_test(big_matmul_fp16_is_cube_bound
 onnx_cli_test(fp16_matmul_passes_a_small_case
   ${expect} ok "result: PASS" ${cli} run ${onnx_node}/test_matmul_2d/model.onnx --precision fp16
   --data ${onnx_node}/test_matmul_2d/test_data_set_0)
+# Gelu (both forms) over [-6, 6] against a float64 reference at ONNX's tolerances.
+foreach(approximate none tanh)
+  onnx_cli_test(gelu_${approximate}_matches_the_reference
+    ${expect} ok "result: PASS" ${cli} run ${onnx_models}/gelu_${approximate}.onnx
+    --data ${onnx_models}/gelu_${approximate}_data)
+endforeach()
