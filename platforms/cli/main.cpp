@@ -16,6 +16,7 @@
 #include "platforms/run_summary.h"
 #include "sw/kernels/image_pipeline.h"
 #include "sw/kernels/samples.h"
+#include "sw/onnx/onnx_cli.h"
 #include "sw/tik/tik_cli.h"
 #include "sw/runtime/device.h"
 #include "tlm/config.h"
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
              "[--jobs N]; npuvp sweep --results FILE.sqlite --export csv; npuvp plot RESULTS --x P --y M [--hue P] "
              "[--facet P] --out FILE.png|svg; npuvp run ... --plot DIR");
 
-  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks, input;
+  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks, input, precision;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
   uint32_t scale = 1;
@@ -127,7 +128,10 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run a built-in sample kernel and check its result");
   run->add_option("kernel", kernel, "sample kernel (see `npuvp list`), or a TIK kernel_meta/<name>.json")->required();
   run->add_option("input", input, "image_pipeline: the JPEG image (default: a generated picture)");
-  run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy");
+  run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy; ONNX model: input_N.pb, "
+                  "output_N.pb (ONNX's backend-test layout)");
+  run->add_option("--precision", precision, "ONNX model: fp32 (default) or fp16")
+      ->check(CLI::IsMember({"fp32", "fp16"}));
   run->add_option("--out", out_dir, "TIK kernel: folder for its outputs as <name>.npy (default: --data)");
   run->add_option("-p,--platform", platform, "platform name or config file (default: the kernel's own)");
   run->add_option("-s,--set", sets, "override a parameter: key=value (repeatable)");
@@ -196,6 +200,8 @@ int main(int argc, char** argv) {
       status = npuvp::mncore::cli_info(platform, sets);
     } else if (*run && kernel == "image_pipeline") {  // issue 28: DVPP -> AI Core -> AI CPU
       status = npuvp::kernels::image_pipeline_command(input, platform, sets, mode, trace, stats);
+    } else if (*run && npuvp::onnx::cli_handles(kernel)) {  // issue 26: ONNX models
+      status = npuvp::onnx::cli_run(kernel, data_dir, platform, sets, mode, precision, trace, stats);
     } else if (*run && npuvp::tik::cli_handles(kernel)) {
       status = npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);
     } else if (*run) {
