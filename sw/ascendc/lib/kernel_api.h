@@ -18,3 +18,4 @@
 #include "sw/ascendc/lib/pad/broadcast.h"
 #include "sw/ascendc/lib/pad/pad.h"
 #include "sw/ascendc/lib/filter/dropout.h"
+#include "sw/ascendc/lib/transpose/confusion_transpose.h"

@@ -123,3 +123,6 @@ static_assert(sizeof(optiling::RmsNormTiling) == sizeof(AscendC::tiling::RmsNorm
 
 // Pad / UnPad (lib/pad/pad.h)
 #include "sw/ascendc/lib/pad/pad_tilingdata.h"
+
+// ConfusionTranspose (lib/transpose/confusion_transpose.h)
+#include "sw/ascendc/lib/transpose/confusion_transpose_tilingdata.h"
