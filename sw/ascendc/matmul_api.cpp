@@ -31,6 +31,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
+#include "models/aicore/kernel_body_return.h"
 #include "models/aicore/isa_types.h"
 #include "models/aicore/kernel_type.h"
 #include "models/aicore/product.h"
@@ -680,6 +681,8 @@ void MatmulEngine::end() {
   restart(s);
   if (s.client && !s.ended) send_end(s);
 }
+
+void MatmulEngine::end_kernel_body() { throw aicore::KernelBodyReturn{}; }
 
 bool MatmulEngine::serve_if_mixed_aic(bool cube_only) {
   aicore::AiCore& c = core();

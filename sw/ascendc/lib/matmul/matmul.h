@@ -193,6 +193,8 @@ class MatmulEngine {
   // the AIC, serves its AIVs' Matmul requests until both have ended, then returns true (the
   // kernel body returns); false elsewhere. On an AIV the object is the client of its AIC.
   static bool serve_if_mixed_aic(bool cube_only);
+  // Ends the kernel body as a return from it would (REGIST_MATMUL_OBJ on the serving AIC).
+  [[noreturn]] static void end_kernel_body();
 
   struct State;  // sw/ascendc/matmul_api.cpp
 
@@ -300,7 +302,9 @@ void regist_matmul(AscendC::TPipe* pipe, MM& mm, Next&& next, Rest&&... rest) {
 // registers the kernel's Matmul objects and initialises each from its tiling. In a mixed
 // launch (without ASCENDC_CUBE_ONLY) the AIC then serves its AIVs' Matmul calls and returns
 // from the kernel body, as CANN's does.
+// The AIC leaves the body by an exception the core catches (as a return would end it), so the
+// macro works in functions of any return type, not only void ones.
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                       \
   if (((void)(workspace), ::npuvp::ascendc::detail::regist_matmul(tpipe, __VA_ARGS__), \
        ::npuvp::ascendc::MatmulEngine::serve_if_mixed_aic(npuvp_matmul_cube_only)))    \
-  return
+  ::npuvp::ascendc::MatmulEngine::end_kernel_body()
