@@ -22,6 +22,8 @@
 //    then return from the kernel body; elsewhere a Matmul on an AIV is an error naming it.
 // Operands: A, B, C in GM, ND (C also to an AIV's VECIN/VECCALC tensor in mixed mode, ND
 // baseM x baseN); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
+// f16 A and B may also be NZ in GM (the stored matrix [R, C] as [C/16, R rounded up to 16, 16]);
+// C may be ND_ALIGN (rows of N rounded up to 32 B; the pad columns are not written).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -169,6 +171,8 @@ class MatmulEngine {
     bool a_trans_allowed, b_trans_allowed;
     bool multi_data_load;  // CFG_MDL
     bool cube_only;        // ASCENDC_CUBE_ONLY
+    // The MatmulType formats (AscendC::CubeFormat values): A and B ND or NZ, C ND or ND_ALIGN.
+    int32_t a_format, b_format, c_format;
   };
   MatmulEngine();
   ~MatmulEngine();
@@ -219,7 +223,9 @@ class Matmul {
     engine_.init(cubeTiling, tpipe,
                  {npuvp::ascendc::DTypeOf<SrcAT>::value, npuvp::ascendc::DTypeOf<SrcBT>::value,
                   npuvp::ascendc::DTypeOf<DstT>::value, npuvp::ascendc::DTypeOf<BiasT>::value, A_TYPE::isTrans,
-                  B_TYPE::isTrans, MM_CFG.doMultiDataLoad, npuvp_matmul_cube_only});
+                  B_TYPE::isTrans, MM_CFG.doMultiDataLoad, npuvp_matmul_cube_only,
+                  static_cast<int32_t>(A_TYPE::format), static_cast<int32_t>(B_TYPE::format),
+                  static_cast<int32_t>(C_TYPE::format)});
   }
   void SetOrgShape(int orgM, int orgN, int orgK) { engine_.set_org_shape(orgM, orgN, orgK, orgK); }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
