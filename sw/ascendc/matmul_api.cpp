@@ -588,7 +588,7 @@ struct Request {
   uint32_t kind, block;
   uint64_t a, b, bias, dst;
   uint32_t org_m, org_n, org_ka, org_kb, single_m, single_n, single_k;
-  uint8_t a_trans, b_trans, has_bias, atomic, dst_local;
+  uint8_t a_trans, b_trans, has_bias, atomic, dst_local, sequential;
 };
 static_assert(sizeof(Request) <= kRequestBytes, "a request fits its slot");
 
@@ -672,7 +672,7 @@ bool MatmulEngine::iterate(bool partial_sum) {
   return true;
 }
 
-void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
+void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic, bool sequential) {
   State& s = ready(s_, "GetTensorC");
   if (!s.pending) matmul_fail("GetTensorC", "no block computed: call Iterate first");
   const bool local = dst.space != aicore::MemSpace::GM;
@@ -684,6 +684,7 @@ void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
     r.dst = dst.addr;
     r.atomic = atomic;
     r.dst_local = local;
+    r.sequential = sequential;
     call_aic(s, r, "GetTensorC");
     if (local) {  // the block, ND base_m x base_n, from the C slot into the AIV's UB
       aicore::AiCore& c = core();
@@ -702,7 +703,9 @@ void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
   if (local) {
     matmul_fail("GetTensorC", "on an AIC C goes to GM; a local (VECIN/VECCALC) C is an AIV's, in a mixed kernel");
   }
-  drain_block(s, at_block(s, dst), c_pitch(s), atomic);
+  // enSequentialWrite: the block at dst itself, baseN apart (the GetTensorC page: dst holds at
+  // least baseM * baseN elements).
+  drain_block(s, sequential ? dst : at_block(s, dst), sequential ? s.base_n : c_pitch(s), atomic);
 }
 
 void MatmulEngine::iterate_all(CopyEnd dst, uint8_t atomic) {
@@ -763,7 +766,8 @@ bool MatmulEngine::serve_if_mixed_aic(bool cube_only) {
         if (r.dst_local) {
           drain_block(s, {aicore::MemSpace::GM, gm_device_address(slot + kRequestBytes)}, s.base_n, 0);
         } else {
-          drain_block(s, at_block(s, {aicore::MemSpace::GM, r.dst}), c_pitch(s), r.atomic);
+          const CopyEnd at{aicore::MemSpace::GM, r.dst};
+          drain_block(s, r.sequential ? at : at_block(s, at), r.sequential ? s.base_n : c_pitch(s), r.atomic);
         }
       } else if (r.kind == kIterateAll) {
         for (uint32_t i = 0; i < tiles_m(s) * tiles_n(s); ++i) {

@@ -116,6 +116,55 @@ TEST(MatmulApiFormats, NzA_NzB_NdAlignC_310P) {
   check<CubeFormat::NZ, CubeFormat::NZ, CubeFormat::ND_ALIGN, false>("ascend310p", {40, 21, 50, true});
 }
 
+// GetTensorC(gm, 0, enSequentialWrite = true): each block at the address given, rows baseN
+// apart, not at its place in C. Blocks along M first (iterateOrder 0), M and N tails.
+TEST(MatmulApiFormats, SequentialWriteBlocks_A2) {
+  auto& dev = npuvp::testing::make_device({}, "core910b");
+  const Case c{50, 40, 30, false};
+  const TCubeTiling tiling = host_tiling(c, matmul_tiling::CubeFormat::ND, matmul_tiling::CubeFormat::ND,
+                                         matmul_tiling::CubeFormat::ND, false);
+  ASSERT_EQ(tiling.baseM, 32);
+  ASSERT_EQ(tiling.baseN, 32);
+  const auto a = npuvp::testing::random_halves(size_t(c.m) * c.k, 61);
+  const auto b = npuvp::testing::random_halves(size_t(c.k) * c.n, 62);
+  half *ga = npuvp::testing::to_gm(a), *gb = npuvp::testing::to_gm(b);
+  const uint32_t blockElems = 32 * 32, blocks = 4;
+  std::vector<float> sentinel(size_t(blockElems) * blocks, -1234.5f);
+  float* gc = npuvp::testing::to_gm(sentinel);
+  dev.launch("matmul_sequential", 1, [&] {
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(ga), a.size());
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(gb), b.size());
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(gc), sentinel.size());
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    uint32_t i = 0;
+    while (mm.Iterate()) mm.GetTensorC(cGm[blockElems * i++], 0, true);
+    mm.End();
+  });
+  for (uint32_t blk = 0; blk < blocks; ++blk) {
+    const uint32_t m0 = blk % 2 * 32, n0 = blk / 2 * 32;
+    for (uint32_t r = 0; r < 32; ++r)
+      for (uint32_t j = 0; j < 32; ++j) {
+        float want = -1234.5f;
+        if (m0 + r < c.m && n0 + j < c.n) {
+          want = 0.0f;
+          for (uint32_t kk = 0; kk < c.k; ++kk)
+            want += float(a[size_t(m0 + r) * c.k + kk]) * float(b[size_t(kk) * c.n + n0 + j]);
+        }
+        const float got = gc[size_t(blk) * blockElems + r * 32 + j];
+        ASSERT_EQ(std::memcmp(&got, &want, 4), 0) << "block " << blk << " [" << r << "][" << j << "] = " << got
+                                                  << ", want " << want;
+      }
+  }
+}
+
 TEST(MatmulApiFormats, NzCIsAClearError) {
   auto& dev = npuvp::testing::make_device({}, "core910b");
   const TCubeTiling tiling = host_tiling({32, 32, 32, false}, matmul_tiling::CubeFormat::ND,

@@ -188,9 +188,9 @@ class MatmulEngine {
   void set_bias(CopyEnd bias);
   void disable_bias();
   bool iterate(bool partial_sum);
-  // The C block of the last iterate to dst (GM: at its place in C, row pitch N; local: ND
-  // baseM x baseN at dst).
-  void get_tensor_c(CopyEnd dst, uint8_t atomic);
+  // The C block of the last iterate to dst (GM: at its place in C, row pitch N, or with
+  // `sequential` at dst itself, row pitch baseN; local: ND baseM x baseN at dst).
+  void get_tensor_c(CopyEnd dst, uint8_t atomic, bool sequential = false);
   void iterate_all(CopyEnd dst, uint8_t atomic);
   void end();
   // CANN's mixed mode (a separated chip's MIX_AIC_1_2 launch without ASCENDC_CUBE_ONLY): on
@@ -256,8 +256,7 @@ class Matmul {
   }
   template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
-    (void)enSequentialWrite;
-    engine_.get_tensor_c(npuvp::ascendc::end_of(gm), enAtomic);
+    engine_.get_tensor_c(npuvp::ascendc::end_of(gm), enAtomic, enSequentialWrite);
   }
   template <bool sync = true>
   void GetTensorC(const LocalTensor<DstT>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
