@@ -71,8 +71,8 @@ TEST(LibSort, FullHalf_20Groups) { check_sort<half, true>(20); }
 TEST(LibSort, PerGroupFloat) { check_sort<float, false>(3); }
 
 template <class T, bool initIndex>
-void check_topk(int32_t outter, int32_t inner, int32_t n, int32_t k, bool largest, const char* platform = "core910b") {
-  auto& dev = npuvp::testing::make_device({}, platform);
+void check_topk(int32_t outter, int32_t inner, int32_t n, int32_t k, bool largest, const char* chip = "core910b") {
+  auto& dev = npuvp::testing::make_device({}, chip);
   const auto x = quantised<T>(size_t(outter) * inner, 71);
   std::vector<int32_t> srcIdx(size_t(outter) * inner);
   for (size_t i = 0; i < srcIdx.size(); ++i) srcIdx[i] = int32_t(7 * i + 5);
