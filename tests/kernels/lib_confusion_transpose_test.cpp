@@ -8,6 +8,16 @@
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
+#include "register/tilingdata_base.h"
+
+// A tiling class as op projects declare one: the kernel reads it with GET_TILING_DATA and so
+// holds the host form of ConfusionTransposeTiling, which the API takes as the kernel form.
+namespace optiling {
+BEGIN_TILING_DATA_DEF(CtTestTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF_STRUCT(ConfusionTransposeTiling, ct);
+END_TILING_DATA_DEF;
+}  // namespace optiling
 
 namespace {
 
@@ -92,6 +102,26 @@ TEST(LibConfusionTranspose, NZ2ND_WithoutN_Int32_310P) { check<int32_t>("ascend3
 TEST(LibConfusionTranspose, NZ2NZ_WithoutN_Half_A2) { check<half>("core910b", 6, {2, 2, 16, 48}, 0); }
 TEST(LibConfusionTranspose, ND2ND_Only_Float_A2) { check<float>("core910b", 7, {32, 48}, 0); }
 TEST(LibConfusionTranspose, ND2ND_Only_HalfPasses_310P) { check<half>("ascend310p", 7, {64, 80}, 2048); }
+
+TEST(LibConfusionTranspose, TilingFromGetTilingData_A2) {
+  auto& dev = npuvp::testing::make_device({}, "core910b");
+  const uint32_t h = 32, w = 16;
+  optiling::CtTestTilingData host;
+  host.set_rows(h);
+  AscendC::GetConfusionTransposeTilingInfo(ge::Shape({h, w}), 0, sizeof(float), 7, host.ct);
+  std::vector<uint8_t> bytes(host.GetDataSize());
+  host.SaveToBuffer(bytes.data(), bytes.size());
+  const auto src = npuvp::testing::random_vector<float>(h * w, 5, -9, 9);
+  std::vector<UbOperand> ops = {UbOperand::of(src), UbOperand::zeros(h * w * 4), UbOperand::zeros(h * w * 4)};
+  npuvp::testing::run_in_ub(dev, ops, [&](const std::vector<AscendC::LocalTensor<uint8_t>>& ub) {
+    GET_TILING_DATA_WITH_STRUCT(optiling::CtTestTilingData, td, bytes.data());
+    AscendC::ConfusionTranspose(ub[1].ReinterpretCast<float>(), ub[0].ReinterpretCast<float>(), ub[2],
+                                AscendC::TransposeType::TRANSPOSE_ND2ND_ONLY, td.ct);
+  });
+  const auto got = ops[1].as<float>(h * w);
+  for (uint32_t r = 0; r < h; ++r)
+    for (uint32_t c = 0; c < w; ++c) ASSERT_TRUE(same_bits(got[c * h + r], src[r * w + c])) << r << "," << c;
+}
 
 TEST(LibConfusionTransposeErrors, HeadNotMultipleOf16) {
   auto& dev = npuvp::testing::make_device({}, "core910b");

@@ -208,6 +208,12 @@ class MatmulEngine {
 
 }  // namespace npuvp::ascendc
 
+// The host form of TCubeTiling (tiling/matmul/matmul_tiling.h), which GET_TILING_DATA gives a
+// kernel: accepted wherever the kernel struct is (the same bytes).
+namespace optiling {
+class TCubeTiling;
+}
+
 namespace AscendC {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = MatmulType<TPosition::GM, CubeFormat::ND, float>,
@@ -226,6 +232,9 @@ class Matmul {
                   B_TYPE::isTrans, MM_CFG.doMultiDataLoad, npuvp_matmul_cube_only,
                   static_cast<int32_t>(A_TYPE::format), static_cast<int32_t>(B_TYPE::format),
                   static_cast<int32_t>(C_TYPE::format)});
+  }
+  void Init(const optiling::TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
+    Init(reinterpret_cast<const TCubeTiling*>(cubeTiling), tpipe);
   }
   void SetOrgShape(int orgM, int orgN, int orgK) { engine_.set_org_shape(orgM, orgN, orgK, orgK); }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -296,6 +305,11 @@ void regist_matmul(AscendC::TPipe* pipe, MM& mm, Next&& next, Rest&&... rest) {
   if constexpr (std::is_convertible<Next, const TCubeTiling*>::value) {
     const TCubeTiling* tiling = next;
     if (tiling != nullptr) mm.Init(tiling, pipe);
+    regist_matmul(pipe, rest...);
+  } else if constexpr (std::is_convertible<Next, const optiling::TCubeTiling*>::value) {
+    // A tiling read with GET_TILING_DATA: the host class, the kernel struct's bytes.
+    const optiling::TCubeTiling* tiling = next;
+    if (tiling != nullptr) mm.Init(reinterpret_cast<const TCubeTiling*>(tiling), pipe);
     regist_matmul(pipe, rest...);
   } else {
     regist_matmul(pipe, next, rest...);
