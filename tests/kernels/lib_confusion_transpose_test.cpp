@@ -123,6 +123,30 @@ TEST(LibConfusionTranspose, TilingFromGetTilingData_A2) {
     for (uint32_t c = 0; c < w; ++c) ASSERT_TRUE(same_bits(got[c * h + r], src[r * w + c])) << r << "," << c;
 }
 
+// As CANN's own kernels write it: the tiling computed in the kernel from a ShapeInfo, the
+// temporary buffer the UB left free (PopStackBuffer, and the form without sharedTmpBuffer).
+TEST(LibConfusionTranspose, KernelSideTilingAndStackBuffer_A2) {
+  auto& dev = npuvp::testing::make_device({}, "core910b");
+  const uint32_t B = 1, N = 2, S = 32, hn = 32, total = B * N * S * hn;
+  const auto src = npuvp::testing::random_vector<half>(total, 9, -9, 9);
+  std::vector<UbOperand> ops = {UbOperand::of(src), UbOperand::zeros(total * 2)};
+  npuvp::testing::run_in_ub(dev, ops, [&](const std::vector<AscendC::LocalTensor<uint8_t>>& ub) {
+    using namespace AscendC;
+    uint32_t oriShape[] = {B, N, S, hn};
+    uint32_t nzShape[] = {B, N, hn / 16, S / 16, 16, 16};
+    ShapeInfo info(6, nzShape, 4, oriShape, DataFormat::NZ);
+    LocalTensor<half> stack;
+    ASSERT_TRUE(PopStackBuffer<half>(stack));
+    ConfusionTransposeTiling tiling;
+    GetConfusionTransposeTilingInfo(info, stack.GetSize() * 2, sizeof(half), 1, tiling);
+    ConfusionTranspose(ub[1].ReinterpretCast<half>(), ub[0].ReinterpretCast<half>(),
+                       TransposeType::TRANSPOSE_NZ2ND_0213, tiling);
+  });
+  const auto got = ops[1].as<half>(total);
+  const auto want = reference(1, B, N, S, hn, src);
+  for (uint32_t i = 0; i < total; ++i) ASSERT_TRUE(same_bits(got[i], want[i])) << "dst[" << i << "]";
+}
+
 TEST(LibConfusionTransposeErrors, HeadNotMultipleOf16) {
   auto& dev = npuvp::testing::make_device({}, "core910b");
   const std::string err = npuvp::testing::kernel_error(dev, 1, [] {

@@ -14,7 +14,9 @@
 // by Gather from the source byte offset the scalar unit computes (one pass of offsets at a time
 // in the temporary buffer), so the bits are moved unchanged, as CANN's moves are.
 #pragma once
+#include <algorithm>
 #include <type_traits>
+#include "sw/ascendc/ascendc/debug.h"
 #include "sw/ascendc/ascendc/vector_basic.h"
 #include "sw/ascendc/lib/lib_common.h"
 #include "sw/ascendc/lib/lib_tiling_data.h"
@@ -146,6 +148,30 @@ void ConfusionTranspose(const LocalTensor<T>& dstTensor, const LocalTensor<T>& s
                         const ConfusionTransposeTiling& tiling) {
   confusion_transpose_impl::run(dstTensor, srcTensor, npuvp::ascendc::lib::stack_buffer("ConfusionTranspose"),
                                 transposeType, tiling);
+}
+
+// The kernel-side tiling CANN's own kernels compute (from a ShapeInfo's original shape: [B, N, S,
+// H/N], or [H, W] for scenario 7), the same as the host's GetConfusionTransposeTilingInfo.
+inline void GetConfusionTransposeTilingInfo(const ShapeInfo srcShape, const uint32_t stackBufferSize,
+                                            const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                            tiling::ConfusionTransposeTiling& tiling) {
+  tiling = tiling::ConfusionTransposeTiling{};
+  const uint32_t dims = srcShape.originalShapeDim;
+  if (transposeTypeIn < 1 || transposeTypeIn > 7 || dims != (transposeTypeIn == 7 ? 2u : 4u)) return;
+  const uint32_t* d = srcShape.originalShape;
+  tiling.param0 = dims == 2 ? 1 : d[0];
+  tiling.param1 = dims == 2 ? 1 : d[1];
+  tiling.param2 = dims == 2 ? d[0] : d[2];
+  tiling.param3 = dims == 2 ? d[1] : d[3];
+  tiling.param4 = transposeTypeIn;
+  tiling.param6 = tiling.param0 * tiling.param1 * tiling.param2 * tiling.param3;
+  const uint32_t g = npuvp::lib_tiling::kTransposePassGranule;
+  tiling.param5 = std::min(tiling.param6, stackBufferSize / 4u / g * g);
+  (void)typeSize;
+}
+inline void GetConfusionTransposeOnlyTilingInfo(const ShapeInfo srcShape, const uint32_t stackBufferSize,
+                                                const uint32_t typeSize, tiling::ConfusionTransposeTiling& tiling) {
+  GetConfusionTransposeTilingInfo(srcShape, stackBufferSize, typeSize, 7, tiling);
 }
 
 // The later name of the same API (the "Transpose" page of CANN 8.2 and on).
