@@ -1,4 +1,5 @@
 #include "models/aicore/ai_core.h"
+#include "models/aicore/kernel_body_return.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -321,6 +322,8 @@ std::string AiCore::run_kernel_body() {
   stack_guard_.arm(&recovery);
   try {
     task_->body();
+  } catch (const KernelBodyReturn&) {
+    // the body ended early, as a return would
   } catch (const sc_core::sc_unwind_exception&) {
     stack_guard_.disarm();
     throw;  // SystemC ending the thread

@@ -124,6 +124,11 @@ unsigned cast_modes(DType s, DType d) {
     case cast_key(DType::F16, DType::S8):
     case cast_key(DType::F16, DType::U8): return kRounded;
     case cast_key(DType::F32, DType::F32): return kRounded & ~kExact;  // round to integral
+    // int16 <-> float / half (issue 23: lib ReduceXorSum; the Cast page's int16_t rows).
+    case cast_key(DType::S16, DType::F32): return kExact;
+    case cast_key(DType::S16, DType::F16):
+    case cast_key(DType::F32, DType::S16):
+    case cast_key(DType::F16, DType::S16): return kRounded;
     default: return 0;
   }
 }
@@ -168,6 +173,17 @@ void execute_cast(const VectorOp& op, uint8_t* ub) {
     case cast_key(DType::F32, DType::F32):
       return run_cast<float, float>(op, ub, [m](float a) {
         return std::isfinite(a) ? static_cast<float>(round_integral(a, m)) : a;
+      });
+    // int16 <-> float / half (issue 23).
+    case cast_key(DType::S16, DType::F32):
+      return run_cast<int16_t, float>(op, ub, [](int16_t a) { return static_cast<float>(a); });
+    case cast_key(DType::S16, DType::F16):
+      return run_cast<int16_t, uint16_t>(op, ub, [m](int16_t a) { return cast_to_f16(a, m); });
+    case cast_key(DType::F32, DType::S16):
+      return run_cast<float, int16_t>(op, ub, [m](float a) { return cast_to_int<int16_t>(a, m); });
+    case cast_key(DType::F16, DType::S16):
+      return run_cast<_Float16, int16_t>(op, ub, [m](_Float16 a) {
+        return cast_to_int<int16_t>(static_cast<float>(a), m);
       });
     default:
       throw std::logic_error(fmt::format("VectorUnit::execute: Cast does not support {}->{}",

@@ -31,6 +31,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
+#include "models/aicore/kernel_body_return.h"
 #include "models/aicore/isa_types.h"
 #include "models/aicore/kernel_type.h"
 #include "models/aicore/product.h"
@@ -64,6 +65,7 @@ struct MatmulEngine::State {
   uint32_t base_m = 0, base_n = 0, base_k = 0, step_k = 1;
   CopyEnd a{}, b{}, bias{};
   bool a_set = false, b_set = false, a_trans = false, b_trans = false, has_bias = false;
+  bool a_nz = false, b_nz = false, c_align = false;  // A / B stored NZ in GM; C ND_ALIGN
   // Iteration: the next block index and the block in L0C.
   uint32_t next = 0;
   uint32_t issued = 0, consumed = 0;  // L1 loads (A and B blocks) issued and used this round
@@ -143,6 +145,18 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
     matmul_fail(api, "the modelled types are A, B half with C float or half, and A, B int8_t with C int32_t");
   }
   if (types.bias != DType::F32 && types.bias != DType::S32) matmul_fail(api, "the bias type must be float (or int32_t)");
+  // asc-devkit Matmul MatmulType page: A ND/NZ/VECTOR, B ND/NZ, C ND/NZ/ND_ALIGN on the A2.
+  const auto nd = static_cast<int32_t>(CubeFormat::ND), nz = static_cast<int32_t>(CubeFormat::NZ);
+  const auto nd_align = static_cast<int32_t>(CubeFormat::ND_ALIGN);
+  if ((types.a_format != nd && types.a_format != nz) || (types.b_format != nd && types.b_format != nz)) {
+    matmul_fail(api, "A and B are modelled in the ND and NZ formats (CubeFormat::VECTOR, ZN, ... are not)");
+  }
+  if ((types.a_format == nz || types.b_format == nz) && !f16) {
+    matmul_fail(api, "NZ-format A or B is modelled for half operands only");
+  }
+  if (types.c_format != nd && types.c_format != nd_align) {
+    matmul_fail(api, "C is modelled in the ND and ND_ALIGN formats (an NZ-format C is not)");
+  }
   const TCubeTiling& t = *tiling;
   if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.baseM % 16 || t.baseN % 16 || t.singleCoreM <= 0 ||
       t.singleCoreN <= 0 || t.singleCoreK <= 0 || t.M <= 0 || t.N <= 0 || t.Ka <= 0) {
@@ -164,6 +178,7 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
   s.step_k = types.multi_data_load ? uint32_t(std::max(1, std::min(t.stepKa, t.stepKb))) : 1;
   s.has_bias = t.isBias != 0;
   s.via_ub = via_ub;
+  s.a_nz = types.a_format == nz, s.b_nz = types.b_format == nz, s.c_align = types.c_format == nd_align;
   if (c.core_kind() == aicore::CoreKind::Aiv) {  // mixed: the client of its AIC
     s.client = true;
     s.sub = c.block().sub_block_idx;
@@ -305,6 +320,19 @@ Block block_at(const MatmulEngine::State& s, uint32_t index) {
   return {m0, n0, std::min(s.base_m, s.single_m - m0), std::min(s.base_n, s.single_n - n0)};
 }
 
+// MTE2: the rows x cols block at (r0, c0) of a half matrix stored NZ in GM (`stored_rows` rows:
+// column bands of 16, each the rows rounded up to 16, of 32 B) into L1 in the layout Nd2Nz
+// gives the same block (bands of the block's rows rounded up to 16): one strided DataCopy,
+// a 32 B row per burst unit. r0 and c0 are multiples of 16 (base and L1 block starts).
+void nz_block_copy(CopyEnd dst, CopyEnd src, uint32_t stored_rows, uint32_t r0, uint32_t rows, uint32_t c0,
+                   uint32_t cols) {
+  const uint32_t band_rows = round_up(stored_rows, kFractal), rows16 = round_up(rows, kFractal);
+  data_copy_params(dst, offset(src, (uint64_t(c0 / kFractal) * band_rows + r0) * 32),
+                   DataCopyParams(static_cast<uint16_t>(ceil_div(cols, kFractal)), static_cast<uint16_t>(rows16),
+                                  static_cast<uint16_t>(band_rows - rows16), 0),
+                   2);
+}
+
 // MTE2: the g-th L1 load of the round: A's m x kl (or kl x m) block and B's kl x n (or n x kl)
 // block of C block g / l1_blocks, K block g % l1_blocks, ND -> NZ.
 void issue_load(MatmulEngine::State& s, uint32_t g) {
@@ -314,7 +342,13 @@ void issue_load(MatmulEngine::State& s, uint32_t g) {
   const uint32_t kl0 = g % l1_blocks(s) * l1_k, kl = std::min(l1_k, s.single_k - kl0);
   const DType at = s.types.a, bt = s.types.b;
   LocalTensor<uint8_t> a1 = s.qA1.AllocTensor<uint8_t>();
-  if (!s.a_trans) {
+  if (s.a_nz) {
+    if (!s.a_trans) {
+      nz_block_copy(end_at(a1), s.a, s.org_m, m0, m, kl0, kl);
+    } else {
+      nz_block_copy(end_at(a1), s.a, s.org_ka, kl0, kl, m0, m);
+    }
+  } else if (!s.a_trans) {
     nd2nz_copy(end_at(a1), offset(s.a, (uint64_t(m0) * s.org_ka + kl0) * sz), at,
                Nd2NzParams(1, static_cast<uint16_t>(m), static_cast<uint16_t>(kl), 0, static_cast<uint16_t>(s.org_ka),
                            static_cast<uint16_t>(round_up(m, kFractal)), 1, 0));
@@ -325,7 +359,13 @@ void issue_load(MatmulEngine::State& s, uint32_t g) {
   }
   s.qA1.EnQue(a1);
   LocalTensor<uint8_t> b1 = s.qB1.AllocTensor<uint8_t>();
-  if (!s.b_trans) {
+  if (s.b_nz) {
+    if (!s.b_trans) {
+      nz_block_copy(end_at(b1), s.b, s.org_kb, kl0, kl, n0, n);
+    } else {
+      nz_block_copy(end_at(b1), s.b, s.org_n, n0, n, kl0, kl);
+    }
+  } else if (!s.b_trans) {
     nd2nz_copy(end_at(b1), offset(s.b, (uint64_t(kl0) * s.org_n + n0) * sz), bt,
                Nd2NzParams(1, static_cast<uint16_t>(kl), static_cast<uint16_t>(n), 0, static_cast<uint16_t>(s.org_n),
                            static_cast<uint16_t>(round_up(kl, kFractal)), 1, 0));
@@ -471,7 +511,9 @@ void drain_block_via_ub(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uin
   // The 310P has no DataCopyPad: whole 32 B units only, so C's rows and bands must be 32 B
   // multiples (an N tail that is not would overwrite its neighbours: a clear error instead).
   for (uint32_t j = 0; j < n1; ++j) {
-    const uint32_t w = std::min(kFractal, s.cur_n - j * kFractal) * cs;  // valid bytes per row
+    uint32_t w = std::min(kFractal, s.cur_n - j * kFractal) * cs;  // valid bytes per row
+    // ND_ALIGN: the row's pad up to 32 B is C's own, so whole 32 B units may be written.
+    if (s.c_align) w = round_up(w, 32);
     if (w % 32 != 0 || (pitch * cs) % 32 != 0) {
       matmul_fail("GetTensorC", fmt::format("on {} C's rows go to GM in 32 B units: N {} (or its tail {}) of {} B "
                                             "elements is not a multiple of 32 B",
@@ -519,8 +561,13 @@ void compute_at(MatmulEngine::State& s, uint32_t index) {
   s.pending = true;
 }
 
+// C's row pitch in GM: N, or for ND_ALIGN N rounded up to 32 B of C's type.
+uint32_t c_pitch(const MatmulEngine::State& s) {
+  return s.c_align ? round_up(s.org_n, 32 / aicore::dtype_size(s.types.c)) : s.org_n;
+}
+
 CopyEnd at_block(const MatmulEngine::State& s, CopyEnd c) {
-  return offset(c, (uint64_t(s.cur_m0) * s.org_n + s.cur_n0) * aicore::dtype_size(s.types.c));
+  return offset(c, (uint64_t(s.cur_m0) * c_pitch(s) + s.cur_n0) * aicore::dtype_size(s.types.c));
 }
 
 // ---- Mixed mode: an AIV's Matmul calls as messages to its AIC ----
@@ -541,7 +588,7 @@ struct Request {
   uint32_t kind, block;
   uint64_t a, b, bias, dst;
   uint32_t org_m, org_n, org_ka, org_kb, single_m, single_n, single_k;
-  uint8_t a_trans, b_trans, has_bias, atomic, dst_local;
+  uint8_t a_trans, b_trans, has_bias, atomic, dst_local, sequential;
 };
 static_assert(sizeof(Request) <= kRequestBytes, "a request fits its slot");
 
@@ -625,7 +672,7 @@ bool MatmulEngine::iterate(bool partial_sum) {
   return true;
 }
 
-void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
+void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic, bool sequential) {
   State& s = ready(s_, "GetTensorC");
   if (!s.pending) matmul_fail("GetTensorC", "no block computed: call Iterate first");
   const bool local = dst.space != aicore::MemSpace::GM;
@@ -637,6 +684,7 @@ void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
     r.dst = dst.addr;
     r.atomic = atomic;
     r.dst_local = local;
+    r.sequential = sequential;
     call_aic(s, r, "GetTensorC");
     if (local) {  // the block, ND base_m x base_n, from the C slot into the AIV's UB
       aicore::AiCore& c = core();
@@ -655,7 +703,9 @@ void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic) {
   if (local) {
     matmul_fail("GetTensorC", "on an AIC C goes to GM; a local (VECIN/VECCALC) C is an AIV's, in a mixed kernel");
   }
-  drain_block(s, at_block(s, dst), s.org_n, atomic);
+  // enSequentialWrite: the block at dst itself, baseN apart (the GetTensorC page: dst holds at
+  // least baseM * baseN elements).
+  drain_block(s, sequential ? dst : at_block(s, dst), sequential ? s.base_n : c_pitch(s), atomic);
 }
 
 void MatmulEngine::iterate_all(CopyEnd dst, uint8_t atomic) {
@@ -680,6 +730,8 @@ void MatmulEngine::end() {
   restart(s);
   if (s.client && !s.ended) send_end(s);
 }
+
+void MatmulEngine::end_kernel_body() { throw aicore::KernelBodyReturn{}; }
 
 bool MatmulEngine::serve_if_mixed_aic(bool cube_only) {
   aicore::AiCore& c = core();
@@ -714,12 +766,13 @@ bool MatmulEngine::serve_if_mixed_aic(bool cube_only) {
         if (r.dst_local) {
           drain_block(s, {aicore::MemSpace::GM, gm_device_address(slot + kRequestBytes)}, s.base_n, 0);
         } else {
-          drain_block(s, at_block(s, {aicore::MemSpace::GM, r.dst}), s.org_n, r.atomic);
+          const CopyEnd at{aicore::MemSpace::GM, r.dst};
+          drain_block(s, r.sequential ? at : at_block(s, at), r.sequential ? s.base_n : c_pitch(s), r.atomic);
         }
       } else if (r.kind == kIterateAll) {
         for (uint32_t i = 0; i < tiles_m(s) * tiles_n(s); ++i) {
           compute_at(s, i);
-          drain_block(s, at_block(s, {aicore::MemSpace::GM, r.dst}), s.org_n, r.atomic);
+          drain_block(s, at_block(s, {aicore::MemSpace::GM, r.dst}), c_pitch(s), r.atomic);
         }
       } else {
         ++ch.ended;

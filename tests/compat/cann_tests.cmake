@@ -37,8 +37,12 @@ set(cann_socs_clamp_pad Ascend910B3)
 # issue 23: the high-level Matmul is modelled on the A2 cores (lib/matmul_intf.h).
 set(cann_socs_matmul_leakyrelu Ascend910B3)
 set(cann_socs_matmul_leakyrelu_mix Ascend910B3)
-# lib/ TopK sorts with Sort32 and MrgSort, A2 only (docs/writing-kernels.md, High-level lib APIs).
-set(cann_socs_topk_custom Ascend910B3)
+# lib/ TopK: Sort32 and MrgSort on the A2, the scalar unit on the 310P; not on the 910 (CANN:
+# __CCE_AICORE__ >= 200; docs/writing-kernels.md, High-level lib APIs).
+set(cann_socs_topk_custom Ascend910B3 Ascend310P3)
+# issue 23: ConfusionTranspose exists on the A2 and 310P cores (CANN 8.1 lib/transpose/confusion_transpose.h:
+# __CCE_AICORE__ 220 or 200).
+set(cann_socs_confusion_transpose_custom Ascend910B3 Ascend310P3)
 file(GLOB cann_projects LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/*)
 foreach(project IN LISTS cann_projects)
   if(NOT EXISTS ${project}/CMakeLists.txt)

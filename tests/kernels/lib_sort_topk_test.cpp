@@ -71,8 +71,8 @@ TEST(LibSort, FullHalf_20Groups) { check_sort<half, true>(20); }
 TEST(LibSort, PerGroupFloat) { check_sort<float, false>(3); }
 
 template <class T, bool initIndex>
-void check_topk(int32_t outter, int32_t inner, int32_t n, int32_t k, bool largest) {
-  auto& dev = npuvp::testing::make_device({}, "core910b");
+void check_topk(int32_t outter, int32_t inner, int32_t n, int32_t k, bool largest, const char* chip = "core910b") {
+  auto& dev = npuvp::testing::make_device({}, chip);
   const auto x = quantised<T>(size_t(outter) * inner, 71);
   std::vector<int32_t> srcIdx(size_t(outter) * inner);
   for (size_t i = 0; i < srcIdx.size(); ++i) srcIdx[i] = int32_t(7 * i + 5);
@@ -116,6 +116,9 @@ TEST(LibTopK, FloatLargestTail_3x96_n90_k5) { check_topk<float, false>(3, 96, 90
 TEST(LibTopK, HalfSmallest_2x160_k17) { check_topk<half, false>(2, 160, 160, 17, false); }
 TEST(LibTopK, FloatInitIndex_4x32_n20_k20) { check_topk<float, true>(4, 32, 20, 20, true); }
 TEST(LibTopK, HalfLargest_1x512_k33) { check_topk<half, false>(1, 512, 509, 33, true); }
+// The 310P: the same selection on the scalar unit (lib/sort/topk_scalar.h).
+TEST(LibTopK, FloatLargestTail_3x96_n90_k5_310P) { check_topk<float, false>(3, 96, 90, 5, true, "ascend310p"); }
+TEST(LibTopK, HalfSmallestInitIndex_2x64_n50_k9_310P) { check_topk<half, true>(2, 64, 50, 9, false, "ascend310p"); }
 
 TEST(LibTopKErrors, NotOnCoupled910) {
   auto& dev = npuvp::testing::make_device({}, "core910");

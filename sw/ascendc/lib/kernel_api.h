@@ -15,6 +15,8 @@
 #include "sw/ascendc/lib/sort/topk.h"
 #include "sw/ascendc/lib/reduce/sum.h"
 #include "sw/ascendc/lib/reduce/mean.h"
+#include "sw/ascendc/lib/reduce/reduce_xor_sum.h"
 #include "sw/ascendc/lib/pad/broadcast.h"
 #include "sw/ascendc/lib/pad/pad.h"
 #include "sw/ascendc/lib/filter/dropout.h"
+#include "sw/ascendc/lib/transpose/confusion_transpose.h"

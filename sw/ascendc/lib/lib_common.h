@@ -98,3 +98,18 @@ void from_float(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<f
 }
 
 }  // namespace npuvp::ascendc::lib
+
+namespace AscendC {
+// PopStackBuffer (CANN's kernel_pop_stack_buffer.h): the UB the TPipe has not handed out, as a
+// tensor of T (the region the lib APIs' forms without sharedTmpBuffer borrow). False without a
+// TPipe or free UB.
+template <typename T, TPosition pos = TPosition::LCM>
+bool PopStackBuffer(LocalTensor<T>& popLocal) {
+  AscendC::TPipe* pipe = AscendC::GetTPipePtr();
+  if (!pipe) return false;
+  const LocalTensor<uint8_t> free = npuvp::ascendc::lib::stack_buffer("PopStackBuffer");
+  if (free.GetSize() < sizeof(T)) return false;
+  popLocal = free.template ReinterpretCast<T>();
+  return true;
+}
+}  // namespace AscendC

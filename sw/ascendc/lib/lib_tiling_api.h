@@ -7,3 +7,5 @@
 #include "sw/ascendc/lib/sort/topk_tiling.h"
 #include "sw/ascendc/lib/pad/broadcast_tiling.h"
 #include "sw/ascendc/lib/pad/pad_tiling.h"
+#include "sw/ascendc/lib/transpose/confusion_transpose_tiling.h"
+#include "sw/ascendc/lib/reduce/reduce_xor_sum_tiling.h"

@@ -61,6 +61,12 @@
       if (capacity >= GetDataSize()) std::memcpy(buffer, this, GetDataSize());            \
     }                                                                                     \
     size_t GetDataSize() const { return sizeof(NAME); }                                   \
+    /* A kernel that reads its tiling with GET_TILING_DATA holds this host form; the lib */ \
+    /* APIs take the kernel form, which has the same layout. */                           \
+    operator const ::AscendC::tiling::NAME&() const {                                     \
+      return *reinterpret_cast<const ::AscendC::tiling::NAME*>(this);                     \
+    }                                                                                     \
+    operator ::AscendC::tiling::NAME&() { return *reinterpret_cast<::AscendC::tiling::NAME*>(this); } \
   };
 
 namespace AscendC::tiling {
@@ -123,3 +129,6 @@ static_assert(sizeof(optiling::RmsNormTiling) == sizeof(AscendC::tiling::RmsNorm
 
 // Pad / UnPad (lib/pad/pad.h)
 #include "sw/ascendc/lib/pad/pad_tilingdata.h"
+
+// ConfusionTranspose (lib/transpose/confusion_transpose.h)
+#include "sw/ascendc/lib/transpose/confusion_transpose_tilingdata.h"

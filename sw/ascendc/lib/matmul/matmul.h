@@ -22,6 +22,8 @@
 //    then return from the kernel body; elsewhere a Matmul on an AIV is an error naming it.
 // Operands: A, B, C in GM, ND (C also to an AIV's VECIN/VECCALC tensor in mixed mode, ND
 // baseM x baseN); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
+// f16 A and B may also be NZ in GM (the stored matrix [R, C] as [C/16, R rounded up to 16, 16]);
+// C may be ND_ALIGN (rows of N rounded up to 32 B; the pad columns are not written).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -169,6 +171,8 @@ class MatmulEngine {
     bool a_trans_allowed, b_trans_allowed;
     bool multi_data_load;  // CFG_MDL
     bool cube_only;        // ASCENDC_CUBE_ONLY
+    // The MatmulType formats (AscendC::CubeFormat values): A and B ND or NZ, C ND or ND_ALIGN.
+    int32_t a_format, b_format, c_format;
   };
   MatmulEngine();
   ~MatmulEngine();
@@ -184,15 +188,17 @@ class MatmulEngine {
   void set_bias(CopyEnd bias);
   void disable_bias();
   bool iterate(bool partial_sum);
-  // The C block of the last iterate to dst (GM: at its place in C, row pitch N; local: ND
-  // baseM x baseN at dst).
-  void get_tensor_c(CopyEnd dst, uint8_t atomic);
+  // The C block of the last iterate to dst (GM: at its place in C, row pitch N, or with
+  // `sequential` at dst itself, row pitch baseN; local: ND baseM x baseN at dst).
+  void get_tensor_c(CopyEnd dst, uint8_t atomic, bool sequential = false);
   void iterate_all(CopyEnd dst, uint8_t atomic);
   void end();
   // CANN's mixed mode (a separated chip's MIX_AIC_1_2 launch without ASCENDC_CUBE_ONLY): on
   // the AIC, serves its AIVs' Matmul requests until both have ended, then returns true (the
   // kernel body returns); false elsewhere. On an AIV the object is the client of its AIC.
   static bool serve_if_mixed_aic(bool cube_only);
+  // Ends the kernel body as a return from it would (REGIST_MATMUL_OBJ on the serving AIC).
+  [[noreturn]] static void end_kernel_body();
 
   struct State;  // sw/ascendc/matmul_api.cpp
 
@@ -201,6 +207,12 @@ class MatmulEngine {
 };
 
 }  // namespace npuvp::ascendc
+
+// The host form of TCubeTiling (tiling/matmul/matmul_tiling.h), which GET_TILING_DATA gives a
+// kernel: accepted wherever the kernel struct is (the same bytes).
+namespace optiling {
+class TCubeTiling;
+}
 
 namespace AscendC {
 
@@ -217,7 +229,12 @@ class Matmul {
     engine_.init(cubeTiling, tpipe,
                  {npuvp::ascendc::DTypeOf<SrcAT>::value, npuvp::ascendc::DTypeOf<SrcBT>::value,
                   npuvp::ascendc::DTypeOf<DstT>::value, npuvp::ascendc::DTypeOf<BiasT>::value, A_TYPE::isTrans,
-                  B_TYPE::isTrans, MM_CFG.doMultiDataLoad, npuvp_matmul_cube_only});
+                  B_TYPE::isTrans, MM_CFG.doMultiDataLoad, npuvp_matmul_cube_only,
+                  static_cast<int32_t>(A_TYPE::format), static_cast<int32_t>(B_TYPE::format),
+                  static_cast<int32_t>(C_TYPE::format)});
+  }
+  void Init(const optiling::TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
+    Init(reinterpret_cast<const TCubeTiling*>(cubeTiling), tpipe);
   }
   void SetOrgShape(int orgM, int orgN, int orgK) { engine_.set_org_shape(orgM, orgN, orgK, orgK); }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -248,8 +265,7 @@ class Matmul {
   }
   template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
-    (void)enSequentialWrite;
-    engine_.get_tensor_c(npuvp::ascendc::end_of(gm), enAtomic);
+    engine_.get_tensor_c(npuvp::ascendc::end_of(gm), enAtomic, enSequentialWrite);
   }
   template <bool sync = true>
   void GetTensorC(const LocalTensor<DstT>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
@@ -290,6 +306,11 @@ void regist_matmul(AscendC::TPipe* pipe, MM& mm, Next&& next, Rest&&... rest) {
     const TCubeTiling* tiling = next;
     if (tiling != nullptr) mm.Init(tiling, pipe);
     regist_matmul(pipe, rest...);
+  } else if constexpr (std::is_convertible<Next, const optiling::TCubeTiling*>::value) {
+    // A tiling read with GET_TILING_DATA: the host class, the kernel struct's bytes.
+    const optiling::TCubeTiling* tiling = next;
+    if (tiling != nullptr) mm.Init(reinterpret_cast<const TCubeTiling*>(tiling), pipe);
+    regist_matmul(pipe, rest...);
   } else {
     regist_matmul(pipe, next, rest...);
   }
@@ -300,7 +321,9 @@ void regist_matmul(AscendC::TPipe* pipe, MM& mm, Next&& next, Rest&&... rest) {
 // registers the kernel's Matmul objects and initialises each from its tiling. In a mixed
 // launch (without ASCENDC_CUBE_ONLY) the AIC then serves its AIVs' Matmul calls and returns
 // from the kernel body, as CANN's does.
+// The AIC leaves the body by an exception the core catches (as a return would end it), so the
+// macro works in functions of any return type, not only void ones.
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                       \
   if (((void)(workspace), ::npuvp::ascendc::detail::regist_matmul(tpipe, __VA_ARGS__), \
        ::npuvp::ascendc::MatmulEngine::serve_if_mixed_aic(npuvp_matmul_cube_only)))    \
-  return
+  ::npuvp::ascendc::MatmulEngine::end_kernel_body()

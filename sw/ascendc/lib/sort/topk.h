@@ -6,12 +6,13 @@
 // set to -inf, the indices (srcIndexLocal's row with isInitIndex, else 0..inner-1 built by
 // Duplicate and doubling Adds), Sort32 and MrgSort rounds to one descending run (stable: of
 // equal values the lower index first), then GatherMask picks the first k scores and indices
-// out of the records. NaN sorts above every number. isHasfinish is not modelled (an error),
-// nor the 310P form (region proposals): there TopK is an error.
+// out of the records. NaN sorts above every number. isHasfinish is not modelled (an error).
+// On the 310P the same selection runs on the scalar unit (lib/sort/topk_scalar.h).
 #pragma once
 #include <limits>
 #include "sw/ascendc/lib/lib_tiling_data.h"
 #include "sw/ascendc/lib/sort/sort.h"
+#include "sw/ascendc/lib/sort/topk_scalar.h"
 #include "sw/ascendc/lib/sort/topk_utils.h"
 
 namespace AscendC {
@@ -27,7 +28,8 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
   (void)finishLocal;
   (void)tilling;
   lib::require_half_or_float<T>(api);
-  npuvp::ascendc::require_a2(api);
+  const bool scalarForm = npuvp::ascendc::current_product() == npuvp::aicore::Product::Ascend310P;
+  if (!scalarForm) npuvp::ascendc::require_a2(api);
   if (isHasfinish) npuvp::ascendc::api_fail(api, "isHasfinish = true (finishLocal) is not modelled");
   char why[200];
   const int32_t inner = topKInfo.inner, n = topKInfo.n, outter = topKInfo.outter;
@@ -48,6 +50,12 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
   if (isInitIndex) lib::require_size(srcIndexLocal, uint64_t(outter) * in, "srcIndexLocal", api);
   lib::require_size(dstValueLocal, uint64_t(outter) * kv, "dstValueLocal", api);
   lib::require_size(dstIndexLocal, uint64_t(outter) * ki, "dstIndexLocal", api);
+  if (scalarForm) {  // 310P: lib/sort/topk_scalar.h
+    lib::topk_rows_by_scalar(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, isInitIndex,
+                             static_cast<uint32_t>(outter), in, static_cast<uint32_t>(n), static_cast<uint32_t>(k), kv,
+                             ki, isLargest);
+    return;
+  }
   lib::require_tmp(tmpLocal.GetSize(), npuvp::lib_tiling::topk_tmp_bytes(in), api);
 
   // tmp: scores (inner T, padded to 4 B each), indices (inner u32), two record buffers.
