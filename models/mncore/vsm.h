@@ -71,6 +71,9 @@ struct Operand {
   bool has_mask = false;
   int mask_omr = -1;                      // /$imrN: entry N; -1: the fixed pattern below
   std::array<uint8_t, 4> mask_bits{};     // /1010: cycle c -> 0xF or 0
+  // Input precision conversion (M 7.5, 7.8): 'e' extends from the next narrower format
+  // (half -> single, single -> double), 'r' narrows 4 singles to 4 halves; 0 = none.
+  char convert = 0;
   unsigned column = 0;
   std::string text;
 };
@@ -88,6 +91,11 @@ struct Instr {
   int at = -1;             // l1bmm@m, l2bm@l1b, l2bmb@set: the node; -1 = none / all
   uint64_t size = 0;       // MV: /n<size>
   unsigned tag = 0;        // MV: i<tag>; wait: the tag
+  int shift = 0;           // l1bmd+k / l1bmd-k: MAB m takes MAB (m+k)'s share (SDK vsmlink notes)
+  unsigned bfn_mant = 0;   // hbfn/<n>: the block's mantissa length (6..9); 0 = the format's
+  // Zero-flush mask on the opcode (`ipassa/$imr1 ...`): result words whose mask bit is 0
+  // become 0 before they are written or forwarded (M 3.4, 7.8).
+  Operand zero_flush;
   std::vector<Operand> src;
   std::vector<Operand> dst;
   unsigned column = 0;
@@ -111,7 +119,7 @@ struct MaskControl {
 };
 
 struct Statement {
-  enum class Kind : uint8_t { Step, Debug, Mask } kind = Kind::Step;
+  enum class Kind : uint8_t { Step, Debug, Mask, Quit, Host } kind = Kind::Step;  // Quit, Host: parser only
   std::vector<Instr> instrs;   // Step: the instructions issued together (`a ; b`)
   unsigned repeat = 1;         // nop/N
   Debug debug;
