@@ -471,12 +471,21 @@ class Runner {
   // 3 - k of the cycle's mask nibble is 0; the mask flags stay those of the unflushed result
   // (M 7.5). Written and forwarded alike.
   void zero_flush(Output& out) const {
+    // The words gated are those of the destination's width, as a write mask gates them: word k
+    // of w by bit 3 - 4k/w (a long-word destination: bits 3 and 1).
+    unsigned w = 4;
+    for (const auto& d : out.in->dst) {
+      if (d.width_sw) {
+        w = d.width_sw;
+        break;
+      }
+    }
     for (unsigned pe = 0; pe < s_.n; ++pe) {
       for (unsigned c = 0; c < 4; ++c) {
         const uint8_t keep = write_enable(out.in->zero_flush, pe, c);
         V& v = out.v[size_t(pe) * 4 + c];
-        for (unsigned k = 0; k < 4; ++k) {
-          if (!(keep & (1u << (3 - k)))) set_sw(v, k, 0);
+        for (unsigned k = 0; k < w; ++k) {
+          if (!(keep & (1u << (3 - 4 * k / w)))) set_sw(v, k, 0);
         }
       }
     }
@@ -1007,10 +1016,14 @@ class Runner {
         v = (op == "max") == x_big ? x : y;
       } else if (op == "iadd") {
         v = (x + y) & lane_mask(bits);
-      } else if (op == "and" || op == "band") {
+      } else if (op == "band") {  // bitwise
         v = x & y;
-      } else {
+      } else if (op == "bor") {
         v = x | y;
+      } else if (op == "and") {  // logical: 1 when every input is nonzero (a public Contains answer relies on it)
+        v = x != 0 && y != 0 ? 1 : 0;
+      } else {
+        v = x != 0 || y != 0 ? 1 : 0;
       }
       set_lane(r, bits, j, v);
     }

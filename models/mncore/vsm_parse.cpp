@@ -51,7 +51,8 @@ const char* alu_precisions(const std::string& op) {
   return "lis";  // integer operations
 }
 const std::set<std::string> kRrn = {"dfadd", "ffadd", "hfadd", "dmax", "fmax", "hmax", "dmin", "fmin", "hmin",
-                                    "liadd", "iiadd", "siadd", "land", "iand", "sand", "lor", "ior", "sor"};
+                                    "liadd", "iiadd", "siadd", "land", "iand", "sand", "lor", "ior", "sor",
+                                    "lband", "iband", "sband", "lbor", "ibor", "sbor"};
 
 class LineParser {
  public:
