@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,7 @@ enum class Space : uint8_t {
   Identity,                  // $peid $subpeid $mabid $l1bid $l2bid $msb1
   Immediate,                 // a literal
   NoWrite,                   // $nowrite: result only on the forwarding path
+  LmBar, LnBar,              // $lmb $lnb: LM0's / LM1's base address register (destinations)
 };
 enum class Ident : uint8_t { PeId, SubPeId, MabId, L1bId, L2bId, Msb1 };
 
@@ -78,7 +80,9 @@ struct Operand {
   std::string text;
 };
 
-enum class Unit : uint8_t { Nop, Alu, MauCalc, MauWrite, MauRead, L1bm, L2bm, Mv, Wait, NoForward, L1bmTurn };
+// L1bmTurn: PE -> $lbi; L1bmTurnRead: $lbi -> PE. With one ordinary L1BM transfer, a step
+// may issue one of each (the manual's packed example and public answers pair them).
+enum class Unit : uint8_t { Nop, Alu, MauCalc, MauWrite, MauRead, L1bm, L2bm, Mv, Wait, NoForward, L1bmTurn, L1bmTurnRead };
 
 struct Instr {
   Unit unit = Unit::Nop;
@@ -177,6 +181,11 @@ class Machine {
   const RunStats& stats() const { return stats_; }
   const Shape& shape() const { return shape_; }
 
+  // Called after every step statement the machine runs (nop/N once, over its N steps) with its
+  // first cycle and the cycle after it, wait stalls included: for traces and progress lines.
+  using StepObserver = std::function<void(const Statement&, uint64_t first_cycle, uint64_t end_cycle)>;
+  void observe(StepObserver observer) { observer_ = std::move(observer); }
+
   // Direct access for tests and hosts: one LW of a PE memory (SW address, even).
   uint64_t read_lw(Space space, unsigned pe, uint32_t sw) const;
   void write_lw(Space space, unsigned pe, uint32_t sw, uint64_t value);
@@ -187,6 +196,7 @@ class Machine {
   Shape shape_;
   std::unique_ptr<State> s_;
   RunStats stats_;
+  StepObserver observer_;
 };
 
 // ---------------------------------------------------------------------------------------

@@ -86,6 +86,7 @@ struct Machine::State {
   uint32_t lm_sw = 0, grf_sw = 0;
   std::unique_ptr<uint32_t[], void (*)(void*)> mem[4] = {{nullptr, std::free}, {nullptr, std::free}, {nullptr, std::free}, {nullptr, std::free}};
   std::vector<V> t;                          // [pe][cycle]
+  std::vector<uint32_t> bar;                 // [pe][LM0, LM1]: base address registers (SW)
   std::vector<std::array<uint8_t, 4>> omr;   // [pe][entry 0..15] cycle nibbles
   std::vector<V> fwd[4];                     // aluf mauf lbf mreadf: [pe][cycle]
   std::vector<uint64_t> mat;                 // [mab][plane x/y][row 0..15][pe]: one LW per PE and row
@@ -113,6 +114,7 @@ Machine::Machine(const Shape& shape) : shape_(shape), s_(new State) {
     if (!s.mem[i]) raise("mncore2.vsm", "cannot allocate {} MiB of PE memory", words * 4 >> 20);
   }
   s.t.assign(size_t(s.n) * 4, V{});
+  s.bar.assign(size_t(s.n) * 2, 0);
   s.omr.assign(size_t(s.n) * 16, std::array<uint8_t, 4>{});
   for (auto& f : s.fwd) f.assign(size_t(s.n) * 4, V{});
   s.mat.assign(size_t(s.n / shape.pe_per_mab) * 2 * 16 * shape.pe_per_mab, 0);
@@ -142,8 +144,9 @@ namespace {
 // Everything one run needs: the machine's state, the program and the statement at hand.
 class Runner {
  public:
-  Runner(const Shape& shape, Machine::State& s, RunStats& stats, const Program& p, std::string& dump)
-      : sh_(shape), s_(s), stats_(stats), p_(p), dump_(dump) {}
+  Runner(const Shape& shape, Machine::State& s, RunStats& stats, const Program& p, std::string& dump,
+         const Machine::StepObserver& observer)
+      : sh_(shape), s_(s), stats_(stats), p_(p), dump_(dump), observer_(observer) {}
 
   void run() {
     for (const Statement& st : p_.statements) {
@@ -157,9 +160,12 @@ class Runner {
             if (st.mask.kinds & (1u << k)) s_.default_mask[k] = uint8_t(st.mask.entry);
           }
           break;
-        case Statement::Kind::Step:
+        case Statement::Kind::Step: {
+          const uint64_t first = s_.cycle;
           for (unsigned r = 0; r < st.repeat; ++r) step(st);
+          if (observer_) observer_(st, first, s_.cycle);
           break;
+        }
         case Statement::Kind::Quit:
         case Statement::Kind::Host:
           break;
@@ -192,6 +198,7 @@ class Runner {
   uint32_t pe_address(const Operand& o, unsigned pe, unsigned c) const {
     uint32_t a = o.flat ? o.flat_addr[c] : o.address + o.stride * c * o.width_sw;
     if (o.madpe >= 0 && pe % sh_.pe_per_mab <= unsigned(o.madpe)) a += o.width_sw;  // j<k>
+    if (o.space == Space::LM0 || o.space == Space::LM1) a += s_.bar[size_t(pe) * 2 + (o.space == Space::LM1)];  // M 3.3
     if (o.t_indirect) {
       a += uint32_t(s_.t[size_t(pe) * 4 + c].hi) & 0xFFF;
       a -= a % o.width_sw;  // an unaligned run-time address is truncated
@@ -289,6 +296,7 @@ class Runner {
     for (unsigned k = 0; k < 6; ++k) {
       if (kinds[k] == o.space) return omr_nibble(s_.default_mask[k], pe, c);
     }
+    if (o.space == Space::LmBar || o.space == Space::LnBar) return omr_nibble(s_.default_mask[o.space == Space::LnBar], pe, c);
     return 0xF;
   }
 
@@ -323,6 +331,10 @@ class Runner {
         e = uint8_t((e & ~en) | (w.flags & en));
         break;
       }
+      case Space::LmBar: case Space::LnBar:
+        // The low 12 bits of the most significant word (M 4.7).
+        if (en & 0x8) s_.bar[size_t(w.pe) * 2 + (o.space == Space::LnBar)] = sw_of(w.v, 0) & 0xFFF;
+        break;
       case Space::NoWrite:
         break;
       default:
@@ -427,6 +439,7 @@ class Runner {
         case Unit::MauWrite: mwrites.push_back(mwrite(in)); ++stats_.mau; break;
         case Unit::MauRead: outs.push_back(mread(in)); ++stats_.mau; break;
         case Unit::L1bmTurn:
+        case Unit::L1bmTurnRead:
         case Unit::L1bm: {
           Output o = l1bm(in);
           if (o.in) outs.push_back(std::move(o));
@@ -1206,7 +1219,7 @@ class Runner {
     if (in.op == "mvb4" || in.op == "mvr4") {
       fail(fmt::format("{}: the inter-group distribute-broadcast / combine-reduce layout is not public; not modelled", in.op));
     }
-    const std::vector<Node> src = nodes(so), dst = nodes(dop);
+    std::vector<Node> src = nodes(so), dst = nodes(dop);
     // The L2B's group of a node (L2BM nodes are numbered group * l2b_per_group + l2b).
     auto group_of = [&](const Node& n) { return n.space == Space::L2BM ? n.index / sh_.l2b_per_group : n.index; };
     if (in.op == "mvd") {
@@ -1251,6 +1264,17 @@ class Runner {
         }
       }
     } else if (in.op == "mvp") {
+      // Group-parallel copies between a Group memory (PDM, DRAM) and an L2BM named without
+      // @: each Group pairs with its L2B 0 (assumed; a public sample's expected dump agrees).
+      auto l2b0 = [&](const std::vector<Node>& l2, const std::vector<Node>& grp) {
+        std::vector<Node> out;
+        for (const Node& n : l2) {
+          if (n.index % sh_.l2b_per_group == 0) out.push_back(n);
+        }
+        return out.size() == grp.size() ? out : l2;
+      };
+      if (src.size() != dst.size() && so.space == Space::L2BM && so.node < 0 && dop.space != Space::L2BM) src = l2b0(src, dst);
+      if (src.size() != dst.size() && dop.space == Space::L2BM && dop.node < 0 && so.space != Space::L2BM) dst = l2b0(dst, src);
       if (src.size() != dst.size()) {
         fail(fmt::format("mvp copies node to node: '{}' names {} node(s), '{}' {}; name them with @group[.l2b]", so.text,
                          src.size(), dop.text, dst.size()));
@@ -1403,13 +1427,14 @@ class Runner {
   RunStats& stats_;
   const Program& p_;
   std::string& dump_;
+  const Machine::StepObserver& observer_;
   const Statement* st_ = nullptr;
 };
 
 }  // namespace
 
 void Machine::run(const Program& program, std::string& dump) {
-  Runner(shape_, *s_, stats_, program, dump).run();
+  Runner(shape_, *s_, stats_, program, dump, observer_).run();
   stats_.cycles = s_->cycle;
 }
 

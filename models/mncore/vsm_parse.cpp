@@ -238,6 +238,14 @@ class LineParser {
       o.omr = e;
       return o;
     }
+    // $[l]mb, $[l]nb: the LM base address registers (M 4.7, 4.9), written only.
+    static const std::regex bar(R"(^(l)?([mn])b$)");
+    if (std::regex_match(name, m, bar)) {
+      if (!destination) fail(t.column, fmt::format("'{}': a base address register is written, not read", t.text));
+      o.space = m[2] == "m" ? Space::LmBar : Space::LnBar;
+      o.width_sw = m[1].length() ? 2 : 1;
+      return o;
+    }
     static const std::regex treg(R"(^(ll|l)?t$)");
     if (std::regex_match(name, m, treg)) {
       o.space = Space::T;
@@ -477,10 +485,11 @@ class LineParser {
       in.src.push_back(operand(args[0], false));
       for (size_t i = 1; i < args.size(); ++i) in.dst.push_back(operand(args[i], true));
       // Through the turnaround register ($lbi) an L1BM instruction is of its own issue group.
-      // Writing it (PE -> $lbi) is of the turnaround group; reading it ($lbi -> PE) issues as an
-      // ordinary L1BM transfer, so a reduction into $lbi and a broadcast of the previous one
-      // pair in one step (public challenge answers do this; the read sees the old contents).
+      // The turnaround pair: writing it (PE -> $lbi) and reading it ($lbi -> PE) may issue in
+      // one step, next to one ordinary L1BM transfer (M 7.1.1's packed example; public answers
+      // pair `l1bmm $lbi ..; l1bmr.. .. $lbi`): the read sees the contents the step found.
       if (in.dst[0].turnaround) in.unit = Unit::L1bmTurn;
+      if (in.src[0].turnaround) in.unit = Unit::L1bmTurnRead;
       const bool down = in.src[0].space == Space::L1BM;
       if (down) {
         if ((kind != "p" && kind != "m" && kind != "m4" && kind != "d") || in.at >= 0) {
@@ -827,8 +836,8 @@ class LineParser {
 
   // The issue rules of one step (manual 3.6.4, as docs/mncore2-isa.md lists them).
   void check_step(const Statement& st) const {
-    unsigned count[11] = {};
-    const Instr* first[11] = {};
+    unsigned count[12] = {};
+    const Instr* first[12] = {};
     unsigned mau = 0;
     char mau_prec = 0;
     bool has_imm = false, lm0 = false;

@@ -36,5 +36,8 @@ add_test(NAME platforms.mncore2.vsm.set_key_the_step_model_does_not_use_is_refus
          COMMAND ${expect} fail "config key 'mncore2.pcie.latency_ns' does not apply to VSM programs"
                  $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --set mncore2.pcie.latency_ns=5)
 add_test(NAME platforms.mncore2.vsm.options_that_do_not_apply_are_refused
-         COMMAND ${expect} fail "--trace, --stats and --blocks do not apply to VSM programs"
-                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --trace vsm_trace.json)
+         COMMAND ${expect} fail "--stats and --blocks do not apply to VSM programs"
+                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --stats vsm_stats.json)
+# --trace: a Perfetto slice per instruction on its unit's track (hello.vsm: linc on the ALU).
+add_test(NAME platforms.mncore2.vsm.trace_has_a_slice_per_instruction
+         COMMAND sh -c "rm -f vsm_trace.json && $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --trace vsm_trace.json >/dev/null && grep -q '\"ALU\"' vsm_trace.json && grep -q 'linc [$]lm0 [$]ln0' vsm_trace.json")
