@@ -8,6 +8,11 @@ foreach(problem a_plus_b scaling absolute transpose gather square_sum matrix_squ
            COMMAND ${expect} ok "ACCEPTED score=[0-9]+ .*npuvp: [0-9]+ cycles"
                    $<TARGET_FILE:npuvp> judge ${vsm_cases}/${problem}/testcase.vsm ${vsm_cases}/${problem}/answer.vsm)
 endforeach()
+# A second answer to |x| through zero-flush masks on the opcode (the form public Inversion
+# answers use): a flipped mask polarity would fail it.
+add_test(NAME platforms.mncore2.vsm.judge_absolute_with_zero_flush_masks
+         COMMAND ${expect} ok "ACCEPTED score=5 "
+                 $<TARGET_FILE:npuvp> judge ${vsm_cases}/absolute/testcase.vsm ${vsm_cases}/absolute/answer_zero_flush.vsm)
 # A wrong answer names the test case line and exits non-zero.
 add_test(NAME platforms.mncore2.vsm.judge_names_the_first_wrong_value
          COMMAND sh -c "printf 'ipassa $lm0v $ln0v\\n' > vsm_wrong.vsm && ${expect} fail 'WRONG ANSWER: .*absolute/testcase.vsm line [0-9]+ .*expected' $<TARGET_FILE:npuvp> judge ${vsm_cases}/absolute/testcase.vsm vsm_wrong.vsm")
