@@ -374,6 +374,7 @@ class LineParser {
       head_option = head.substr(slash + 1);
       head = head.substr(0, slash);
       if (head_option.size() == 1 && std::isdigit(static_cast<unsigned char>(head_option[0]))) {
+        if (head.compare(0, 5, "l2bmi") == 0) fail(in.column, fmt::format("'{}': l2bmi (L1BM to L1BM through the L2B, its immode) is not modelled", tk[0].text));
         if (head != "hbfn") fail(in.column, fmt::format("'{}': /<mantissa length> belongs to hbfn", tk[0].text));
         in.bfn_mant = unsigned(head_option[0] - '0');
         if (in.bfn_mant < 6) fail(in.column, fmt::format("'{}': hbfn keeps 6 to 9 mantissa bits", tk[0].text));
