@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,7 @@ enum class Space : uint8_t {
   Identity,                  // $peid $subpeid $mabid $l1bid $l2bid $msb1
   Immediate,                 // a literal
   NoWrite,                   // $nowrite: result only on the forwarding path
+  LmBar, LnBar,              // $lmb $lnb: LM0's / LM1's base address register (destinations)
 };
 enum class Ident : uint8_t { PeId, SubPeId, MabId, L1bId, L2bId, Msb1 };
 
@@ -71,11 +73,16 @@ struct Operand {
   bool has_mask = false;
   int mask_omr = -1;                      // /$imrN: entry N; -1: the fixed pattern below
   std::array<uint8_t, 4> mask_bits{};     // /1010: cycle c -> 0xF or 0
+  // Input precision conversion (M 7.5, 7.8): 'e' extends from the next narrower format
+  // (half -> single, single -> double), 'r' narrows 4 singles to 4 halves; 0 = none.
+  char convert = 0;
   unsigned column = 0;
   std::string text;
 };
 
-enum class Unit : uint8_t { Nop, Alu, MauCalc, MauWrite, MauRead, L1bm, L2bm, Mv, Wait, NoForward, L1bmTurn };
+// L1bmTurn: PE -> $lbi; L1bmTurnRead: $lbi -> PE. With one ordinary L1BM transfer, a step
+// may issue one of each (the manual's packed example and public answers pair them).
+enum class Unit : uint8_t { Nop, Alu, MauCalc, MauWrite, MauRead, L1bm, L2bm, Mv, Wait, NoForward, L1bmTurn, L1bmTurnRead };
 
 struct Instr {
   Unit unit = Unit::Nop;
@@ -88,6 +95,11 @@ struct Instr {
   int at = -1;             // l1bmm@m, l2bm@l1b, l2bmb@set: the node; -1 = none / all
   uint64_t size = 0;       // MV: /n<size>
   unsigned tag = 0;        // MV: i<tag>; wait: the tag
+  int shift = 0;           // l1bmd+k / l1bmd-k: MAB m takes MAB (m+k)'s share (SDK vsmlink notes)
+  unsigned bfn_mant = 0;   // hbfn/<n>: the block's mantissa length (6..9); 0 = the format's
+  // Zero-flush mask on the opcode (`ipassa/$imr1 ...`): result words whose mask bit is 0
+  // become 0 before they are written or forwarded (M 3.4, 7.8).
+  Operand zero_flush;
   std::vector<Operand> src;
   std::vector<Operand> dst;
   unsigned column = 0;
@@ -111,7 +123,7 @@ struct MaskControl {
 };
 
 struct Statement {
-  enum class Kind : uint8_t { Step, Debug, Mask } kind = Kind::Step;
+  enum class Kind : uint8_t { Step, Debug, Mask, Quit, Host } kind = Kind::Step;  // Quit, Host: parser only
   std::vector<Instr> instrs;   // Step: the instructions issued together (`a ; b`)
   unsigned repeat = 1;         // nop/N
   Debug debug;
@@ -169,6 +181,11 @@ class Machine {
   const RunStats& stats() const { return stats_; }
   const Shape& shape() const { return shape_; }
 
+  // Called after every step statement the machine runs (nop/N once, over its N steps) with its
+  // first cycle and the cycle after it, wait stalls included: for traces and progress lines.
+  using StepObserver = std::function<void(const Statement&, uint64_t first_cycle, uint64_t end_cycle)>;
+  void observe(StepObserver observer) { observer_ = std::move(observer); }
+
   // Direct access for tests and hosts: one LW of a PE memory (SW address, even).
   uint64_t read_lw(Space space, unsigned pe, uint32_t sw) const;
   void write_lw(Space space, unsigned pe, uint32_t sw, uint64_t value);
@@ -179,6 +196,7 @@ class Machine {
   Shape shape_;
   std::unique_ptr<State> s_;
   RunStats stats_;
+  StepObserver observer_;
 };
 
 // ---------------------------------------------------------------------------------------

@@ -86,6 +86,7 @@ struct Machine::State {
   uint32_t lm_sw = 0, grf_sw = 0;
   std::unique_ptr<uint32_t[], void (*)(void*)> mem[4] = {{nullptr, std::free}, {nullptr, std::free}, {nullptr, std::free}, {nullptr, std::free}};
   std::vector<V> t;                          // [pe][cycle]
+  std::vector<uint32_t> bar;                 // [pe][LM0, LM1]: base address registers (SW)
   std::vector<std::array<uint8_t, 4>> omr;   // [pe][entry 0..15] cycle nibbles
   std::vector<V> fwd[4];                     // aluf mauf lbf mreadf: [pe][cycle]
   std::vector<uint64_t> mat;                 // [mab][plane x/y][row 0..15][pe]: one LW per PE and row
@@ -113,6 +114,7 @@ Machine::Machine(const Shape& shape) : shape_(shape), s_(new State) {
     if (!s.mem[i]) raise("mncore2.vsm", "cannot allocate {} MiB of PE memory", words * 4 >> 20);
   }
   s.t.assign(size_t(s.n) * 4, V{});
+  s.bar.assign(size_t(s.n) * 2, 0);
   s.omr.assign(size_t(s.n) * 16, std::array<uint8_t, 4>{});
   for (auto& f : s.fwd) f.assign(size_t(s.n) * 4, V{});
   s.mat.assign(size_t(s.n / shape.pe_per_mab) * 2 * 16 * shape.pe_per_mab, 0);
@@ -142,8 +144,9 @@ namespace {
 // Everything one run needs: the machine's state, the program and the statement at hand.
 class Runner {
  public:
-  Runner(const Shape& shape, Machine::State& s, RunStats& stats, const Program& p, std::string& dump)
-      : sh_(shape), s_(s), stats_(stats), p_(p), dump_(dump) {}
+  Runner(const Shape& shape, Machine::State& s, RunStats& stats, const Program& p, std::string& dump,
+         const Machine::StepObserver& observer)
+      : sh_(shape), s_(s), stats_(stats), p_(p), dump_(dump), observer_(observer) {}
 
   void run() {
     for (const Statement& st : p_.statements) {
@@ -157,8 +160,14 @@ class Runner {
             if (st.mask.kinds & (1u << k)) s_.default_mask[k] = uint8_t(st.mask.entry);
           }
           break;
-        case Statement::Kind::Step:
+        case Statement::Kind::Step: {
+          const uint64_t first = s_.cycle;
           for (unsigned r = 0; r < st.repeat; ++r) step(st);
+          if (observer_) observer_(st, first, s_.cycle);
+          break;
+        }
+        case Statement::Kind::Quit:
+        case Statement::Kind::Host:
           break;
       }
     }
@@ -189,20 +198,52 @@ class Runner {
   uint32_t pe_address(const Operand& o, unsigned pe, unsigned c) const {
     uint32_t a = o.flat ? o.flat_addr[c] : o.address + o.stride * c * o.width_sw;
     if (o.madpe >= 0 && pe % sh_.pe_per_mab <= unsigned(o.madpe)) a += o.width_sw;  // j<k>
+    if (o.space == Space::LM0 || o.space == Space::LM1) a += s_.bar[size_t(pe) * 2 + (o.space == Space::LM1)];  // M 3.3
     if (o.t_indirect) {
       a += uint32_t(s_.t[size_t(pe) * 4 + c].hi) & 0xFFF;
       a -= a % o.width_sw;  // an unaligned run-time address is truncated
     }
     const uint32_t size = s_.size_sw(o.space);
-    // A run-time (T) address wraps around the memory; an address written in the program
-    // that runs past the memory's end is an error, not a silent wrap (docs/mncore2-isa.md).
-    if (!o.t_indirect && uint64_t(a) + o.width_sw > size) {
-      fail(fmt::format("'{}': address {} (cycle {}) is beyond the memory ({} words)", o.text, a, c, size));
+    // Addresses wrap around the memory (M 3.2: a stride or T offset that runs past the end
+    // comes back at 0, as SDK samples rely on); an address written in the program that is
+    // itself past the end is an error, not a silent wrap (docs/mncore2-isa.md).
+    const uint32_t written = o.flat ? o.flat_addr[c] : o.address;
+    if (uint64_t(written) + o.width_sw > size) {
+      fail(fmt::format("'{}': address {} (cycle {}) is beyond the memory ({} words)", o.text, written, c, size));
     }
     return a % size;
   }
 
   V read(const Operand& o, unsigned pe, unsigned c, char prec) const {
+    const V v = read_raw(o, pe, c, prec);
+    return o.convert ? convert(o.convert, v, prec) : v;
+  }
+
+  // Input precision conversion (M 7.5, 7.8): `r` rounds the 4 singles of the 2 LW to 4 halves
+  // packed into the upper LW (the lower LW reads 0); `e` widens the upper LW exactly: its 4
+  // halves to 4 singles (its 2 singles to 2 doubles for a double op) over the 2 LW.
+  static V convert(char how, const V& v, char prec) {
+    V r;
+    if (how == 'r') {
+      for (unsigned j = 0; j < 4; ++j) {
+        const uint64_t x = lane(j < 2 ? v.hi : v.lo, 32, j % 2);
+        set_lane(r.hi, 16, j, mncore::from_double(FloatFormat::Half, mncore::to_double(FloatFormat::Single, x)));
+      }
+      return r;
+    }
+    if (prec == 'd') {
+      r.hi = mncore::from_double(FloatFormat::Double, mncore::to_double(FloatFormat::Single, lane(v.hi, 32, 0)));
+      r.lo = mncore::from_double(FloatFormat::Double, mncore::to_double(FloatFormat::Single, lane(v.hi, 32, 1)));
+      return r;
+    }
+    for (unsigned j = 0; j < 4; ++j) {
+      const uint64_t x = mncore::from_double(FloatFormat::Single, mncore::to_double(FloatFormat::Half, lane(v.hi, 16, j)));
+      set_lane(j < 2 ? r.hi : r.lo, 32, j % 2, x);
+    }
+    return r;
+  }
+
+  V read_raw(const Operand& o, unsigned pe, unsigned c, char prec) const {
     V v;
     switch (o.space) {
       case Space::LM0: case Space::LM1: case Space::GRF0: case Space::GRF1: {
@@ -255,6 +296,7 @@ class Runner {
     for (unsigned k = 0; k < 6; ++k) {
       if (kinds[k] == o.space) return omr_nibble(s_.default_mask[k], pe, c);
     }
+    if (o.space == Space::LmBar || o.space == Space::LnBar) return omr_nibble(s_.default_mask[o.space == Space::LnBar], pe, c);
     return 0xF;
   }
 
@@ -289,6 +331,10 @@ class Runner {
         e = uint8_t((e & ~en) | (w.flags & en));
         break;
       }
+      case Space::LmBar: case Space::LnBar:
+        // The low 12 bits of the most significant word (M 4.7).
+        if (en & 0x8) s_.bar[size_t(w.pe) * 2 + (o.space == Space::LnBar)] = sw_of(w.v, 0) & 0xFFF;
+        break;
       case Space::NoWrite:
         break;
       default:
@@ -359,6 +405,11 @@ class Runner {
       advance();
       return;
     }
+    for (const auto& in : st.instrs) {
+      for (const auto* list : {&in.src, &in.dst}) {
+        for (const auto& o : *list) check_written(o);
+      }
+    }
     if (first.unit == Unit::Mv) {
       mv(first);
       advance();
@@ -368,7 +419,17 @@ class Runner {
     std::vector<Output> outs;
     std::vector<std::vector<std::pair<size_t, uint64_t>>> mwrites;  // matrix register cells
     bool forward = true;
+    // Instructions that write the turnaround register run after those that read it: a read
+    // sees the register as the step found it.
+    std::vector<const Instr*> order;
     for (const auto& in : st.instrs) {
+      if (in.unit != Unit::L1bmTurn) order.push_back(&in);
+    }
+    for (const auto& in : st.instrs) {
+      if (in.unit == Unit::L1bmTurn) order.push_back(&in);
+    }
+    for (const Instr* inp : order) {
+      const Instr& in = *inp;
       switch (in.unit) {
         case Unit::Alu: outs.push_back(alu(in)); ++stats_.alu; break;
         case Unit::MauCalc:
@@ -378,6 +439,7 @@ class Runner {
         case Unit::MauWrite: mwrites.push_back(mwrite(in)); ++stats_.mau; break;
         case Unit::MauRead: outs.push_back(mread(in)); ++stats_.mau; break;
         case Unit::L1bmTurn:
+        case Unit::L1bmTurnRead:
         case Unit::L1bm: {
           Output o = l1bm(in);
           if (o.in) outs.push_back(std::move(o));
@@ -389,6 +451,9 @@ class Runner {
         case Unit::Wait: break;
         default: fail(fmt::format("'{}' is not modelled", in.text));
       }
+    }
+    for (auto& out : outs) {
+      if (out.in->zero_flush.has_mask) zero_flush(out);
     }
     for (const auto& out : outs) {
       for (const auto& d : out.in->dst) {
@@ -415,6 +480,30 @@ class Runner {
     advance();
   }
 
+  // The zero-flush mask of an opcode: result word k of the 2-LW datapath becomes 0 where bit
+  // 3 - k of the cycle's mask nibble is 0; the mask flags stay those of the unflushed result
+  // (M 7.5). Written and forwarded alike.
+  void zero_flush(Output& out) const {
+    // The words gated are those of the destination's width, as a write mask gates them: word k
+    // of w by bit 3 - 4k/w (a long-word destination: bits 3 and 1).
+    unsigned w = 4;
+    for (const auto& d : out.in->dst) {
+      if (d.width_sw) {
+        w = d.width_sw;
+        break;
+      }
+    }
+    for (unsigned pe = 0; pe < s_.n; ++pe) {
+      for (unsigned c = 0; c < 4; ++c) {
+        const uint8_t keep = write_enable(out.in->zero_flush, pe, c);
+        V& v = out.v[size_t(pe) * 4 + c];
+        for (unsigned k = 0; k < w; ++k) {
+          if (!(keep & (1u << (3 - 4 * k / w)))) set_sw(v, k, 0);
+        }
+      }
+    }
+  }
+
   void advance() {
     ++s_.step;
     ++stats_.steps;
@@ -423,7 +512,9 @@ class Runner {
 
   void wait(const Instr& in) {
     auto it = s_.tag_done.find(in.tag);
-    if (it == s_.tag_done.end()) fail(fmt::format("wait i{:02x}: no MV instruction with this tag was issued", in.tag));
+    // No transfer of this program carries the tag (a host DMA's tag, as the SDK's samples wait
+    // for at their start): nothing is outstanding, so the wait completes at once (assumed).
+    if (it == s_.tag_done.end()) return;
     const uint64_t issue_end = s_.cycle + sh_.cycles_per_step;
     if (it->second > issue_end) {
       const uint64_t stall = it->second - issue_end;
@@ -507,36 +598,65 @@ class Runner {
     return out;
   }
 
-  // dbfn / hbfn: block floating point over the block the MAU's inner product reads — in one
-  // cycle, the MAB's 4 PEs (4 doubles, or 16 halves: one long word each). Values that the
-  // block's common exponent represents exactly pass unchanged (as ordinary numbers, which is
-  // what this model's matrix operations read); a value that would be rounded is an error,
-  // since the hardware's block-float encoding is not public in enough detail (M 9.6).
+  // <p>bfn: block floating point (M 9.6.3) over the block the MAU's inner product reads in one
+  // cycle: d, the MAB's 4 doubles; h, its 16 halves; g, its 8 singles; f, 4 singles (the 4
+  // upper ones and the 4 lower ones are two blocks, assumed from fmmul's even columns). The
+  // common exponent is the block's largest (+1 when that element's mantissa is all ones; for
+  // hbfn/<n>, + 9 - n), every element is rounded to nearest even on that exponent's grid of
+  // the format's mantissa length (g: 18 bits), an all-zero exponent gives a zero and an
+  // infinite largest element infinities. The result is written as an ordinary number of the
+  // same value: the block-float bit encoding is not public, the values the MAU reads are.
   V block_float(const Instr& in, unsigned pe, unsigned c) {
-    const bool half = in.prec == 'h';
-    const FloatFormat ff = half ? FloatFormat::Half : FloatFormat::Double;
-    const unsigned mant = half ? 9 : 52, bits = half ? 16 : 64, per = 64 / bits;
+    const char p = in.prec;
+    const FloatFormat ff = format_of(p);
+    const unsigned bits = lane_bits(p), per = 64 / bits;
+    const unsigned full = p == 'd' ? 52 : p == 'h' ? 9 : 23;
+    const unsigned mant = p == 'g' ? 18 : p == 'h' && in.bfn_mant ? in.bfn_mant : full;
     const unsigned base = pe - pe % sh_.pe_per_mab;
-    int emax = INT32_MIN;
-    for (unsigned p = 0; p < sh_.pe_per_mab; ++p) {
-      const V v = read(in.src[0], base + p, c, in.prec);
+    auto block = [&](unsigned k) { return p == 'f' ? k % 2 : 0u; };  // f: the lanes of one parity
+    int emaxs[2] = {INT32_MIN, INT32_MIN};
+    bool infs[2] = {false, false}, bumps[2] = {false, false};
+    for (unsigned q = 0; q < sh_.pe_per_mab; ++q) {
+      const V v = read(in.src[0], base + q, c, p);
       for (unsigned k = 0; k < per; ++k) {
-        const double x = mncore::to_double(ff, lane(v.hi, bits, k));
-        if (x != 0 && !std::isinf(x)) emax = std::max(emax, std::ilogb(x));
+        const uint64_t b = lane(v.hi, bits, k);
+        const double x = mncore::to_double(ff, b);
+        int& emax = emaxs[block(k)];
+        bool& bump = bumps[block(k)];
+        if (x == 0) continue;
+        if (std::isinf(x)) {
+          infs[block(k)] = true;
+          continue;
+        }
+        const int e = std::ilogb(x);
+        const bool ones = (b & lane_mask(full)) == lane_mask(full);
+        if (e > emax || (e == emax && ones)) {
+          bump = e > emax ? ones : bump || ones;
+          emax = e;
+        }
       }
     }
-    const V v = read(in.src[0], pe, c, in.prec);
+    const V v = read(in.src[0], pe, c, p);
+    V r;
+    r.lo = v.lo;
     for (unsigned k = 0; k < per; ++k) {
       const double x = mncore::to_double(ff, lane(v.hi, bits, k));
-      if (x == 0 || std::isinf(x)) continue;
-      // Representable with the common exponent: an integer multiple of 2^(emax - mant).
-      const double scaled = std::ldexp(x, int(mant) - emax);
-      if (scaled != std::trunc(scaled)) {
-        fail(fmt::format("{}bfn: {} loses bits against its block's exponent 2^{}; block-float rounding is not modelled",
-                         in.prec, x, emax));
+      const int emax = emaxs[block(k)];
+      const bool bump = bumps[block(k)];
+      double y;
+      if (infs[block(k)]) {
+        y = std::signbit(x) ? -INFINITY : INFINITY;
+      } else if (x == 0 || emax == INT32_MIN) {
+        y = std::signbit(x) ? -0.0 : 0.0;
+      } else {
+        const int common = emax + (bump ? 1 : 0) + int(full == 9 ? 9 - mant : 0);
+        const int grid = common - int(mant);
+        y = std::ldexp(std::nearbyint(std::ldexp(x, -grid)), grid);
+        if (y == 0) y = std::signbit(x) ? -0.0 : 0.0;
       }
+      set_lane(r.hi, bits, k, mncore::from_double(ff, y));
     }
-    return v;
+    return r;
   }
 
   void lane_op(const Instr& in, char prec, unsigned bits, bool is_float, FloatFormat ff, uint64_t a, uint64_t b,
@@ -591,10 +711,12 @@ class Runner {
         const double cl = std::min(std::max(t, lo), hi);
         res = in.is_unsigned ? uint64_t(cl) & m : uint64_t(int64_t(cl)) & m;
       }
-    } else if (op.compare(0, 4, "relu") == 0 || op == "lrelud" || op == "lreluo") {
+    } else if (op.compare(0, 4, "relu") == 0 || op == "lrelud" || op == "lreluo" || op == "ilrelud") {
       const unsigned which = op.size() == 5 && op[4] >= '1' && op[4] <= '3' ? unsigned(op[4] - '0') : 0;
       flag = ((a >> (bits - 1 - which)) & 1) == 0;
-      if (op == "lrelud" || op == "lreluo") {
+      if (op == "ilrelud") {
+        res = flag ? b : mncore::mul(ff, b, mncore::from_double(ff, 2.0));  // y with its exponent one up (M 7.8)
+      } else if (op == "lrelud" || op == "lreluo") {
         res = flag ? b : mncore::mul(ff, b, mncore::from_double(ff, op == "lrelud" ? 0.5 : 0.125));
       } else {
         res = flag ? b : msb;  // -0
@@ -737,6 +859,22 @@ class Runner {
       }
       return out;
     }
+    if (in.prec == 'f' || in.prec == 'g') {
+      // fmread/gmread $lx<a>: an 8 x 8 single matrix (rows as fmwrite wrote them, element k of
+      // a row = PE k/2's upper or lower single); cycle c reads column a+c, PE p getting rows
+      // 2p and 2p+1 (the public 8 x 8 Matrix-Square answer checks this with gmmul).
+      if (m.address + 4 > 8) fail(fmt::format("'{}': columns {} to {} are beyond the 8 columns of a single matrix", m.text, m.address, m.address + 3));
+      for (unsigned pe = 0; pe < s_.n; ++pe) {
+        const unsigned mab = pe / sh_.pe_per_mab, p = pe % sh_.pe_per_mab;
+        for (unsigned c = 0; c < 4; ++c) {
+          const unsigned col = m.address + c;
+          V v;
+          for (unsigned h = 0; h < 2; ++h) set_lane(v.hi, 32, h, lane(s_.mat[mat_index(mab, m.space, 2 * p + h, col / 2)], 32, col % 2));
+          out.v[size_t(pe) * 4 + c] = v;
+        }
+      }
+      return out;
+    }
     if (m.address + sh_.pe_per_mab > 16) fail(fmt::format("'{}': rows beyond the matrix register", m.text));
     for (unsigned pe = 0; pe < s_.n; ++pe) {
       const unsigned mab = pe / sh_.pe_per_mab, p = pe % sh_.pe_per_mab;
@@ -757,6 +895,7 @@ class Runner {
     out.f.resize(size_t(s_.n) * 4);
     const Operand& m = in.src[0];
     const bool fma = in.op == "mfma", half = in.prec == 'h';
+    if (in.prec == 'f' || in.prec == 'g') return matmul_single(in, out);
     const unsigned P = sh_.pe_per_mab, n = half ? 16 : 4;
     if (m.address + n > 16) fail(fmt::format("'{}': rows beyond the matrix register", m.text));
     const FloatFormat in_f = half ? FloatFormat::Half : FloatFormat::Double;
@@ -818,6 +957,57 @@ class Runner {
     return out;
   }
 
+  // gmmul/gmfma (pseudo-single, 8 x 8) and fmmul/fmfma (single, 8 x 4: the even columns, M
+  // 2.5.3): per cycle the MAB's 8 singles x (PE k/2's upper or lower single) times the 8-row
+  // matrix: out[j] = sum_k X[j][k] x[k] (+ y[j]) over k = 0..7 (g) or the even k (f, assumed:
+  // the upper single of each PE); PE j/2 gets out[j] in its upper (even j) or lower single.
+  // The sum is formed in extended precision and rounded once with the addend (M 9.7).
+  Output matmul_single(const Instr& in, Output& out) {
+    const Operand& m = in.src[0];
+    const unsigned P = sh_.pe_per_mab;
+    const bool fma = in.op == "mfma", pseudo = in.prec == 'g';
+    if (m.address + 8 > 16) fail(fmt::format("'{}': rows beyond the matrix register", m.text));
+    const FloatFormat sf = FloatFormat::Single;
+    std::vector<long double> x(8);
+    for (unsigned mab = 0; mab < s_.n / P; ++mab) {
+      for (unsigned c = 0; c < 4; ++c) {
+        for (unsigned k = 0; k < 8; ++k) {
+          const V v = read(in.src[1], mab * P + k / 2, c, in.prec);
+          const double e = mncore::to_double(sf, lane(v.hi, 32, k % 2));
+          x[k] = in.src[1].negate ? -e : e;
+        }
+        for (unsigned p = 0; p < P; ++p) {
+          const unsigned pe = mab * P + p;
+          const V y = fma ? read(in.src[2], pe, c, in.prec) : V{};
+          V r;
+          r.lo = 0;
+          uint8_t f = 0;
+          for (unsigned h = 0; h < 2; ++h) {
+            const unsigned j = 2 * p + h;
+            double addend = fma ? mncore::to_double(sf, lane(y.hi, 32, h)) : 0.0;
+            if (fma && in.src[2].negate) addend = -addend;
+            long double sum = 0;
+            for (unsigned k = 0; k < 8; k += pseudo ? 1 : 2) {
+              const double w = mncore::to_double(sf, lane(s_.mat[mat_index(mab, m.space, m.address + j, k / 2)], 32, k % 2));
+              if (w == 0 || x[k] == 0) continue;  // a zero product stays zero
+              sum += (long double)w * x[k];
+            }
+            double total = double(sum + addend);
+            if (std::isnan(total)) total = INFINITY;
+            uint64_t res = mncore::from_double(sf, total);
+            if (mncore::to_double(sf, res) == 0) res = 0;
+            set_lane(r.hi, 32, h, res);
+            f |= flag_bits(2, h, (res >> 31) == 0);
+          }
+          out.v[size_t(pe) * 4 + c] = r;
+          out.f[size_t(pe) * 4 + c] = f;
+        }
+      }
+    }
+    stats_.macs += uint64_t(s_.n / P) * 4 * (pseudo ? 64 : 32);
+    return out;
+  }
+
   // ------------------------------------------------------------------ reductions (RRN)
   // Combines two long words lane by lane. Floating sums round once per addition, in
   // increasing child order; max/min compare sign-magnitude integers (docs/mncore2-isa.md).
@@ -839,10 +1029,14 @@ class Runner {
         v = (op == "max") == x_big ? x : y;
       } else if (op == "iadd") {
         v = (x + y) & lane_mask(bits);
-      } else if (op == "and" || op == "band") {
+      } else if (op == "band") {  // bitwise
         v = x & y;
-      } else {
+      } else if (op == "bor") {
         v = x | y;
+      } else if (op == "and") {  // logical: 1 when every input is nonzero (a public Contains answer relies on it)
+        v = x != 0 && y != 0 ? 1 : 0;
+      } else {
+        v = x != 0 || y != 0 ? 1 : 0;
       }
       set_lane(r, bits, j, v);
     }
@@ -851,9 +1045,23 @@ class Runner {
 
   // ------------------------------------------------------------------ L1BM <-> PE
   // Block memory addresses past the configured capacity are errors, not a wrap.
+  // The address an instruction names must lie inside; the words it moves from there on wrap
+  // around the memory (M 3.2).
   uint64_t in_range(const char* memory, uint64_t a, uint64_t size) const {
-    if (a >= size) fail(fmt::format("{} address {} is beyond the memory ({} long words)", memory, a, size));
-    return a;
+    (void)memory;
+    return a % size;
+  }
+  void check_written(const Operand& o) const {
+    uint64_t size = 0;
+    const char* memory = "";
+    switch (o.space) {
+      case Space::L1BM: if (o.turnaround) return; size = sh_.l1bm_lw; memory = "L1BM"; break;
+      case Space::L2BM: size = sh_.l2bm_lw; memory = "L2BM"; break;
+      case Space::PDM: size = sh_.pdm_lw; memory = "PDM"; break;
+      case Space::DRAM: size = sh_.dram_lw; memory = "DRAM"; break;
+      default: return;
+    }
+    if (o.address >= size) fail(fmt::format("{} address {} is beyond the memory ({} long words)", memory, o.address, size));
   }
   uint64_t& lb(unsigned l1b, uint64_t a) { return s_.l1bm[size_t(l1b) * sh_.l1bm_lw + in_range("L1BM", a, sh_.l1bm_lw)]; }
   // The turnaround register $lbi: one step of an L1BM transfer (up to 64 LW per cycle).
@@ -869,7 +1077,11 @@ class Runner {
     if (in.op == "l1bmp") return a + uint64_t(c) * w;
     if (in.op == "l1bmm" || in.op == "l1bmr") return a + (uint64_t(c) * P + q) * w;
     if (in.op == "l1bmm4" || in.op == "l1bmr4") return a + (uint64_t(c) * 4 * P + (m / 4) * P + q) * w;
-    return a + uint64_t(c) * pes_per_l1b() + m * P + q;  // l1bmd: 64 long words per cycle
+    // l1bmd: 64 long words per cycle; l1bmd+k: MAB m takes MAB (m+k)'s share, wrapping
+    // around the L1B's MABs (assumed: the SDK's notes say only "the MAB to the right/left").
+    const int M = int(sh_.mab_per_l1b);
+    const unsigned ms = unsigned(((int(m) + in.shift) % M + M) % M);
+    return a + uint64_t(c) * pes_per_l1b() + ms * P + q;
   }
 
   Output l1bm(const Instr& in) {
@@ -1001,11 +1213,68 @@ class Runner {
   void mv(const Instr& in) {
     ++stats_.mv;
     const Operand &so = in.src[0], &dop = in.dst[0];
-    if (so.space != Space::L2BM && dop.space != Space::L2BM && !(in.op == "mvp")) {
+    if (so.space != Space::L2BM && dop.space != Space::L2BM && in.op != "mvp" && in.op != "mvd") {
       fail("MV broadcasts and reductions have an L2BM side");
     }
-    const std::vector<Node> src = nodes(so), dst = nodes(dop);
-    if (in.op == "mvp") {
+    if (in.op == "mvb4" || in.op == "mvr4") {
+      fail(fmt::format("{}: the inter-group distribute-broadcast / combine-reduce layout is not public; not modelled", in.op));
+    }
+    std::vector<Node> src = nodes(so), dst = nodes(dop);
+    // The L2B's group of a node (L2BM nodes are numbered group * l2b_per_group + l2b).
+    auto group_of = [&](const Node& n) { return n.space == Space::L2BM ? n.index / sh_.l2b_per_group : n.index; };
+    if (in.op == "mvd") {
+      // Distribute one node over several (or collect several into one): node i of the many
+      // takes the i-th contiguous size/N long words (assumed: M gives no unit layout).
+      const bool spread = src.size() == 1;
+      const std::vector<Node>& many = spread ? dst : src;
+      if ((spread ? dst.size() : src.size()) < 1 || (!spread && dst.size() != 1)) {
+        fail(fmt::format("mvd distributes one node over many or collects many into one: '{}' names {} node(s), '{}' {}",
+                         so.text, src.size(), dop.text, dst.size()));
+      }
+      if (in.size % many.size()) fail(fmt::format("mvd: {} long words do not split evenly over {} nodes", in.size, many.size()));
+      const uint64_t part = in.size / many.size();
+      for (size_t i = 0; i < many.size(); ++i) {
+        for (uint64_t k = 0; k < part; ++k) {
+          if (spread) {
+            put(many[i], dop.address + k, get(src[0], so.address + i * part + k));
+          } else {
+            put(dst[0], dop.address + i * part + k, get(many[i], so.address + k));
+          }
+        }
+      }
+    } else if (in.op == "mvb2" || in.op == "mvr2") {
+      // Inside each group: mvb2 copies the group's source to its L2BMs, mvr2 reduces the
+      // group's L2BMs into its destination (M 6.5, 6.8).
+      const std::vector<Node>& one = in.op == "mvb2" ? src : dst;
+      const std::vector<Node>& two = in.op == "mvb2" ? dst : src;
+      for (const Node& n : one) {
+        std::vector<Node> mine;
+        for (const Node& m : two) {
+          if (group_of(m) == group_of(n)) mine.push_back(m);
+        }
+        for (uint64_t k = 0; k < in.size; ++k) {
+          if (in.op == "mvb2") {
+            const uint64_t v = get(n, so.address + k);
+            for (const Node& m : mine) put(m, dop.address + k, v);
+          } else if (!mine.empty()) {
+            uint64_t acc = get(mine[0], so.address + k);
+            for (size_t i = 1; i < mine.size(); ++i) acc = combine(in.rrn, acc, get(mine[i], so.address + k));
+            put(n, dop.address + k, acc);
+          }
+        }
+      }
+    } else if (in.op == "mvp") {
+      // Group-parallel copies between a Group memory (PDM, DRAM) and an L2BM named without
+      // @: each Group pairs with its L2B 0 (assumed; a public sample's expected dump agrees).
+      auto l2b0 = [&](const std::vector<Node>& l2, const std::vector<Node>& grp) {
+        std::vector<Node> out;
+        for (const Node& n : l2) {
+          if (n.index % sh_.l2b_per_group == 0) out.push_back(n);
+        }
+        return out.size() == grp.size() ? out : l2;
+      };
+      if (src.size() != dst.size() && so.space == Space::L2BM && so.node < 0 && dop.space != Space::L2BM) src = l2b0(src, dst);
+      if (src.size() != dst.size() && dop.space == Space::L2BM && dop.node < 0 && so.space != Space::L2BM) dst = l2b0(dst, src);
       if (src.size() != dst.size()) {
         fail(fmt::format("mvp copies node to node: '{}' names {} node(s), '{}' {}; name them with @group[.l2b]", so.text,
                          src.size(), dop.text, dst.size()));
@@ -1158,13 +1427,14 @@ class Runner {
   RunStats& stats_;
   const Program& p_;
   std::string& dump_;
+  const Machine::StepObserver& observer_;
   const Statement* st_ = nullptr;
 };
 
 }  // namespace
 
 void Machine::run(const Program& program, std::string& dump) {
-  Runner(shape_, *s_, stats_, program, dump).run();
+  Runner(shape_, *s_, stats_, program, dump, observer_).run();
   stats_.cycles = s_->cycle;
 }
 

@@ -42,16 +42,17 @@ struct Token {
 
 const std::set<std::string> kAluOps = {"passa", "inc", "dec", "add", "sub", "and", "or", "xor", "not", "lnot",
                                        "lsl", "lsr", "bsl", "bsr", "max", "min", "packbit", "ftoi", "floor",
-                                       "relu", "relu0", "relu1", "relu2", "relu3", "lrelud", "lreluo", "bfn"};
+                                       "relu", "relu0", "relu1", "relu2", "relu3", "lrelud", "lreluo", "ilrelud", "bfn"};
 // Which precisions each ALU operation accepts (manual 3.6, as summarised in docs/mncore2-isa.md).
 const char* alu_precisions(const std::string& op) {
   if (op == "passa" || op == "max" || op == "min" || op == "packbit") return "dfhlis";
-  if (op == "ftoi" || op == "floor" || op.compare(0, 4, "relu") == 0 || op == "lrelud" || op == "lreluo") return "dfh";
+  if (op == "ftoi" || op == "floor" || op.compare(0, 4, "relu") == 0 || op == "lrelud" || op == "lreluo" || op == "ilrelud") return "dfh";
   if (op == "bfn") return "dfgh";
   return "lis";  // integer operations
 }
 const std::set<std::string> kRrn = {"dfadd", "ffadd", "hfadd", "dmax", "fmax", "hmax", "dmin", "fmin", "hmin",
-                                    "liadd", "iiadd", "siadd", "land", "iand", "sand", "lor", "ior", "sor"};
+                                    "liadd", "iiadd", "siadd", "land", "iand", "sand", "lor", "ior", "sor",
+                                    "lband", "iband", "sband", "lbor", "ibor", "sbor"};
 
 class LineParser {
  public:
@@ -101,7 +102,7 @@ class LineParser {
   // A literal: 12, -3, 0x1F, i"-5", ui"7", f"1.5", h"1.5", d"2".
   bool literal(const Token& t, Operand& o) const {
     const std::string& s = t.text;
-    static const std::regex quoted(R"(^(ui|i|f|h|d)\"([^\"]*)\"$)");
+    static const std::regex quoted(R"(^(ui|i|us|s|f|h|d)\"([^\"]*)\"$)");
     std::smatch m;
     o.space = Space::Immediate;
     o.column = t.column;
@@ -110,12 +111,23 @@ class LineParser {
       const std::string kind = m[1], body = m[2];
       char* end = nullptr;
       errno = 0;
-      if (kind == "i" || kind == "ui") {
-        long long v = std::strtoll(body.c_str(), &end, 0);
-        if (body.empty() || *end || errno) fail(t.column, fmt::format("'{}': not an integer", s));
-        if (kind == "i" && (v < INT32_MIN || v > INT32_MAX)) fail(t.column, fmt::format("'{}' does not fit a signed 32-bit word", s));
-        if (kind == "ui" && (v < 0 || v > int64_t(UINT32_MAX))) fail(t.column, fmt::format("'{}' does not fit an unsigned 32-bit word", s));
-        o.imm = uint32_t(v);
+      if (kind == "i" || kind == "ui" || kind == "s" || kind == "us") {
+        // Decimal, 0x.. or 0b.. (public answers write bit patterns as i"0b0111").
+        const bool neg = !body.empty() && body[0] == '-';
+        const std::string digits = neg ? body.substr(1) : body;
+        const bool bin = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B');
+        long long v = std::strtoll(bin ? digits.c_str() + 2 : digits.c_str(), &end, bin ? 2 : 0);
+        if (digits.empty() || *end || errno || (!digits.empty() && digits[0] == '-')) fail(t.column, fmt::format("'{}': not an integer", s));
+        if (neg) v = -v;
+        const bool word = kind == "i" || kind == "ui", is_signed = kind == "i" || kind == "s";
+        if (word && is_signed && (v < INT32_MIN || v > INT32_MAX) && !(bin && v <= int64_t(UINT32_MAX) && v >= 0)) {
+          fail(t.column, fmt::format("'{}' does not fit a signed 32-bit word", s));
+        }
+        if (word && !is_signed && (v < 0 || v > int64_t(UINT32_MAX))) fail(t.column, fmt::format("'{}' does not fit an unsigned 32-bit word", s));
+        if (!word && is_signed && (v < INT16_MIN || v > 0xFFFF)) fail(t.column, fmt::format("'{}' does not fit a 16-bit half word", s));
+        if (!word && !is_signed && (v < 0 || v > 0xFFFF)) fail(t.column, fmt::format("'{}' does not fit an unsigned 16-bit half word", s));
+        // A 16-bit payload (s"..", us"..") fills both halves of the word, as h"..".
+        o.imm = word ? uint32_t(v) : ((uint32_t(v) & 0xFFFF) << 16) | (uint32_t(v) & 0xFFFF);
       } else {
         double v = std::strtod(body.c_str(), &end);
         if (body.empty() || *end) fail(t.column, fmt::format("'{}': not a number", s));
@@ -190,6 +202,13 @@ class LineParser {
     static const std::pair<const char*, Space> fwd[] = {
         {"aluf", Space::Aluf}, {"mauf", Space::Mauf}, {"lbf", Space::Lbf}, {"mreadf", Space::Mreadf}, {"nowrite", Space::NoWrite}};
     for (const auto& f : fwd) {
+      const size_t fl = std::strlen(f.first);
+      if (!destination && name.size() == fl + 1 && name.compare(0, fl, f.first) == 0 && (name[fl] == 'e' || name[fl] == 'r') &&
+          f.second != Space::NoWrite) {
+        o.space = f.second;
+        o.convert = name[fl];
+        return o;
+      }
       if (name == f.first) {
         o.space = f.second;
         if (destination != (o.space == Space::NoWrite)) {
@@ -217,6 +236,14 @@ class LineParser {
       if (e < 1 || e > 15) fail(t.column, fmt::format("'{}': only entries 1 to 15 can be written", t.text));
       o.space = Space::Omr;
       o.omr = e;
+      return o;
+    }
+    // $[l]mb, $[l]nb: the LM base address registers (M 4.7, 4.9), written only.
+    static const std::regex bar(R"(^(l)?([mn])b$)");
+    if (std::regex_match(name, m, bar)) {
+      if (!destination) fail(t.column, fmt::format("'{}': a base address register is written, not read", t.text));
+      o.space = m[2] == "m" ? Space::LmBar : Space::LnBar;
+      o.width_sw = m[1].length() ? 2 : 1;
       return o;
     }
     static const std::regex treg(R"(^(ll|l)?t$)");
@@ -259,8 +286,11 @@ class LineParser {
       if (!rest.empty()) {
         const unsigned col = t.column + unsigned(t.text.size() - rest.size());
         if (rest[0] == 'j') fail(col, fmt::format("'{}': j takes one digit, the last PE (0 to 3) whose address moves", t.text));
-        if (rest == "r" || rest == "e") fail(col, fmt::format("'{}': input precision conversion ({}) is not modelled", t.text, rest));
-        fail(col, fmt::format("unexpected '{}' in operand '{}'", rest, t.text));
+        if ((rest == "r" || rest == "e") && !destination) {
+          o.convert = rest[0];
+        } else {
+          fail(col, fmt::format("unexpected '{}' in operand '{}'", rest, t.text));
+        }
       }
       const char mem = m[2].str()[0];
       o.space = mem == 'm' ? Space::LM0 : mem == 'n' ? Space::LM1 : mem == 'r' ? Space::GRF0 : Space::GRF1;
@@ -334,11 +364,30 @@ class LineParser {
     Instr in;
     in.column = tk[0].column;
     in.text = text;
-    const std::string head = tk[0].text;
+    std::string head = tk[0].text;
     std::vector<Token> args(tk.begin() + 1, tk.end());
     std::smatch m;
+    // `<op>/<mask>`: a zero-flush mask on the opcode; `hbfn/<n>`: the block's mantissa length.
+    std::string head_option;
+    const size_t slash = head.find('/');
+    if (slash != std::string::npos && head.compare(0, 2, "mv") != 0) {
+      head_option = head.substr(slash + 1);
+      head = head.substr(0, slash);
+      if (head_option.size() == 1 && std::isdigit(static_cast<unsigned char>(head_option[0]))) {
+        if (head.compare(0, 5, "l2bmi") == 0) fail(in.column, fmt::format("'{}': l2bmi (L1BM to L1BM through the L2B, its immode) is not modelled", tk[0].text));
+        if (head != "hbfn") fail(in.column, fmt::format("'{}': /<mantissa length> belongs to hbfn", tk[0].text));
+        in.bfn_mant = unsigned(head_option[0] - '0');
+        if (in.bfn_mant < 6) fail(in.column, fmt::format("'{}': hbfn keeps 6 to 9 mantissa bits", tk[0].text));
+      } else {
+        write_mask(head_option, in.column + unsigned(slash) + 1, in.zero_flush);
+      }
+    }
+    auto no_zero_flush = [&]() {
+      if (in.zero_flush.has_mask) fail(in.column, fmt::format("'{}': this instruction takes no zero-flush mask", tk[0].text));
+    };
 
     if (head == "nop") {
+      no_zero_flush();
       if (!args.empty()) fail(args[0].column, "nop takes no operands");
       in.unit = Unit::Nop;
       return in;
@@ -348,6 +397,7 @@ class LineParser {
       return in;
     }
     if (head == "wait") {
+      no_zero_flush();
       if (args.size() != 1) fail(in.column, "wait takes one tag (wait i01)");
       static const std::regex tag(R"(^i?([0-9a-fA-F]+)$)");
       if (!std::regex_match(args[0].text, m, tag)) fail(args[0].column, fmt::format("'{}': expected a tag such as i01", args[0].text));
@@ -357,28 +407,44 @@ class LineParser {
       return in;
     }
     // MV instructions: mv<mode>/n<size>[i<tag>] <src> <dst>
-    static const std::regex mv(R"(^mv(p|b|d|r[a-z]+)/n([0-9]+)(i([0-9a-fA-F]+))?(p[0-3])?$)");
+    // The options after '/' come in any order: n<size> (decimal), i<tag> (hex), p<priority>.
+    static const std::regex mv(R"(^mv(p|b|b2|b4|d|r[a-z]+|r2[a-z]+|r4[a-z]+)/((n[0-9]+|i[0-9a-fA-F]+|p[0-3])+)$)");
     if (std::regex_match(head, m, mv)) {
       in.unit = Unit::Mv;
-      in.op = m[1].str()[0] == 'r' ? "mvr" : "mv" + m[1].str();
-      if (in.op == "mvr") {
-        in.rrn = m[1].str().substr(1);
+      const std::string kind = m[1];
+      if (kind[0] == 'r') {
+        const bool wide = kind.size() > 1 && (kind[1] == '2' || kind[1] == '4');
+        in.op = wide ? "mvr" + kind.substr(1, 1) : "mvr";
+        in.rrn = kind.substr(wide ? 2 : 1);
         if (!kRrn.count(in.rrn)) fail(in.column, fmt::format("'{}': unknown reduction '{}'", head, in.rrn));
+      } else {
+        in.op = "mv" + kind;
       }
-      if (in.op == "mvd") fail(in.column, "mvd (distribute/collect with re-layout) is not modelled");
-      in.size = number(m[2], in.column, "transfer size");
+      static const std::regex opt(R"((n)([0-9]+)|(i)([0-9a-fA-F]+)|(p)([0-3]))");
+      const std::string opts = m[2];
+      bool sized = false;
+      for (auto it = std::sregex_iterator(opts.begin(), opts.end(), opt); it != std::sregex_iterator(); ++it) {
+        const std::smatch& o = *it;
+        if (o[1].length()) {
+          in.size = number(o[2], in.column, "transfer size");
+          sized = true;
+        } else if (o[3].length()) {
+          in.tag = unsigned(std::strtoul(o[4].str().c_str(), nullptr, 16));
+        }
+      }
+      if (!sized) fail(in.column, fmt::format("'{}': an MV instruction needs its size n<long words>", head));
       if (in.size == 0 || in.size % 64) fail(in.column, fmt::format("'{}': the size must be a positive multiple of 64 long words", head));
-      if (m[4].length()) in.tag = unsigned(std::strtoul(m[4].str().c_str(), nullptr, 16));
       expect_count(in, args, 2, 2, "a source and a destination");
       in.src.push_back(mv_operand(args[0]));
       in.dst.push_back(mv_operand(args[1]));
       return in;
     }
-    if (head.compare(0, 2, "mv") == 0) fail(in.column, fmt::format("unknown MV instruction '{}' (mvp/n<size>, mvb/n<size>, mvr<op>/n<size>)", head));
+    if (head.compare(0, 2, "mv") == 0) fail(in.column, fmt::format("unknown MV instruction '{}' (mvp, mvb, mvb2, mvb4, mvd, mvr<op>, mvr2<op>, mvr4<op> with /n<size>[i<tag>])", head));
 
     // L2BM instructions.
     static const std::regex l2(R"(^l2bm(b|d|r[a-z]+)?(@([0-9]+))?$)");
     if (std::regex_match(head, m, l2)) {
+      no_zero_flush();
       in.unit = Unit::L2bm;
       const std::string kind = m[1];
       in.op = kind.empty() ? "l2bm@" : kind[0] == 'r' ? "l2bmr" : "l2bm" + kind;
@@ -400,10 +466,14 @@ class LineParser {
       return in;
     }
     // L1BM instructions.
-    static const std::regex l1(R"(^l1bm(p|m|m4|d|r[a-z]+|r4[a-z]+)(@([0-9]+))?$)");
+    static const std::regex l1(R"(^l1bm(p|m|m4|d|r[a-z]+|r4[a-z]+)([+-][0-9]+)?(@([0-9]+))?$)");
     if (std::regex_match(head, m, l1)) {
       in.unit = Unit::L1bm;
       std::string kind = m[1];
+      if (m[2].length()) {
+        if (kind != "d") fail(in.column, fmt::format("'{}': a MAB shift (+k, -k) exists for l1bmd only", head));
+        in.shift = std::atoi(m[2].str().c_str());
+      }
       if (kind[0] == 'r') {
         const bool four = kind.size() > 1 && kind[1] == '4';
         in.rrn = kind.substr(four ? 2 : 1);
@@ -411,12 +481,16 @@ class LineParser {
         kind = four ? "r4" : "r";
       }
       in.op = "l1bm" + kind;
-      if (m[3].length()) in.at = int(number(m[3], in.column, "MAB"));
+      if (m[4].length()) in.at = int(number(m[4], in.column, "MAB"));
       expect_count(in, args, 2, 5, "a source and one or more destinations");
       in.src.push_back(operand(args[0], false));
       for (size_t i = 1; i < args.size(); ++i) in.dst.push_back(operand(args[i], true));
       // Through the turnaround register ($lbi) an L1BM instruction is of its own issue group.
-      if (in.src[0].turnaround || in.dst[0].turnaround) in.unit = Unit::L1bmTurn;
+      // The turnaround pair: writing it (PE -> $lbi) and reading it ($lbi -> PE) may issue in
+      // one step, next to one ordinary L1BM transfer (M 7.1.1's packed example; public answers
+      // pair `l1bmm $lbi ..; l1bmr.. .. $lbi`): the read sees the contents the step found.
+      if (in.dst[0].turnaround) in.unit = Unit::L1bmTurn;
+      if (in.src[0].turnaround) in.unit = Unit::L1bmTurnRead;
       const bool down = in.src[0].space == Space::L1BM;
       if (down) {
         if ((kind != "p" && kind != "m" && kind != "m4" && kind != "d") || in.at >= 0) {
@@ -456,9 +530,6 @@ class LineParser {
       if (!needs_half && in.half) fail(in.column, fmt::format("unknown instruction '{}'", head));
       in.op = kind + op;
       in.unit = op == "write" ? Unit::MauWrite : op == "read" ? Unit::MauRead : Unit::MauCalc;
-      if (kind == "m" && (in.prec == 'f' || in.prec == 'g')) {
-        fail(in.column, fmt::format("'{}': single and pseudo-single matrix instructions are not modelled", head));
-      }
       if (kind == "m") return matrix(in, args, op);
       const size_t inputs = op == "fma" ? 3 : op == "passa" ? 1 : 2;
       expect_count(in, args, inputs + 1, inputs + 4, fmt::format("{} source(s) and one or more destinations", inputs).c_str());
@@ -493,9 +564,6 @@ class LineParser {
       in.op = m[3];
       if (!std::strchr(alu_precisions(in.op), in.prec)) {
         fail(in.column, fmt::format("'{}': {} takes the precisions {}", head, in.op, alu_precisions(in.op)));
-      }
-      if (in.op == "bfn" && (in.prec == 'f' || in.prec == 'g')) {
-        fail(in.column, fmt::format("'{}': single and pseudo-single block floating point is not modelled", head));
       }
       static const std::set<std::string> unary = {"passa", "inc", "dec", "not", "lnot", "ftoi", "floor", "bfn"};
       inputs = unary.count(in.op) ? 1 : 2;
@@ -634,19 +702,21 @@ class LineParser {
     location(loc, loc_col, d, deepest);
     d.count = number(tk[3].text, tk[3].column, "word count");
     if (d.count == 0) fail(tk[3].column, "the word count is at least 1");
-    if (d.set) {
-      std::string hex;
-      for (char c : tk[4].text) {
-        if (c == 'l' || c == '_') continue;
-        if (!std::isxdigit(static_cast<unsigned char>(c))) fail(tk[4].column, fmt::format("'{}': the payload is hexadecimal long words", tk[4].text));
-        hex += c;
-      }
-      if (hex.size() != 16ull * d.count) {
-        fail(tk[4].column, fmt::format("the payload has {} hex digits; {} long words need {}", hex.size(), d.count, 16 * d.count));
-      }
-      for (uint32_t i = 0; i < d.count; ++i) d.payload.push_back(std::strtoull(hex.substr(16 * i, 16).c_str(), nullptr, 16));
-    }
+    if (d.set) payload(tk[4], d);
     return d;
+  }
+
+  void payload(const Token& t, Debug& d) const {
+    std::string hex;
+    for (char c : t.text) {
+      if (c == 'l' || c == '_') continue;
+      if (!std::isxdigit(static_cast<unsigned char>(c))) fail(t.column, fmt::format("'{}': the payload is hexadecimal long words", t.text));
+      hex += c;
+    }
+    if (hex.size() != 16ull * d.count) {
+      fail(t.column, fmt::format("the payload has {} hex digits; {} long words need {}", hex.size(), d.count, 16 * d.count));
+    }
+    for (uint32_t i = 0; i < d.count; ++i) d.payload.push_back(std::strtoull(hex.substr(16 * i, 16).c_str(), nullptr, 16));
   }
 
   MaskControl mask_control(const std::vector<Token>& tk) const {
@@ -698,7 +768,35 @@ class LineParser {
       st.mask = mask_control(tk);
       return true;
     }
-    if (tk[0].text == "quit") fail(tk[0].column, "quit is not supported: remove the lines after it instead");
+    if (tk[0].text == "quit") {  // the assembler ignores the rest of the file (M 5.1)
+      st.kind = Statement::Kind::Quit;
+      return true;
+    }
+    // The loader's lines (assemble3 --loader output, as SDK samples and test cases carry them):
+    // `r <group> <LW address, hex> <LW count, hex> <payload>` puts words into DRAM before the
+    // run (a d set on DRAM); `c ...` is a host command for the board's DMA, which this model
+    // has no use for: accepted and skipped (its tag's wait completes at once).
+    if (tk[0].text == "r" || tk[0].text == "c") {
+      st.kind = Statement::Kind::Debug;
+      if (tk[0].text == "c") {
+        st.kind = Statement::Kind::Host;
+        return true;
+      }
+      if (tk.size() != 5) fail(tk[0].column, "r <group> <address (hex)> <count (hex)> <hex payload>");
+      Debug& d = st.debug;
+      d.set = true;
+      d.target.space = Space::DRAM;
+      d.target.column = tk[0].column;
+      d.target.text = "$d" + tk[2].text;
+      d.where[0] = int(number(tk[1].text, tk[1].column, "group"));
+      char* end = nullptr;
+      d.target.address = uint32_t(std::strtoul(tk[2].text.c_str(), &end, 16));
+      if (*end) fail(tk[2].column, fmt::format("'{}': a hexadecimal DRAM address", tk[2].text));
+      d.count = uint32_t(std::strtoul(tk[3].text.c_str(), &end, 16));
+      if (*end || d.count == 0) fail(tk[3].column, fmt::format("'{}': a hexadecimal long-word count", tk[3].text));
+      payload(tk[4], d);
+      return true;
+    }
     // nop/N: N steps of nothing.
     static const std::regex nopn(R"(^nop/([0-9]+)$)");
     std::smatch m;
@@ -739,8 +837,8 @@ class LineParser {
 
   // The issue rules of one step (manual 3.6.4, as docs/mncore2-isa.md lists them).
   void check_step(const Statement& st) const {
-    unsigned count[11] = {};
-    const Instr* first[11] = {};
+    unsigned count[12] = {};
+    const Instr* first[12] = {};
     unsigned mau = 0;
     char mau_prec = 0;
     bool has_imm = false, lm0 = false;
@@ -807,7 +905,10 @@ Program parse(const std::string& text, const std::string& name) {
     std::string raw = text.substr(pos, nl - pos);
     if (!raw.empty() && raw.back() == '\r') raw.pop_back();
     Statement st;
-    if (LineParser(name, line).statement(raw, st)) p.statements.push_back(std::move(st));
+    if (LineParser(name, line).statement(raw, st)) {
+      if (st.kind == Statement::Kind::Quit) break;
+      if (st.kind != Statement::Kind::Host) p.statements.push_back(std::move(st));
+    }
     pos = nl + 1;
   }
   return p;

@@ -188,10 +188,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (*run && npuvp::mncore::is_vsm_file(kernel)) {
-      if (!trace.empty() || !stats.empty() || blocks != 0) {
-        npuvp::raise("npuvp", "--trace, --stats and --blocks do not apply to VSM programs (the dump is -d)");
+      if (!stats.empty() || blocks != 0) {
+        npuvp::raise("npuvp", "--stats and --blocks do not apply to VSM programs (the dump is -d)");
       }
-      status = npuvp::mncore::vsm_run(kernel, platform, sets, dump);
+      status = npuvp::mncore::vsm_run(kernel, platform, sets, dump, trace);
     } else if (*judge) {
       status = npuvp::mncore::vsm_judge(testcase, answer, platform, sets);
     } else if (*run && npuvp::mncore::cli_handles(kernel, platform)) {

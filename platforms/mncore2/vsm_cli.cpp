@@ -9,6 +9,8 @@
 #include "platforms/mncore2/cli.h"
 #include "platforms/mncore2/vsm_config.h"
 #include "tlm/log.h"
+#include "tlm/progress.h"
+#include "tlm/tracer.h"
 
 namespace npuvp::mncore {
 
@@ -33,14 +35,47 @@ bool is_vsm_file(const std::string& kernel) {
   return kernel.size() > 4 && kernel.compare(kernel.size() - 4, 4, ".vsm") == 0;
 }
 
+// The trace track of an instruction: one thread per unit of the PE instruction stream.
+const char* unit_track(vsm::Unit u) {
+  switch (u) {
+    case vsm::Unit::Alu: return "ALU";
+    case vsm::Unit::MauCalc: case vsm::Unit::MauWrite: case vsm::Unit::MauRead: return "MAU";
+    case vsm::Unit::L1bm: case vsm::Unit::L1bmTurn: case vsm::Unit::L1bmTurnRead: return "L1BM";
+    case vsm::Unit::L2bm: return "L2BM";
+    case vsm::Unit::Mv: return "MV";
+    case vsm::Unit::Wait: return "wait";
+    default: return "nop";
+  }
+}
+
 int vsm_run(const std::string& path, const std::string& platform, const std::vector<std::string>& sets,
-            const std::string& dump) {
+            const std::string& dump, const std::string& trace) {
   check_platform(platform);
   const vsm::Shape shape = vsm_shape_from_config(platform, sets);
   const vsm::Program program = vsm::parse(read_text(path, "VSM program"), path);
   vsm::Machine machine(shape);
+  // --trace: a Perfetto slice per instruction on its unit's track, in simulated time (the
+  // clock turns cycles into seconds); a progress line once the run takes long.
+  Tracer& tracer = Tracer::global();
+  if (!trace.empty()) tracer.open(trace);
+  const double ns_per_cycle = 1e3 / shape.clock_mhz;
+  const uint64_t total = program.steps();
+  ProgressLine progress(2.0);
+  uint64_t issued = 0;
+  machine.observe([&](const vsm::Statement& st, uint64_t first, uint64_t end) {
+    issued += st.repeat;
+    progress.update([&] { return fmt::format("{}: step {} of {} ({:.0f}%)", path, issued, total, 100.0 * double(issued) / double(total)); });
+    if (!tracer.enabled()) return;
+    const sc_core::sc_time start(double(first) * ns_per_cycle, sc_core::SC_NS);
+    const sc_core::sc_time length(double(end - first) * ns_per_cycle, sc_core::SC_NS);
+    for (const auto& in : st.instrs) {
+      tracer.slice(tracer.track("mncore2", unit_track(in.unit)), in.text, start, length, {{"line", st.line}});
+    }
+  });
   std::string lines;
   machine.run(program, lines);
+  progress.finish([&] { return fmt::format("{}: step {} of {} (100%)", path, issued, total); });
+  if (tracer.enabled()) tracer.close();
   if (dump.empty()) {
     fmt::print("{}", lines);
   } else {

@@ -9,8 +9,9 @@ namespace npuvp::mncore {
 // Whether `kernel` names a VSM file (*.vsm).
 bool is_vsm_file(const std::string& kernel);
 // Runs a VSM program on the board `platform` configures (with `sets`: mncore2.* keys); the `d get` lines go to `dump` (a file) or, when empty, to stdout.
+// `trace`: a Perfetto trace-event file with a slice per instruction on its unit's track.
 int vsm_run(const std::string& path, const std::string& platform, const std::vector<std::string>& sets,
-            const std::string& dump);
+            const std::string& dump, const std::string& trace = "");
 // Judges `answer` against the challenge-style `testcase`; exit status 0 when ACCEPTED.
 int vsm_judge(const std::string& testcase, const std::string& answer, const std::string& platform,
               const std::vector<std::string>& sets);

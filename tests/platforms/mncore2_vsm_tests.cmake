@@ -8,6 +8,11 @@ foreach(problem a_plus_b scaling absolute transpose gather square_sum matrix_squ
            COMMAND ${expect} ok "ACCEPTED score=[0-9]+ .*npuvp: [0-9]+ cycles"
                    $<TARGET_FILE:npuvp> judge ${vsm_cases}/${problem}/testcase.vsm ${vsm_cases}/${problem}/answer.vsm)
 endforeach()
+# A second answer to |x| through zero-flush masks on the opcode (the form public Inversion
+# answers use): a flipped mask polarity would fail it.
+add_test(NAME platforms.mncore2.vsm.judge_absolute_with_zero_flush_masks
+         COMMAND ${expect} ok "ACCEPTED score=5 "
+                 $<TARGET_FILE:npuvp> judge ${vsm_cases}/absolute/testcase.vsm ${vsm_cases}/absolute/answer_zero_flush.vsm)
 # A wrong answer names the test case line and exits non-zero.
 add_test(NAME platforms.mncore2.vsm.judge_names_the_first_wrong_value
          COMMAND sh -c "printf 'ipassa $lm0v $ln0v\\n' > vsm_wrong.vsm && ${expect} fail 'WRONG ANSWER: .*absolute/testcase.vsm line [0-9]+ .*expected' $<TARGET_FILE:npuvp> judge ${vsm_cases}/absolute/testcase.vsm vsm_wrong.vsm")
@@ -36,5 +41,8 @@ add_test(NAME platforms.mncore2.vsm.set_key_the_step_model_does_not_use_is_refus
          COMMAND ${expect} fail "config key 'mncore2.pcie.latency_ns' does not apply to VSM programs"
                  $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --set mncore2.pcie.latency_ns=5)
 add_test(NAME platforms.mncore2.vsm.options_that_do_not_apply_are_refused
-         COMMAND ${expect} fail "--trace, --stats and --blocks do not apply to VSM programs"
-                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --trace vsm_trace.json)
+         COMMAND ${expect} fail "--stats and --blocks do not apply to VSM programs"
+                 $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --stats vsm_stats.json)
+# --trace: a Perfetto slice per instruction on its unit's track (hello.vsm: linc on the ALU).
+add_test(NAME platforms.mncore2.vsm.trace_has_a_slice_per_instruction
+         COMMAND sh -c "rm -f vsm_trace.json && $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --trace vsm_trace.json >/dev/null && grep -q '\"ALU\"' vsm_trace.json && grep -q 'linc [$]lm0 [$]ln0' vsm_trace.json")

@@ -32,15 +32,20 @@ TEST(VsmCapacity, PeMemoryEndIsReachableAndOneFurtherIsAnError) {
   const std::string e = run_error("nop\nlinc $lm4096 $ln0\n");
   EXPECT_TRUE(contains(e, "cap.vsm line 2 `linc $lm4096 $ln0`")) << e;
   EXPECT_TRUE(contains(e, "'$lm4096': address 4096 (cycle 0) is beyond the memory (4096 words)")) << e;
-  // Per-cycle addressing: the fourth cycle of $lr506v (SW 512) runs past GRF0's 512 SW.
-  EXPECT_TRUE(contains(run_error("linc $lr506v $ls0v\n"), "address 512 (cycle 3)"));
+  // Per-cycle addressing: the fourth cycle of $lr506v (SW 512) runs past GRF0's 512 SW and
+  // wraps around to SW 0 (M 3.2).
+  Machine m;
+  std::string dump;
+  m.run(parse("d set $lr0n0c0b0m0p0 1 0000000000000007\nlinc $lr506v $ls0v\nd get $ls6n0c0b0m0p0 1\n", "cap.vsm"), dump);
+  EXPECT_TRUE(contains(dump, "v:0x8)")) << dump;
   runs("linc $lr504v $ls504v\n");
 }
 
 TEST(VsmCapacity, BlockMemoriesAreCheckedToo) {
   runs("l1bmp $lb8188 $lr0v\n");  // L1BM 8 Ki LW: 8188..8191
-  EXPECT_TRUE(contains(run_error("l1bmp $lb8190 $lr0v\n"), "L1BM address 8192 is beyond the memory (8192 long words)"));
-  EXPECT_TRUE(contains(run_error("mvp/n64i1 $d0@0 $lc32760@0.0\nnop ; wait i1\n"),
+  runs("l1bmp $lb8190 $lr0v\n");  // the words after the end wrap around to 0
+  EXPECT_TRUE(contains(run_error("l1bmp $lb8192 $lr0v\n"), "L1BM address 8192 is beyond the memory (8192 long words)"));
+  EXPECT_TRUE(contains(run_error("mvp/n64i1 $d0@0 $lc32768@0.0\nnop ; wait i1\n"),
                        "L2BM address 32768 is beyond the memory (32768 long words)"));
 }
 
