@@ -112,7 +112,7 @@ struct BreakLoop {};
 class Interpreter {
  public:
   Interpreter(const Program& p, const std::vector<uint64_t>& gm, const std::vector<Feed>& feeds)
-      : p_(p), c_(*AiCore::current()), gm_(gm), scalars_(p.scalars.size()), iter_(p.loops + 1, 0), sync_(c_) {
+      : p_(p), c_(*AiCore::current()), gm_(gm), scalars_(p.scalars.size()), scalar_set_(p.scalars.size(), 0), iter_(p.loops + 1, 0), sync_(c_) {
     for (size_t i = 0; i < p.scalars.size(); ++i) {
       if (p.scalars[i].has_init) store_scalar(static_cast<int>(i), p.scalars[i].init);
     }
@@ -137,7 +137,14 @@ class Interpreter {
   Value eval(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::Const: return e.value;
-      case Expr::Kind::Scalar: return scalars_[e.id];
+      case Expr::Kind::Scalar:
+        // The TIK reference gives an uninitialised Scalar no value (Scalar, init_value=None):
+        // reading one before any set_as is an error, not a made-up number.
+        if (!scalar_set_[e.id]) {
+          fail_here(fmt::format("Scalar {} is read before it is set (give it an init_value or set_as a value first)",
+                                p_.scalars[e.id].name));
+        }
+        return scalars_[e.id];
       case Expr::Kind::Load: return load(e.id, eval(e.args[0]).as_int(), e.type);
       case Expr::Kind::Unary: {
         Value a = eval(e.args[0]);
@@ -233,7 +240,10 @@ class Interpreter {
     }
     return v;
   }
-  void store_scalar(int id, const Value& v) { scalars_[id] = convert(v, p_.scalars[id].type); }
+  void store_scalar(int id, const Value& v) {
+    scalars_[id] = convert(v, p_.scalars[id].type);
+    scalar_set_[id] = 1;
+  }
 
   // ---- tensors ----
   uint64_t tensor_base(int id) const {
@@ -246,20 +256,22 @@ class Interpreter {
     const uint64_t base = tensor_base(id);
     return Region{mem_space(t.scope), base, base + t.bytes, write};
   }
-  aicore::Operand operand(const View& v) {
-    const TensorDecl& t = p_.tensors[v.tensor];
-    const int64_t off = eval(v.offset).as_int();
-    if (off < 0 || static_cast<uint64_t>(off) > t.bytes) {
-      fail_here(fmt::format("tensor {} indexed at byte {} outside its {} bytes", t.name, off, t.bytes));
+  // The address of byte `off` of tensor `id`, which must hold `size` bytes from there (an
+  // operand's start address has size 0: it may be the tensor's end).
+  uint64_t address_in(int id, int64_t off, unsigned size, const char* what) {
+    const TensorDecl& t = p_.tensors[id];
+    if (off < 0 || static_cast<uint64_t>(off) + size > t.bytes) {
+      fail_here(fmt::format("{} at byte {} of tensor {} is outside its {} bytes", what, off, t.name, t.bytes));
     }
-    return aicore::Operand{mem_space(t.scope), tensor_base(v.tensor) + static_cast<uint64_t>(off)};
+    return tensor_base(id) + static_cast<uint64_t>(off);
+  }
+  aicore::Operand operand(const View& v) {
+    const uint64_t addr = address_in(v.tensor, eval(v.offset).as_int(), 0, "operand");
+    return aicore::Operand{mem_space(p_.tensors[v.tensor].scope), addr};
   }
   uint8_t* element(int id, int64_t off, unsigned size, bool write) {
     const TensorDecl& t = p_.tensors[id];
-    if (off < 0 || static_cast<uint64_t>(off) + size > t.bytes) {
-      fail_here(fmt::format("element at byte {} of tensor {} is outside its {} bytes", off, t.name, t.bytes));
-    }
-    const uint64_t addr = tensor_base(id) + static_cast<uint64_t>(off);
+    const uint64_t addr = address_in(id, off, size, "element");
     if (addr % size != 0) fail_here(fmt::format("element of tensor {} at 0x{:x} is not aligned to {} B", t.name, addr, size));
     const MemSpace space = mem_space(t.scope);
     c_.scalar_access(space, addr, size, write);
@@ -349,6 +361,7 @@ class Interpreter {
     for (int64_t i = begin; i < end; i += step, ++n) {
       c_.charge_scalar(1);
       scalars_[s.id] = int_value(i);
+      scalar_set_[s.id] = 1;
       try {
         exec(s.body);
       } catch (const BreakLoop&) {
@@ -508,11 +521,17 @@ class Interpreter {
       m.src_type = m.dst_type = isa_type(in.type_a);
     }
     m.block_count = param(in, 0, 1, 4095, "nburst");
-    m.block_len = param(in, 1, 1, 65535, "burst");
+    m.block_len = param(in, 1, 1, in.pad ? 2097151 : 65535, "burst");
     m.src_gap = param(in, 2, 0, 65535, "src_stride");
     m.dst_gap = param(in, 3, 0, 65535, "dst_stride");
     m.unit = in.unit;
     m.elem_size = type_size(in.type_b);
+    if (in.pad) {  // data_move_pad: DataCopyPad
+      m.pad = true;
+      m.pad_left = in.pad_left;
+      m.pad_right = in.pad_right;
+      m.pad_value = in.pad_value;
+    }
     if (in.type_a != in.type_b) {  // L0C -> UB in matrix mode converting f32 to f16
       m.src_type = isa_type(in.type_b);
       m.dst_type = isa_type(in.type_a);
@@ -588,6 +607,7 @@ class Interpreter {
   AiCore& c_;
   const std::vector<uint64_t>& gm_;
   std::vector<Value> scalars_;
+  std::vector<uint8_t> scalar_set_;  // per Scalar: set since the block began
   std::vector<int64_t> iter_;
   SyncTracker sync_;
 

@@ -140,7 +140,7 @@ class Tik:
         self._scalars.append({"name": name, "dtype": dtype})
         s = Scalar(self, dtype, name, sid)
         self._scalar_objs.append(s)
-        if init_value is not None:
+        if init_value is not None:  # a number, an expression or a tensor element (read by the scalar unit)
             self._emit({"k": "set", "s": sid, "v": enc(init_value), "loc": user_loc()})
         return s
 
@@ -161,9 +161,11 @@ class Tik:
             self._tops = saved_tops
 
     @contextmanager
-    def for_range(self, begint, endt, name="i", thread_num=1, thread_type="whole", block_num=1,
+    def for_range(self, begint, endt=None, name="i", thread_num=1, thread_type="whole", block_num=1,
                   dtype="int32", for_type="serial"):
         loc = user_loc(3)
+        if endt is None:  # for_range(n), as the TIK guide writes it: 0 .. n
+            begint, endt = 0, begint
         if thread_num not in (1, 2):
             fail("thread_num %r must be 1 or 2" % (thread_num,), "for_range", loc)
         if not isinstance(block_num, int) or block_num < 1 or block_num > 65535:
@@ -350,6 +352,9 @@ class Tik:
         self._move("tensor_mov", dst, src, nburst, burst_len, src_stride, dst_stride, loc, block_mode)
 
     def _move(self, api, dst, src, nburst, burst, src_stride, dst_stride, loc, block_mode=""):
+        # Operators compute counts with '/' (the TIK guide does): whole floats are counts.
+        nburst, burst, src_stride, dst_stride = (int(v) if type(v) is float and v.is_integer() else v
+                                                 for v in (nburst, burst, src_stride, dst_stride))
         for what, t in (("dst", dst), ("src", src)):
             if not isinstance(t, Tensor):
                 fail("%s must be a Tensor, not %r" % (what, t), api, loc)
@@ -636,9 +641,8 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("vmla", "vmadd", "vmaddrelu", "vec_mla", "vec_madd", "vec_maddrelu", "data_move_pad",
-                      "h_cmpv", "h_sel", "h_reduce_sum", "h_reduce_max", "h_reduce_min", "h_reduce_argmax",
-                      "h_reduce_argmin", "load3dv2"))
+_NOT_YET = frozenset(("h_reduce_sum", "h_reduce_max", "h_reduce_min", "h_reduce_argmax", "h_reduce_argmin",
+                      "load3dv2"))
 
 
 def last_built():
@@ -889,6 +893,22 @@ def _h_elementwise(self, api, op, dst, srcs, scalar=0, allowed=None, loc=None):
                   (8, 8, 8 if len(views) > 2 else 0), scalar, loc=loc)
 
 
+def _h_div_scalar(self, dst, src, scalar, loc):
+    """h_div by a scalar: the scalar duplicated into one repeat of UB, then Div reading that
+    repeat again and again (src1 repeat stride 0), so the quotient is the vector unit's."""
+    api = "h_div"
+    dt = self._types(api, loc, _FLOAT, dst, src)
+    if src.size != dst.size:
+        fail("shapes differ: %s has %d elements, %s has %d" % (dst.name, dst.size, src.name, src.size), api, loc)
+    per = 256 // DTYPE_SIZE[dt]
+    with self._scope(self._cur):
+        rep = self.Tensor(dt, (per,), scope_ubuf, "h_div_scalar")
+        self._vec(api, "Duplicate", dt, per, rep, (), 1, (1, 1, 0), (8, 0, 0), scalar, loc=loc)
+        fd, fs = _flat(dst), _flat(src)
+        for off, mask, r in _h_spans(dst.size, per):
+            self._vec(api, "Div", dt, mask, fd[off], (fs[off], rep), r, (1, 1, 1), (8, 8, 0), loc=loc)
+
+
 _H_BINARY = {"add": ("Add", "Adds", 1), "sub": ("Sub", "Adds", -1), "mul": ("Mul", "Muls", 1),
              "div": ("Div", None, 0), "max": ("Max", "Maxs", 1), "min": ("Min", "Mins", 1),
              "and": ("And", None, 0), "or": ("Or", None, 0)}
@@ -897,6 +917,8 @@ for _n, (_op, _sop, _sign) in _H_BINARY.items():
         loc = user_loc()
         if isinstance(src1, Tensor):
             _h_elementwise(self, _api, _op, dst, (src0, src1), loc=loc)
+        elif _api == "h_div":
+            _h_div_scalar(self, dst, src0, src1, loc)
         elif _sop is None:
             fail("src1 must be a Tensor", _api, loc)
         else:
@@ -1198,3 +1220,6 @@ def _load3dv1(self, dst, src, pad, l1_h, l1_w, c1_index, fetch_filter_w, fetch_f
 
 
 _define("load3dv1", _load3dv1)
+
+
+from . import more_ops  # noqa: E402,F401 (defines its instructions on Tik)

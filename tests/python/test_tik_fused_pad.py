@@ -1,0 +1,150 @@
+"""The fused multiply-adds (vmla/vmadd/vmaddrelu in both generations), data_move_pad, h_cmpv,
+h_sel, h_div by a scalar, and the guide's conveniences (for_range(n), counts computed with '/',
+Scalar init_value from a tensor element); bit-exact against numpy references of the contract
+(the fused forms round the product and the sum each in float32, f16 then once to half:
+docs/vector-isa.md)."""
+import math
+import re
+
+import numpy as np
+import pytest
+from tbe import tik
+from tbe.common.platform import set_current_compile_soc_info
+from npuvp.tik import TikError
+
+PER = {"float16": 128, "float32": 64}
+
+
+def fused_ref(name, a, b, d):
+    f = np.float32
+    a, b, d = a.astype(f), b.astype(f), d.astype(f)
+    if name == "mla":
+        r = (a * b).astype(f) + d
+    else:
+        r = (a * d).astype(f) + b
+    r = r.astype(f)
+    if name == "maddrelu":
+        r = np.where(r > 0, r, f(0)).astype(f)
+    return r
+
+
+@pytest.mark.parametrize("gen", ["vec_", "v"])
+@pytest.mark.parametrize("name", ["mla", "madd", "maddrelu"])
+@pytest.mark.parametrize("dtype,n", [("float16", 300), ("float32", 200)])
+def test_fused_multiply_add_with_tail(gen, name, dtype, n):
+    t = tik.Tik()
+    size = np.dtype(dtype).itemsize
+    per = PER[dtype]
+    gm = {k: t.Tensor(dtype, (n,), name=k, scope=tik.scope_gm) for k in ("a", "b", "d", "out")}
+    ub = {k: t.Tensor(dtype, (n,), name=k + "_ub", scope=tik.scope_ubuf) for k in ("a", "b", "d")}
+    burst = math.ceil(n * size / 32)
+    for k in ("a", "b", "d"):
+        t.data_move(ub[k], gm[k], 0, 1, burst, 0, 0)
+    op = getattr(t, gen + name)
+    full, tail = divmod(n, per)
+    if gen == "vec_":
+        op(per, ub["d"], ub["a"], ub["b"], full, 8, 8, 8)
+        op(tail, ub["d"][full * per], ub["a"][full * per], ub["b"][full * per], 1, 8, 8, 8)
+    else:
+        op(per, ub["d"], ub["a"], ub["b"], full, 1, 1, 1, 8, 8, 8)
+        op(tail, ub["d"][full * per], ub["a"][full * per], ub["b"][full * per], 1, 1, 1, 1, 8, 8, 8)
+    t.data_move(gm["out"], ub["d"], 0, 1, burst, 0, 0)
+    t.BuildCCE("fused", [gm["a"], gm["b"], gm["d"]], [gm["out"]])
+    rng = np.random.default_rng(24)
+    a, b, d = (rng.uniform(-3, 3, n).astype(dtype) for _ in range(3))
+    out, = t.tikdb.start_debug({"a": a, "b": b, "d": d})
+    assert out.tobytes() == fused_ref(name, a, b, d).astype(dtype).tobytes()
+
+
+def test_fused_multiply_add_rejects_mixed_types():
+    t = tik.Tik()
+    d = t.Tensor("float32", (64,), name="d", scope=tik.scope_ubuf)
+    a = t.Tensor("float16", (128,), name="a", scope=tik.scope_ubuf)
+    with pytest.raises(TikError, match=r"test_tik_fused_pad.py:\d+.*vec_mla.*dtypes differ"):
+        t.vec_mla(64, d, a, a, 1, 8, 8, 8)
+
+
+def test_data_move_pad_unaligned_rows():
+    """Rows of 13 float16 (26 bytes) in, each padded to 16 elements with -1 in UB, doubled, out
+    13 at a time at byte granularity."""
+    set_current_compile_soc_info("Ascend910B1")
+    rows, cols = 5, 13
+    t = tik.Tik()
+    x = t.Tensor("float16", (rows * cols,), name="x", scope=tik.scope_gm)
+    y = t.Tensor("float16", (rows * cols,), name="y", scope=tik.scope_gm)
+    p = t.Tensor("float16", (rows * 16,), name="p", scope=tik.scope_gm)
+    xu = t.Tensor("float16", (rows * 16,), name="xu", scope=tik.scope_ubuf)
+    t.data_move_pad(xu, x, rows, cols * 2, 0, 0, right_padding=1, left_padding=2, padding_value=-1.0)
+    t.data_move(p, xu, 0, 1, rows, 0, 0)
+    t.vec_muls(16 * rows, xu, xu, 2.0, 1, 8, 8)
+    with t.for_range(rows) as r:  # for_range(n), as the guide writes it
+        t.data_move_pad(y[r * cols], xu[r * 16 + 2], 1, cols * 2, 0, 0)
+    t.BuildCCE("pad", [x], [y, p])
+    a = np.arange(rows * cols).astype(np.float16)
+    got_y, got_p = t.tikdb.start_debug({"x": a})
+    want_p = np.full((rows, 16), -1.0, np.float16)
+    want_p[:, 2:2 + cols] = a.reshape(rows, cols)
+    want_p[:, 2 + cols] = -1.0  # right padding, then the block's rest with the padding value
+    assert got_p.tobytes() == want_p.tobytes()
+    assert got_y.tobytes() == (a * np.float16(2)).tobytes()
+
+
+def test_data_move_pad_is_an_error_without_datacopypad():
+    t = tik.Tik()  # Ascend910 (the fixture's SoC)
+    x = t.Tensor("float16", (16,), name="x", scope=tik.scope_gm)
+    xu = t.Tensor("float16", (16,), name="xu", scope=tik.scope_ubuf)
+    with pytest.raises(TikError, match=r"test_tik_fused_pad.py:\d+.*data_move_pad.*Ascend910 has no data_move_pad"):
+        t.data_move_pad(xu, x, 1, 26, 0, 0)
+    from tbe.common.platform import api_check_support
+    assert not api_check_support("tik.data_move_pad")
+
+
+@pytest.mark.parametrize("dtype,n", [("float16", 300), ("float32", 100)])
+def test_h_cmpv_h_sel(dtype, n):
+    t = tik.Tik()
+    x = t.Tensor(dtype, (n,), name="x", scope=tik.scope_gm)
+    y = t.Tensor(dtype, (n,), name="y", scope=tik.scope_gm)
+    z1 = t.Tensor(dtype, (n,), name="z1", scope=tik.scope_gm)
+    z2 = t.Tensor(dtype, (n,), name="z2", scope=tik.scope_gm)
+    xu = t.Tensor(dtype, (n,), name="xu", scope=tik.scope_ubuf)
+    yu = t.Tensor(dtype, (n,), name="yu", scope=tik.scope_ubuf)
+    zu = t.Tensor(dtype, (n,), name="zu", scope=tik.scope_ubuf)
+    mask = t.Tensor("bool", (n,), name="mask", scope=tik.scope_ubuf)
+    t.h_data_move(xu, x)
+    t.h_data_move(yu, y)
+    t.h_cmpv(mask, xu, yu, "GT")
+    t.h_sel(zu, xu, yu, mask)           # max
+    t.h_data_move(z1, zu)
+    t.h_cmpv(mask, xu, 0.5, "LE")
+    t.h_sel(zu, xu, -2.0, mask)         # x <= 0.5 ? x : -2
+    t.h_data_move(z2, zu)
+    t.BuildCCE("cmpsel", [x, y], [z1, z2])
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1, 1, n).astype(dtype)
+    b = rng.uniform(-1, 1, n).astype(dtype)
+    g1, g2 = t.tikdb.start_debug({"x": a, "y": b})
+    assert g1.tobytes() == np.where(a > b, a, b).tobytes()
+    assert g2.tobytes() == np.where(a <= np.asarray(0.5, dtype), a, np.asarray(-2.0, dtype)).astype(dtype).tobytes()
+
+
+def test_guide_style_scalars_and_h_div_by_scalar():
+    """Counts computed with '/' (the guide's burse_len), a Scalar initialised from a tensor
+    element, and h_div of a row by that Scalar (the division the vector unit does)."""
+    n = 160
+    t = tik.Tik()
+    x = t.Tensor("float32", (2, n), name="x", scope=tik.scope_gm)
+    z = t.Tensor("float32", (2, n), name="z", scope=tik.scope_gm)
+    xu = t.Tensor("float32", (2, n), name="xu", scope=tik.scope_ubuf)
+    t.data_move(xu, x, 0, 1, 2 * n / 8, 0, 0)
+    for i in range(2):
+        s = t.Scalar(init_value=xu[i, 0], dtype="float32")
+        t.h_div(xu[i, :], xu[i, :], s)
+    t.data_move(z, xu, 0, 1, 2 * n / 8, 0, 0)
+    t.BuildCCE("hdiv", [x], [z])
+    a = np.random.default_rng(3).uniform(1, 2, (2, n)).astype(np.float32)
+    got, = t.tikdb.start_debug({"x": a})
+    want = np.empty_like(a)
+    for i in range(2):
+        want[i] = a[i] / a[i, 0]
+        want[i, 0] = np.float32(1)  # the row's first element divided by itself
+    assert got.tobytes() == want.tobytes()
