@@ -1,5 +1,7 @@
 #include "sw/tik/tik_run.h"
 
+#include "sw/tik/tik_console.h"
+
 #include <cmath>
 #include <cstring>
 #include <strings.h>
@@ -111,8 +113,9 @@ struct BreakLoop {};
 // One block's run of the statement tree, on the core whose scalar thread calls it.
 class Interpreter {
  public:
-  Interpreter(const Program& p, const std::vector<uint64_t>& gm, const std::vector<Feed>& feeds)
+  Interpreter(const Program& p, const std::vector<uint64_t>& gm, const std::vector<Feed>& feeds, Console* console)
       : p_(p), c_(*AiCore::current()), gm_(gm), scalars_(p.scalars.size()), scalar_set_(p.scalars.size(), 0), iter_(p.loops + 1, 0), sync_(c_) {
+    console_ = console;
     for (size_t i = 0; i < p.scalars.size(); ++i) {
       if (p.scalars[i].has_init) store_scalar(static_cast<int>(i), p.scalars[i].init);
     }
@@ -312,13 +315,49 @@ class Interpreter {
 
   // ---- statements ----
   void exec(const std::vector<Stmt>& body) {
+    ++depth_;
     for (const Stmt& s : body) {
       try {
+        if (console_) ask_console(s);
         exec_one(s);
       } catch (const InstrError& e) {  // a scalar statement's error, at its line
         raise("tik", "{}: {}: {}", s.loc, statement_name(s), e.what());
       }
     }
+    --depth_;
+  }
+
+  // ---- the stepping console (interactive start_debug), block 0 only ----
+  void ask_console(const Stmt& s) {
+    const std::string& loc = s.kind == Stmt::Kind::Instr && s.loc.empty() ? s.instr->loc : s.loc;
+    const char* what = s.kind == Stmt::Kind::Instr ? s.instr->api.c_str() : statement_name(s);
+    if (!console_->before(loc, depth_, what, [this](const std::string& name) { return describe(name); })) {
+      fail_here("tikdb: quit");
+    }
+  }
+  std::string describe(const std::string& name) {
+    for (size_t i = 0; i < p_.scalars.size(); ++i) {
+      if (p_.scalars[i].name != name) continue;
+      if (!scalar_set_[i]) return fmt::format("Scalar {} ({}): not set", name, type_name(p_.scalars[i].type));
+      const Value& v = scalars_[i];
+      return v.is_float ? fmt::format("Scalar {} ({}) = {}", name, type_name(p_.scalars[i].type), v.f)
+                        : fmt::format("Scalar {} ({}) = {}", name, type_name(p_.scalars[i].type), v.i);
+    }
+    for (size_t i = 0; i < p_.tensors.size(); ++i) {
+      const TensorDecl& t = p_.tensors[i];
+      if (t.name != name) continue;
+      c_.barrier_all();  // the instructions still in the pipes finish first
+      const unsigned size = type_size(t.type);
+      const uint64_t n = t.bytes / size;
+      std::string text = fmt::format("Tensor {} ({}, {} elements) =", name, type_name(t.type), n);
+      for (uint64_t e = 0; e < n && e < 256; ++e) {
+        const Value v = load(static_cast<int>(i), static_cast<int64_t>(e * size), t.type);
+        text += v.is_float ? fmt::format(" {}", v.f) : fmt::format(" {}", v.i);
+      }
+      if (n > 256) text += " ...";
+      return text;
+    }
+    return {};
   }
   static const char* statement_name(const Stmt& s) {
     switch (s.kind) {
@@ -608,6 +647,8 @@ class Interpreter {
   const std::vector<uint64_t>& gm_;
   std::vector<Value> scalars_;
   std::vector<uint8_t> scalar_set_;  // per Scalar: set since the block began
+  Console* console_ = nullptr;       // interactive start_debug, block 0
+  int depth_ = 0;                    // nesting of the statement being run
   std::vector<int64_t> iter_;
   SyncTracker sync_;
 
@@ -627,7 +668,7 @@ const char* platform_for_tik_soc(const char* soc) {
   return nullptr;
 }
 
-RunResult run(const Program& p, const std::vector<Feed>& feeds) {
+RunResult run(const Program& p, const std::vector<Feed>& feeds, Console* console) {
   if (feeds.size() != p.inputs.size()) {
     raise("tik", "{}: {} inputs given, the kernel has {}", p.kernel_name, feeds.size(), p.inputs.size());
   }
@@ -658,7 +699,7 @@ RunResult run(const Program& p, const std::vector<Feed>& feeds) {
     // The device may run the body once outside any core, looking for a declared kernel type
     // (Device::launch); a TIK program declares none.
     if (!AiCore::current()) return;
-    Interpreter interp(p, gm, feeds);
+    Interpreter interp(p, gm, feeds, AiCore::current()->block_idx() == 0 ? console : nullptr);
     interp.run();
     issued += interp.issued_;
   }, options);

@@ -501,30 +501,30 @@ class Tik:
         if a.size < k1 * m1 * 16 * k0 or b.size < k1 * n1 * 16 * k0 or dst.size < n1 * m1 * 256:
             fail("a needs [%d, %d, %d], b [%d, %d, %d] and dst [%d, %d, 16] elements"
                  % (k1, m1 * 16, k0, k1, n1 * 16, k0, n1, m1 * 16), api, loc)
-        chunk = min(k1, self._spec["L0A_SIZE"] // (m1 * 512), self._spec["L0B_SIZE"] // (n1 * 512))
-        if chunk < 1:
-            fail("m=%d or n=%d is too large for one L0A/L0B column of fractals" % (m, n), api, loc)
+        fr = 16 * k0  # elements per fractal
+        mt, nt, chunk = _cube_tiles(self._spec, m1, n1, k1, fr * DTYPE_SIZE[a.dtype], fr * DTYPE_SIZE[b.dtype])
         with self._scope(self._cur):
-            la = self.Tensor(a.dtype, (m1 * chunk * 16 * k0,), scope_ca, "matmul_l0a")
-            lb = self.Tensor(b.dtype, (n1 * chunk * 16 * k0,), scope_cb, "matmul_l0b")
-            fr = 16 * k0  # elements per fractal
-            for c0 in range(0, k1, chunk):
-                kc = min(chunk, k1 - c0)
-                for i in range(m1):  # a's fractals (k1, i) -> L0A fractal (i, k1 - c0)
-                    self._load2d(api, la[i * kc * fr], a, c0 * m1 + i, kc, m1, 0, False, loc)
-                start = c0 * n1
-                left = kc * n1
-                while left:
-                    r = min(left, 255)
-                    self._load2d(api, lb[(start - c0 * n1) * fr], b, start, r, 1, 0, False, loc)
-                    start += r
-                    left -= r
-                kk = min(k, (c0 + kc) * k0) - c0 * k0
-                accumulate = 0 if (c0 == 0 and init_l1out) else 1
-                self._cur.append({"kind": "mmad", "api": api, "dst": dst.j_view(), "src0": la.j_view(),
-                                  "src1": lb.j_view(), "ta": a.dtype, "tb": b.dtype, "tc": dst.dtype,
-                                  "p": [m, kk, n, accumulate], "k": "i", "loc": loc})
-                self._instructions += 1
+            la = self.Tensor(a.dtype, (mt * chunk * fr,), scope_ca, "matmul_l0a")
+            lb = self.Tensor(b.dtype, (nt * chunk * fr,), scope_cb, "matmul_l0b")
+            for m0 in range(0, m1, mt):
+                mtc = min(mt, m1 - m0)
+                for j0 in range(0, n1, nt):
+                    ntc = min(nt, n1 - j0)
+                    for c0 in range(0, k1, chunk):
+                        kc = min(chunk, k1 - c0)
+                        for i in range(mtc):  # a's fractals (k, m0 + i) -> L0A fractal (i, k - c0)
+                            self._load2d(api, la[i * kc * fr], a, c0 * m1 + m0 + i, kc, m1, 0, False, loc)
+                        _load_b_columns(self, api, lb, b, c0, kc, j0, ntc, n1, fr, loc)
+                        kk = min(k, (c0 + kc) * k0) - c0 * k0
+                        accumulate = 0 if (c0 == 0 and init_l1out) else 1
+                        # The result tile [ntc, mtc*16, 16] is contiguous in dst [N1, M, 16]:
+                        # either all of M (mtc == m1) or one fractal column (ntc == 1).
+                        out = _flat(dst)[(j0 * m1 * 16 + m0 * 16) * 16]
+                        self._cur.append({"kind": "mmad", "api": api, "dst": out.j_view(), "src0": la.j_view(),
+                                          "src1": lb.j_view(), "ta": a.dtype, "tb": b.dtype, "tc": dst.dtype,
+                                          "p": [min(m - m0 * 16, mtc * 16), kk, min(n - j0 * 16, ntc * 16),
+                                                accumulate], "k": "i", "loc": loc})
+                        self._instructions += 1
 
     def fixpipe(self, dst, src, cburst_num, burst_len, dst_stride, src_stride, extend_params=None):
         """L1OUT [N1, M, N0] -> GM [N1, m, N0]: cburst_num = N1, burst_len = m * N0 * src size / 32."""
@@ -652,6 +652,33 @@ def last_built():
 
 def _define(name, fn):
     setattr(Tik, name, fn)
+
+
+def _cube_tiles(spec, m1, n1, k1, a_frac_bytes, b_frac_bytes):
+    """(M fractals, N fractals, K fractals) per Mmad so that the A tile fits L0A and the B tile
+    L0B. All of M when one K fractal of it fits (then N as wide as fits); else M in parts, one
+    N fractal column at a time, so each result tile is contiguous in the [N1, M, 16] output."""
+    a_fracs = spec["L0A_SIZE"] // a_frac_bytes
+    b_fracs = spec["L0B_SIZE"] // b_frac_bytes
+    mt = min(m1, a_fracs)
+    nt = min(n1, b_fracs) if mt == m1 else 1
+    chunk = min(k1, a_fracs // mt, b_fracs // nt)
+    return mt, nt, chunk
+
+
+def _load_b_columns(self, api, lb, b, c0, kc, j0, ntc, n1, fr, loc):
+    """B's fractals (k, j0 .. j0 + ntc) for k in [c0, c0 + kc) into L0B, k-major as Mmad reads
+    them (b in L1 is [K1, N, K0]: fractal (k, j) at k * n1 + j)."""
+    if ntc == n1:  # whole rows of fractals: one contiguous run
+        start, left = c0 * n1, kc * n1
+        while left:
+            r = min(left, 255)
+            self._load2d(api, lb[(start - c0 * n1) * fr], b, start, r, 1, 0, False, loc)
+            start += r
+            left -= r
+        return
+    for kk in range(kc):
+        self._load2d(api, lb[kk * ntc * fr], b, (c0 + kk) * n1 + j0, ntc, 1, 0, False, loc)
 
 
 # The vector instructions in both naming generations. vec_*: (mask, dst, src..., repeat_times,
@@ -1104,31 +1131,36 @@ def _conv2d(self, dst, feature_map, weight, fm_shape, kernel_shape, stride, pad,
     k1 = c1 * kh * kw
     if dst.size < n1 * m_pad * 16:
         fail("dst needs [%d, %d, 16] elements" % (n1, m_pad), api, loc)
-    chunk = min(k1, self._spec["L0A_SIZE"] // (m_pad * 32), self._spec["L0B_SIZE"] // (n1 * 512), 4095 // c0)
-    if chunk < 1:
-        fail("Ho*Wo=%d or Cout=%d is too large for one L0A/L0B column of fractals" % (ho * wo, cout), api, loc)
+    mt, nt, chunk = _cube_tiles(self._spec, m_pad // 16, n1, k1, 512, 512)
+    chunk = min(chunk, 4095 // c0)
+    m1 = m_pad // 16
     with self._scope(self._cur):
-        la = self.Tensor(feature_map.dtype, (m_pad * chunk * c0,), scope_ca, "conv2d_l0a")
-        lb = self.Tensor(weight.dtype, (n1 * chunk * 16 * c0,), scope_cb, "conv2d_l0b")
-        for c in range(0, k1, chunk):
-            kc = min(chunk, k1 - c)
-            self._cur.append({"kind": "load3d", "api": api, "dst": la.j_view(), "src": feature_map.j_view(),
-                              "dt": feature_map.dtype, "k": "i", "loc": loc,
-                              "l3": {"fm_h": h, "fm_w": w, "channels": c1 * c0, "pad": [pl, pr, pt, pb],
-                                     "stride_w": sw, "stride_h": sh, "kernel_w": kw, "kernel_h": kh,
-                                     "dilation_w": dw, "dilation_h": dh, "m_start": 0, "m_extent": m_pad,
-                                     "k_start": c * c0, "k_extent": kc * c0, "pad_value": float(pad_value)}})
-            start, left = c * n1, kc * n1
-            while left:
-                r = min(left, 255)
-                self._load2d(api, lb[(start - c * n1) * 16 * c0], weight, start, r, 1, 0, False, loc)
-                start += r
-                left -= r
-            accumulate = 0 if (c == 0 and init_l1out) else 1
-            self._cur.append({"kind": "mmad", "api": api, "dst": dst.j_view(), "src0": la.j_view(),
-                              "src1": lb.j_view(), "ta": feature_map.dtype, "tb": weight.dtype, "tc": dst.dtype,
-                              "p": [ho * wo, kc * c0, cout, accumulate], "k": "i", "loc": loc})
-            self._instructions += 2
+        la = self.Tensor(feature_map.dtype, (mt * 16 * chunk * c0,), scope_ca, "conv2d_l0a")
+        lb = self.Tensor(weight.dtype, (nt * chunk * 16 * c0,), scope_cb, "conv2d_l0b")
+        out_flat = _flat(dst)
+        for m0 in range(0, m1, mt):
+            mtc = min(mt, m1 - m0)
+            for j0 in range(0, n1, nt):
+                ntc = min(nt, n1 - j0)
+                for c in range(0, k1, chunk):
+                    kc = min(chunk, k1 - c)
+                    self._cur.append({"kind": "load3d", "api": api, "dst": la.j_view(), "src": feature_map.j_view(),
+                                      "dt": feature_map.dtype, "k": "i", "loc": loc,
+                                      "l3": {"fm_h": h, "fm_w": w, "channels": c1 * c0, "pad": [pl, pr, pt, pb],
+                                             "stride_w": sw, "stride_h": sh, "kernel_w": kw, "kernel_h": kh,
+                                             "dilation_w": dw, "dilation_h": dh, "m_start": m0 * 16,
+                                             "m_extent": mtc * 16, "k_start": c * c0, "k_extent": kc * c0,
+                                             "pad_value": float(pad_value)}})
+                    _load_b_columns(self, api, lb, weight, c, kc, j0, ntc, n1, 16 * c0, loc)
+                    accumulate = 0 if (c == 0 and init_l1out) else 1
+                    # as in matmul: the result tile is contiguous in dst [Cout/16, m_pad, 16]
+                    out = out_flat[(j0 * m_pad + m0 * 16) * 16]
+                    self._cur.append({"kind": "mmad", "api": api, "dst": out.j_view(), "src0": la.j_view(),
+                                      "src1": lb.j_view(), "ta": feature_map.dtype, "tb": weight.dtype,
+                                      "tc": dst.dtype,
+                                      "p": [min(ho * wo - m0 * 16, mtc * 16), kc * c0, min(cout - j0 * 16, ntc * 16),
+                                            accumulate], "k": "i", "loc": loc})
+                    self._instructions += 2
 
 
 _define("conv2d", _conv2d)
