@@ -32,7 +32,7 @@ def run(stdin):
 
 
 def line_of(text):
-    return next(i for i, l in enumerate(SCRIPT.splitlines(), 0) if text in l)
+    return next(i for i, l in enumerate(SCRIPT.splitlines(), 1) if text in l)
 
 
 def test_step_print_break_continue():

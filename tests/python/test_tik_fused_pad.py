@@ -66,7 +66,7 @@ def test_fused_multiply_add_rejects_mixed_types():
 
 def test_data_move_pad_unaligned_rows():
     """Rows of 13 float16 (26 bytes) in, each padded to 16 elements with -1 in UB, doubled, out
-    13 at a time at byte granularity."""
+    13 at a time at byte granularity (UB addresses stay 32-byte aligned)."""
     set_current_compile_soc_info("Ascend910B1")
     rows, cols = 5, 13
     t = tik.Tik()
@@ -74,17 +74,16 @@ def test_data_move_pad_unaligned_rows():
     y = t.Tensor("float16", (rows * cols,), name="y", scope=tik.scope_gm)
     p = t.Tensor("float16", (rows * 16,), name="p", scope=tik.scope_gm)
     xu = t.Tensor("float16", (rows * 16,), name="xu", scope=tik.scope_ubuf)
-    t.data_move_pad(xu, x, rows, cols * 2, 0, 0, right_padding=1, left_padding=2, padding_value=-1.0)
+    t.data_move_pad(xu, x, rows, cols * 2, 0, 0, right_padding=2, left_padding=0, padding_value=-1.0)
     t.data_move(p, xu, 0, 1, rows, 0, 0)
     t.vec_muls(16 * rows, xu, xu, 2.0, 1, 8, 8)
     with t.for_range(rows) as r:  # for_range(n), as the guide writes it
-        t.data_move_pad(y[r * cols], xu[r * 16 + 2], 1, cols * 2, 0, 0)
+        t.data_move_pad(y[r * cols], xu[r * 16], 1, cols * 2, 0, 0)
     t.BuildCCE("pad", [x], [y, p])
     a = np.arange(rows * cols).astype(np.float16)
     got_y, got_p = t.tikdb.start_debug({"x": a})
     want_p = np.full((rows, 16), -1.0, np.float16)
-    want_p[:, 2:2 + cols] = a.reshape(rows, cols)
-    want_p[:, 2 + cols] = -1.0  # right padding, then the block's rest with the padding value
+    want_p[:, :cols] = a.reshape(rows, cols)  # then right padding and the block's rest: -1
     assert got_p.tobytes() == want_p.tobytes()
     assert got_y.tobytes() == (a * np.float16(2)).tobytes()
 
@@ -148,3 +147,20 @@ def test_guide_style_scalars_and_h_div_by_scalar():
         want[i] = a[i] / a[i, 0]
         want[i, 0] = np.float32(1)  # the row's first element divided by itself
     assert got.tobytes() == want.tobytes()
+
+
+def test_reading_a_scalar_before_it_is_set_is_an_error():
+    t = tik.Tik()
+    x = t.Tensor("int32", (8,), name="x", scope=tik.scope_gm)
+    xu = t.Tensor("int32", (8,), name="xu", scope=tik.scope_ubuf)
+    s = t.Scalar("int32", name="count")
+    t.data_move(xu, x, 0, 1, 1, 0, 0)
+    with t.if_scope(xu[0] > 100):
+        s.set_as(1)
+    xu[1].set_as(s + 1)  # MARK: s unset when x[0] <= 100
+    t.data_move(x, xu, 0, 1, 1, 0, 0)
+    t.BuildCCE("unset", [x], [x])
+    got, = t.tikdb.start_debug({"x": np.full(8, 200, np.int32)})
+    assert got[1] == 2
+    with pytest.raises(TikError, match=r"test_tik_fused_pad.py:\d+: set_as: Scalar count is read before it is set"):
+        t.tikdb.start_debug({"x": np.zeros(8, np.int32)})

@@ -5,6 +5,8 @@ vmaddrelu in both naming generations), data_move_pad, and the tensor-level compa
 Signatures follow Huawei's TIK API reference (CANN "TIK API" pages: vec_mla/vec_madd/
 vec_maddrelu and vmla/vmadd/vmaddrelu, data_move_pad, h_cmpv, h_sel).
 """
+from contextlib import contextmanager
+
 import numpy as np
 
 from .ir import DTYPE_SIZE, Tensor, enc, fail, user_loc
@@ -102,6 +104,29 @@ def _bits_of(mask_tensor, api, loc):
     return mask_tensor
 
 
+@contextmanager
+def _aligned_bits(self, flat_bits, elem, count, read):
+    """The bits of elements [elem, elem + count) of a bool tensor as a 32-byte aligned operand:
+    the tensor itself when they start aligned, else a scratch tensor, filled from the bits
+    first (read) or copied back into them after (write)."""
+    byte = elem // 8
+    view = flat_bits[byte]
+    if isinstance(view.boff, int) and view.boff % 32 == 0:
+        yield view
+        return
+    nbytes = (count + 7) // 8
+    with self._scope(self._cur):
+        tmp = self.Tensor("uint8", ((nbytes + 31) // 32 * 32,), _t.scope_ubuf, "h_bits")
+        if read:
+            for b in range(nbytes):
+                tmp[b].set_as(flat_bits[byte + b])
+        yield tmp
+        if not read:
+            for b in range(nbytes):
+                if byte + b < flat_bits.size:
+                    flat_bits[byte + b].set_as(tmp[b])
+
+
 def _h_cmpv(self, dst, src0, src1, cmp_mode):
     """dst (bool) bit i = src0[i] cmp_mode src1[i] (src1 a tensor or a scalar); one bit per
     element, packed 8 to a byte, as vcmpv writes them."""
@@ -123,15 +148,17 @@ def _h_cmpv(self, dst, src0, src1, cmp_mode):
     per = 256 // DTYPE_SIZE[dt]
     f0, fd = _t._flat(src0), _t._flat(dst)
     f1 = _t._flat(src1) if isinstance(src1, Tensor) else None
-    # A tail repeat compares its first elements; the bits of the others are written 0.
+    # A tail repeat compares its first elements; the bits of the others are written 0. Bits
+    # that do not start 32-byte aligned are written to an aligned scratch first, then copied
+    # byte by byte by the scalar unit.
     for off, mask, rep in _t._h_spans(n, per):
-        bits = fd[off // 8]
-        if f1 is not None:
-            self._vec(api, "Compare", dt, mask, bits, (f0[off], f1[off]), rep, (1, 1, 1), (0, 8, 8),
-                      extra={"cmp": _t._CMP[mode]}, loc=loc)
-        else:
-            self._vec(api, "CompareScalar", dt, mask, bits, (f0[off],), rep, (1, 1, 0), (0, 8, 0), src1,
-                      extra={"cmp": _t._CMP[mode]}, loc=loc)
+        with _aligned_bits(self, fd, off, rep * per, False) as bits:
+            if f1 is not None:
+                self._vec(api, "Compare", dt, mask, bits, (f0[off], f1[off]), rep, (1, 1, 1), (0, 8, 8),
+                          extra={"cmp": _t._CMP[mode]}, loc=loc)
+            else:
+                self._vec(api, "CompareScalar", dt, mask, bits, (f0[off],), rep, (1, 1, 0), (0, 8, 0), src1,
+                          extra={"cmp": _t._CMP[mode]}, loc=loc)
 
 
 def _h_sel(self, dst, src0, src1, mask_tensor):
@@ -153,15 +180,13 @@ def _h_sel(self, dst, src0, src1, mask_tensor):
     fd, f0, fm = _t._flat(dst), _t._flat(src0), _t._flat(mask_tensor)
     f1 = _t._flat(src1) if isinstance(src1, Tensor) else None
     for off, mask, rep in _t._h_spans(n, per):
-        if off % 256:
-            fail("the selection bits of element %d do not start 32-byte aligned" % off, api, loc)
-        bits = fm[off // 8]
-        if f1 is not None:
-            self._vec(api, "Select", dt, mask, fd[off], (f0[off], f1[off], bits), rep, (1, 1, 1), (8, 8, 8),
-                      extra={"sel": 2}, loc=loc)
-        else:
-            self._vec(api, "Select", dt, mask, fd[off], (f0[off], None, bits), rep, (1, 1, 1), (8, 8, 8),
-                      scalar=src1, extra={"sel": 1}, loc=loc)
+        with _aligned_bits(self, fm, off, rep * per, True) as bits:
+            if f1 is not None:
+                self._vec(api, "Select", dt, mask, fd[off], (f0[off], f1[off], bits), rep, (1, 1, 1), (8, 8, 8),
+                          extra={"sel": 2}, loc=loc)
+            else:
+                self._vec(api, "Select", dt, mask, fd[off], (f0[off], None, bits), rep, (1, 1, 1), (8, 8, 8),
+                          scalar=src1, extra={"sel": 1}, loc=loc)
 
 
 _t._define("h_cmpv", _h_cmpv)
