@@ -164,3 +164,35 @@ def test_reading_a_scalar_before_it_is_set_is_an_error():
     assert got[1] == 2
     with pytest.raises(TikError, match=r"test_tik_fused_pad.py:\d+: set_as: Scalar count is read before it is set"):
         t.tikdb.start_debug({"x": np.zeros(8, np.int32)})
+
+
+def test_vmla_and_data_move_pad_through_buildcce_and_npuvp_run():
+    """The same operator through kernel_meta and `npuvp run` (into a new --out folder) and
+    through start_debug: the same bits, those of the reference."""
+    import os
+    import subprocess
+    set_current_compile_soc_info("Ascend910B1")
+    t = tik.Tik()
+    a = t.Tensor("float16", (128,), name="a", scope=tik.scope_gm)
+    d = t.Tensor("float16", (128,), name="d", scope=tik.scope_gm)
+    au = t.Tensor("float16", (128,), name="au", scope=tik.scope_ubuf)
+    du = t.Tensor("float16", (128,), name="du", scope=tik.scope_ubuf)
+    t.data_move_pad(au, a, 1, 200, 0, 0)      # 100 elements; the rest of UB block 7 repeats a[96]
+    t.data_move(du, d, 0, 1, 8, 0, 0)
+    t.vmla(100, du, au, au, 1, 1, 1, 1, 8, 8, 8)
+    t.data_move(d, du, 0, 1, 8, 0, 0)
+    t.BuildCCE("mla_cli", [a, d], [d])
+    x = np.linspace(-1, 1, 128).astype(np.float16)
+    y = np.ones(128, np.float16)
+    os.makedirs("data")
+    np.save("data/a.npy", x)
+    np.save("data/d.npy", y)
+    r = subprocess.run([os.environ["NPUVP_CLI"], "run", "kernel_meta/mla_cli.json", "--data", "data", "--out",
+                        "new/out"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    got = np.load("new/out/d.npy")
+    dbg, = t.tikdb.start_debug({"a": x, "d": y})
+    want = y.copy()
+    want[:100] = (x[:100].astype(np.float32) * x[:100].astype(np.float32) + np.float32(1)).astype(np.float16)
+    assert got.tobytes() == want.tobytes()
+    assert dbg.tobytes() == want.tobytes()
