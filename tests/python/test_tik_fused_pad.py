@@ -196,3 +196,31 @@ def test_vmla_and_data_move_pad_through_buildcce_and_npuvp_run():
     want[:100] = (x[:100].astype(np.float32) * x[:100].astype(np.float32) + np.float32(1)).astype(np.float16)
     assert got.tobytes() == want.tobytes()
     assert dbg.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_h_reduce_rows_and_whole(dtype):
+    """Rows of 144 (a full repeat and a tail for float16, two and a tail for float32) and the
+    whole tensor; integer-valued inputs keep every sum exact, so any summation order agrees."""
+    rows, n = 3, 144
+    t = tik.Tik()
+    x = t.Tensor(dtype, (rows, n), name="x", scope=tik.scope_gm)
+    y = t.Tensor(dtype, (32,), name="y", scope=tik.scope_gm)
+    xu = t.Tensor(dtype, (rows, n), name="xu", scope=tik.scope_ubuf)
+    yu = t.Tensor(dtype, (32,), name="yu", scope=tik.scope_ubuf)
+    t.h_data_move(xu, x)
+    t.h_duplicate(yu, 0.0)
+    t.h_reduce_sum(yu, xu, 1)
+    t.h_reduce_max(yu[8:], xu, axis=-1)
+    t.h_reduce_min(yu[16:], xu, 1)
+    t.h_reduce_sum(yu[24:], xu)
+    t.h_data_move(y, yu)
+    t.BuildCCE("hreduce", [x], [y])
+    a = np.random.default_rng(5).integers(-8, 9, (rows, n)).astype(dtype)
+    got, = t.tikdb.start_debug({"x": a})
+    want = np.zeros(32, dtype)
+    want[0:3] = a.sum(axis=1)
+    want[8:11] = a.max(axis=1)
+    want[16:19] = a.min(axis=1)
+    want[24] = a.sum()
+    assert got.tobytes() == want.tobytes()

@@ -191,3 +191,57 @@ def _h_sel(self, dst, src0, src1, mask_tensor):
 
 _t._define("h_cmpv", _h_cmpv)
 _t._define("h_sel", _h_sel)
+
+
+# ---- h_reduce_sum / h_reduce_max / h_reduce_min: a whole tensor, or each row of a 2-D one ----
+def _reduce_run(self, api, op, dt, dst_elem, src_flat, off, n, loc):
+    """dst_elem = op over src_flat[off:off + n]: whole repeats in one instruction, a tail in a
+    second, the two partial results combined by a third."""
+    per = 256 // DTYPE_SIZE[dt]
+    full, rem = divmod(n, per)
+    if full > 4095:
+        fail("%d elements are more than one reduction instruction takes (4095 repeats of %d)" % (n, per), api, loc)
+
+    def one(dst, src, mask, rep):
+        self._vec(api, op, dt, mask, dst, (src,), rep, (1, 1, 0), (0, 8, 0), extra={"order": 2},
+                  dst_align=DTYPE_SIZE[dt], loc=loc, repeat_limit=4095)
+    if full == 0 or rem == 0:
+        one(dst_elem, src_flat[off], per if full else rem, full or 1)
+        return
+    with self._scope(self._cur):
+        part = self.Tensor(dt, (per,), _t.scope_ubuf, api + "_part")
+        one(part[0], src_flat[off], per, full)
+        one(part[1], src_flat[off + full * per], rem, 1)
+        one(dst_elem, part, 2, 1)
+
+
+def _h_reduce(api, op):
+    def f(self, dst, src, axis=None, keep_dims=False):
+        loc = user_loc()
+        for what, t in (("dst", dst), ("src", src)):
+            if not isinstance(t, Tensor) or t.scope != _t.scope_ubuf:
+                fail("%s must be a Tensor in scope_ubuf" % what, api, loc)
+        dt = self._types(api, loc, _t._FLOAT, dst, src)
+        shape = src.shape or (1,)
+        axes = None if axis is None else (list(axis) if isinstance(axis, (list, tuple)) else [axis])
+        if axes is not None:
+            axes = [a + len(shape) if a < 0 else a for a in axes]
+        if axes is None or sorted(axes) == list(range(len(shape))):
+            _reduce_run(self, api, op, dt, _t._flat(dst)[0], _t._flat(src), 0, src.size, loc)
+            return
+        if axes != [len(shape) - 1]:
+            fail("axis %r: npuvp reduces the whole tensor or its last axis" % (axis,), api, loc)
+        n = shape[-1]
+        rows = src.size // n
+        if dst.size < rows:
+            fail("dst %s has %d elements, %d rows are reduced" % (dst.name, dst.size, rows), api, loc)
+        if rows > 1 and (n * DTYPE_SIZE[dt]) % 32:
+            fail("rows of %d %s elements do not start 32-byte aligned (vector operands must)" % (n, dt), api, loc)
+        fs, fd = _t._flat(src), _t._flat(dst)
+        for r in range(rows):
+            _reduce_run(self, api, op, dt, fd[r], fs, r * n, n, loc)
+    return f
+
+
+for _n, _op in (("sum", "ReduceSum"), ("max", "ReduceMax"), ("min", "ReduceMin")):
+    _t._define("h_reduce_" + _n, _h_reduce("h_reduce_" + _n, _op))

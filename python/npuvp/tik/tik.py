@@ -641,8 +641,7 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("h_reduce_sum", "h_reduce_max", "h_reduce_min", "h_reduce_argmax", "h_reduce_argmin",
-                      "load3dv2"))
+_NOT_YET = frozenset(("h_reduce_argmax", "h_reduce_argmin", "load3dv2"))
 
 
 def last_built():
