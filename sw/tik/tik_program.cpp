@@ -222,6 +222,7 @@ class Parser {
       in->vec.cmp = static_cast<aicore::CmpMode>(small("cmp"));
       in->vec.sel = static_cast<aicore::SelMode>(small("sel"));
       in->vec.order = static_cast<aicore::ReduceOrder>(small("order"));
+      in->vec.gather_pattern = static_cast<uint8_t>(small("pattern"));  // vreduce (GatherMask)
     }
     Stmt s;
     s.kind = Stmt::Kind::Instr;  // its loc is the instruction's
@@ -263,6 +264,7 @@ class Parser {
       in.vec.cmp = static_cast<aicore::CmpMode>(small("cmp"));
       in.vec.sel = static_cast<aicore::SelMode>(small("sel"));
       in.vec.order = static_cast<aicore::ReduceOrder>(small("order"));
+      in.vec.gather_pattern = static_cast<uint8_t>(small("pattern"));
       auto operand = [&](const char* key) { const json* v = member(j, key); return view(v ? *v : kNull); };
       in.dst = operand("dst");
       in.src0 = operand("src0");

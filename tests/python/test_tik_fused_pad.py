@@ -224,3 +224,31 @@ def test_h_reduce_rows_and_whole(dtype):
     want[16:19] = a.min(axis=1)
     want[24] = a.sum()
     assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("pattern", [1, 2, 5, "tensor"])
+def test_vreduce_gathers_by_pattern(pattern):
+    t = tik.Tik()
+    x = t.Tensor("float16", (256,), name="x", scope=tik.scope_gm)
+    p = t.Tensor("uint16", (16,), name="p", scope=tik.scope_gm)
+    y = t.Tensor("float16", (256,), name="y", scope=tik.scope_gm)
+    xu = t.Tensor("float16", (256,), name="xu", scope=tik.scope_ubuf)
+    pu = t.Tensor("uint16", (16,), name="pu", scope=tik.scope_ubuf)
+    yu = t.Tensor("float16", (256,), name="yu", scope=tik.scope_ubuf)
+    t.data_move(xu, x, 0, 1, 16, 0, 0)
+    t.data_move(pu, p, 0, 1, 1, 0, 0)
+    t.vec_dup(128, yu, 0.0, 2, 8)
+    t.vreduce(128, yu, xu, pu if pattern == "tensor" else pattern, 2, 1, 8, 0)
+    t.data_move(y, yu, 0, 1, 16, 0, 0)
+    t.BuildCCE("vreduce", [x, p], [y])
+    a = np.arange(256).astype(np.float16)
+    bits = np.random.default_rng(2).integers(0, 2, 128).astype(bool)
+    words = np.zeros(16, np.uint16)  # 128 bits, then one unused block half
+    words[:8] = np.packbits(bits, bitorder="little").view(np.uint16)
+    got, = t.tikdb.start_debug({"x": a, "p": words})
+    i = np.arange(128)
+    sel = {1: i % 2 == 0, 2: i % 2 == 1, 5: i % 4 == 2, "tensor": bits}[pattern]
+    kept = np.concatenate([a[:128][sel], a[128:][sel]])   # the same pattern bits for both repeats
+    want = np.zeros(256, np.float16)
+    want[:kept.size] = kept
+    assert got.tobytes() == want.tobytes()

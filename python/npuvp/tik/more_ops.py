@@ -245,3 +245,33 @@ def _h_reduce(api, op):
 
 for _n, _op in (("sum", "ReduceSum"), ("max", "ReduceMax"), ("min", "ReduceMin")):
     _t._define("h_reduce_" + _n, _h_reduce("h_reduce_" + _n, _op))
+
+
+# ---- vreduce: the src0 elements a pattern selects, packed from dst on (GatherMask) ----
+def _vreduce(self, mask, dst, src0, src1_pattern, repeat_times, src0_blk_stride, src0_rep_stride, src1_rep_stride,
+             stride_unit=0, rsvd_scalar=None, mask_mode="normal"):
+    """src1_pattern: a built-in pattern 1..6 (1 even elements, 2 odd, 3..6 element 0..3 of every
+    four) or a uint16/uint32 tensor of selection bits, src1_rep_stride blocks per repeat."""
+    loc = user_loc()
+    api = "vreduce"
+    dt = self._types(api, loc, ("float16", "float32", "int16", "uint16", "int32", "uint32"), dst, src0)
+    per = 256 // DTYPE_SIZE[dt]
+    if rsvd_scalar is not None:
+        fail("rsvd_scalar (the count of elements kept) is not modelled by npuvp yet", api, loc)
+    if mask_mode != "normal" or mask != per:
+        fail("npuvp's vreduce takes whole repeats: mask %d in normal mode (got %r, %r)" % (per, mask, mask_mode),
+             api, loc)
+    if isinstance(src1_pattern, Tensor):
+        want = "uint16" if DTYPE_SIZE[dt] == 2 else "uint32"
+        if src1_pattern.dtype != want:
+            fail("src1_pattern %s must be a %s tensor for %s" % (src1_pattern.name, want, dt), api, loc)
+        srcs, pattern = (src0, src1_pattern), 0
+    elif isinstance(src1_pattern, int) and 1 <= src1_pattern <= 6:
+        srcs, pattern = (src0,), src1_pattern
+    else:
+        fail("src1_pattern %r is not 1..6 or a pattern tensor" % (src1_pattern,), api, loc)
+    self._vec(api, "GatherMask", dt, mask, dst, srcs, repeat_times, (1, src0_blk_stride, 0),
+              (8, src0_rep_stride, src1_rep_stride), extra={"pattern": pattern}, loc=loc)
+
+
+_t._define("vreduce", _vreduce)
