@@ -40,6 +40,10 @@ enum class VecOp : uint8_t {
   // issue 22, sorting (A2): 8 B records (score, u32 index), descending by score.
   Sort32,   // each repeat sorts 32 scores at src0 with their u32 indices at src1
   MrgSort,  // merges up to 4 sorted record queues (src0, src1, src2, src3) into dst
+  // issue 24 (TIK vmla/vmadd/vmaddrelu), three inputs, dst read before it is written:
+  MulAddDst,        // dst = src0 * src1 + dst
+  FusedMulAdd,      // dst = src0 * dst + src1
+  FusedMulAddRelu,  // dst = max(src0 * dst + src1, 0)
 };
 const char* vec_op_name(VecOp op);
 int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2

@@ -197,6 +197,24 @@ void run_unary(const VectorOp& op, uint8_t* ub, Fn fn) {
   });
 }
 
+// fn(src0, src1, dst) -> dst: the destination is the third input (MulAddDst, FusedMulAdd).
+template <typename T, typename Fn>
+void run_ternary(const VectorOp& op, uint8_t* ub, Fn fn) {
+  constexpr unsigned n = 256 / sizeof(T);
+  run_repeats<T, 3>(op, ub, [fn](const T* a, const T* b, T* d, uint32_t) {
+    if constexpr (std::is_same_v<T, _Float16>) {
+      alignas(32) float fa[n], fb[n], fd[n];
+      f16_to_f32(a, fa, n);
+      f16_to_f32(b, fb, n);
+      f16_to_f32(d, fd, n);
+      for (unsigned i = 0; i < n; ++i) fd[i] = fn(fa[i], fb[i], fd[i]);
+      f32_to_f16(fd, d, n);
+    } else {
+      for (unsigned i = 0; i < n; ++i) d[i] = fn(a[i], b[i], d[i]);
+    }
+  });
+}
+
 // src0 op scalar; the scalar is converted to the dtype first (then widened for f16).
 template <typename T, typename Fn>
 void run_scalar(const VectorOp& op, uint8_t* ub, Fn fn) {
@@ -302,6 +320,23 @@ void dispatch(const VectorOp& op, uint8_t* ub) {
       if constexpr (kFloat) {
         const float s = static_cast<float>(scalar_as<T>(op.scalar));
         return run_binary<T>(op, ub, [s](float a, float b) { return b + a * s; });
+      }
+      break;
+    // The fused multiply-adds round as Axpy does: the product and the sum each rounded in
+    // float (f16: then once to half). The TIK reference (vmla, vmadd, vmaddrelu) gives no
+    // finer rounding rule; this is the model's choice, docs/vector-isa.md.
+    case VecOp::MulAddDst:
+      if constexpr (kFloat) return run_ternary<T>(op, ub, [](float a, float b, float d) { return a * b + d; });
+      break;
+    case VecOp::FusedMulAdd:
+      if constexpr (kFloat) return run_ternary<T>(op, ub, [](float a, float b, float d) { return a * d + b; });
+      break;
+    case VecOp::FusedMulAddRelu:
+      if constexpr (kFloat) {
+        return run_ternary<T>(op, ub, [](float a, float b, float d) {
+          const float r = a * d + b;
+          return r > 0.0f ? r : 0.0f;  // as Relu
+        });
       }
       break;
     case VecOp::Maxs:

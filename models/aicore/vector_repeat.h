@@ -158,7 +158,8 @@ inline void scatter_elems(uint8_t* ub, const Strided& s, uint64_t r, const uint6
   }
 }
 
-// Runs `kernel(s0, s1, d, r)` once per executed repeat on whole-repeat arrays of T. Only
+// Runs `kernel(s0, s1, d, r)` once per executed repeat on whole-repeat arrays of T (with
+// kSources 3, d holds the destination's values on entry). Only
 // blocks with an enabled element are read; the kernel computes all lanes (lanes of unread
 // blocks hold stale values and are never written back).
 template <typename T, int kSources, typename Kernel>
@@ -177,6 +178,7 @@ void run_repeats(const VectorOp& op, uint8_t* ub, Kernel&& kernel) {
     // Sources first, destination after: overlapping operands see this repeat's inputs.
     if constexpr (kSources >= 1) gather_blocks(ub, src0_of(op), r, live, s0);
     if constexpr (kSources >= 2) gather_blocks(ub, src1_of(op), r, live, s1);
+    if constexpr (kSources >= 3) gather_blocks(ub, dst_of(op), r, live, d);  // dst is an input too
     kernel(static_cast<const T*>(s0), static_cast<const T*>(s1), d, r);
     scatter_elems(ub, dst_of(op), r, bits, kBlocksPerRepeat, sizeof(T), d);
   }

@@ -97,6 +97,9 @@ const char* vec_op_name(VecOp op) {
     case VecOp::PairReduceSum: return "PairReduceSum";
     case VecOp::Sort32: return "Sort32";
     case VecOp::MrgSort: return "MrgSort";
+    case VecOp::MulAddDst: return "MulAddDst";
+    case VecOp::FusedMulAdd: return "FusedMulAdd";
+    case VecOp::FusedMulAddRelu: return "FusedMulAddRelu";
   }
   return "?";
 }
@@ -119,6 +122,9 @@ int vec_op_sources(VecOp op) {
     case VecOp::Axpy:     // src1 is dst, read before it is written
     case VecOp::Sort32:  // src0: scores, src1: indices
     case VecOp::MrgSort:  // src0, src1 (and src2, src3): the queues
+    case VecOp::MulAddDst:  // and dst, read before it is written
+    case VecOp::FusedMulAdd:
+    case VecOp::FusedMulAddRelu:
       return 2;
     case VecOp::Duplicate:
     case VecOp::GetCmpMask: return 0;
@@ -234,7 +240,10 @@ bool dtype_legal(VecOp op, DType t) {
     case VecOp::BlockReduceMin:
     case VecOp::PairReduceSum:
     case VecOp::Sort32:
-    case VecOp::MrgSort: return t == DType::F16 || t == DType::F32;
+    case VecOp::MrgSort:
+    case VecOp::MulAddDst:
+    case VecOp::FusedMulAdd:
+    case VecOp::FusedMulAddRelu: return t == DType::F16 || t == DType::F32;
     case VecOp::Relu: return f || t == DType::S32;
     case VecOp::Not:
     case VecOp::And:

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "sw/runtime/device.h"
+#include "sw/tik/tik_console.h"
 #include "sw/tik/tik_program.h"
 #include "sw/tik/tik_run.h"
 #include "tlm/log.h"
@@ -120,7 +121,8 @@ npuvp::tik::Program program_of(const py::handle& program) {
 
 // Runs a TIK program: feeds are bytes (GM tensors) or numbers (InputScalars), in input order.
 py::dict run_tik(const py::object& program_json, const py::list& feeds, const std::string& platform,
-                 const std::vector<std::string>& sets, const std::string& trace, const std::string& stats) {
+                 const std::vector<std::string>& sets, const std::string& trace, const std::string& stats,
+                 bool interactive) {
   npuvp::tik::Program program = program_of(program_json);
   std::vector<npuvp::tik::Feed> in;
   for (const auto& f : feeds) {
@@ -143,7 +145,8 @@ py::dict run_tik(const py::object& program_json, const py::list& feeds, const st
   npuvp::tik::RunResult r;
   {
     py::gil_scoped_release release;
-    r = npuvp::tik::run(program, in);
+    npuvp::tik::Console console(stdin, stdout);
+    r = npuvp::tik::run(program, in, interactive ? &console : nullptr);
   }
   if (!trace.empty()) npuvp::Tracer::global().close();
   if (!stats.empty()) npuvp::Stats::global().write_json(stats);
@@ -173,6 +176,7 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("run_tik", &run_tik, py::arg("program_json"), py::arg("feeds"), py::arg("platform") = "",
         py::arg("sets") = std::vector<std::string>{}, py::arg("trace") = "", py::arg("stats") = "",
+        py::arg("interactive") = false,
         "Runs a serialised TIK program on a fresh platform of this process; returns outputs and the run report");
   m.def("parse_tik", [](const py::object& program) { return program_of(program).instructions; },
         "Parses and checks a TIK program (JSON text or the recorder's structure); returns its instruction count");

@@ -1,6 +1,7 @@
 #include "sw/tik/tik_cli.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <fmt/format.h>
@@ -111,6 +112,8 @@ int cli_run(const std::string& meta_path, const std::string& data_dir, const std
              program.block_num, program.instructions);
   const RunResult r = run(program, feeds);
   const std::string out = out_dir.empty() ? data_dir : out_dir;
+  std::error_code made;
+  std::filesystem::create_directories(out, made);  // --out may name a new folder; a failure shows at the write
   size_t i = 0;
   for (const auto& o : info.at("outputs")) {
     NpyArray a;

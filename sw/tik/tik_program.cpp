@@ -222,6 +222,7 @@ class Parser {
       in->vec.cmp = static_cast<aicore::CmpMode>(small("cmp"));
       in->vec.sel = static_cast<aicore::SelMode>(small("sel"));
       in->vec.order = static_cast<aicore::ReduceOrder>(small("order"));
+      in->vec.gather_pattern = static_cast<uint8_t>(small("pattern"));  // vreduce (GatherMask)
     }
     Stmt s;
     s.kind = Stmt::Kind::Instr;  // its loc is the instruction's
@@ -263,6 +264,7 @@ class Parser {
       in.vec.cmp = static_cast<aicore::CmpMode>(small("cmp"));
       in.vec.sel = static_cast<aicore::SelMode>(small("sel"));
       in.vec.order = static_cast<aicore::ReduceOrder>(small("order"));
+      in.vec.gather_pattern = static_cast<uint8_t>(small("pattern"));
       auto operand = [&](const char* key) { const json* v = member(j, key); return view(v ? *v : kNull); };
       in.dst = operand("dst");
       in.src0 = operand("src0");
@@ -290,6 +292,13 @@ class Parser {
       in.type_a = type_from_name(j.at("dt").get<std::string>());
       in.type_b = j.contains("st") ? type_from_name(j["st"].get<std::string>()) : in.type_a;
       in.broadcast = j.value("bcast", false);
+      if (j.contains("pad")) {  // data_move_pad: [left bytes, right bytes, padding bits]
+        const auto& pad = j["pad"];
+        in.pad = true;
+        in.pad_left = pad.at(0).get<uint32_t>();
+        in.pad_right = pad.at(1).get<uint32_t>();
+        in.pad_value = pad.at(2).get<uint64_t>();
+      }
       if (in.params.size() != 4) fail("data_move has 4 parameters");
     } else if (kind == "load2d") {
       in.kind = Instr::Kind::Load2D;
@@ -363,7 +372,7 @@ class Parser {
   aicore::VecOp vec_op(const std::string& name) {
     static const std::unordered_map<std::string, aicore::VecOp> ops = [] {
       std::unordered_map<std::string, aicore::VecOp> m;
-      for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::MrgSort); ++i) {
+      for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::FusedMulAddRelu); ++i) {
         m.emplace(aicore::vec_op_name(static_cast<aicore::VecOp>(i)), static_cast<aicore::VecOp>(i));
       }
       return m;

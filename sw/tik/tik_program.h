@@ -101,6 +101,11 @@ struct Instr {
   bool transpose = false;  // Load2D: transpose; Fixpipe: NZ -> ND
   bool relu = false;       // Fixpipe
   bool broadcast = false;  // Move: broadcast_ub_to_l0c
+  // Move: data_move_pad (DataCopyPad: burst and the GM-side gap in bytes), its padding in bytes
+  // and the padding element's bits.
+  bool pad = false;
+  uint32_t pad_left = 0, pad_right = 0;
+  uint64_t pad_value = 0;
   std::shared_ptr<aicore::LoadData3D> load3d;  // Load3D: the static fields
   Type type_a = Type::F16, type_b = Type::F16, type_c = Type::F32;  // Mmad/Fixpipe types
 };

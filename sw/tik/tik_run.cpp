@@ -1,5 +1,7 @@
 #include "sw/tik/tik_run.h"
 
+#include "sw/tik/tik_console.h"
+
 #include <cmath>
 #include <cstring>
 #include <strings.h>
@@ -111,8 +113,9 @@ struct BreakLoop {};
 // One block's run of the statement tree, on the core whose scalar thread calls it.
 class Interpreter {
  public:
-  Interpreter(const Program& p, const std::vector<uint64_t>& gm, const std::vector<Feed>& feeds)
-      : p_(p), c_(*AiCore::current()), gm_(gm), scalars_(p.scalars.size()), iter_(p.loops + 1, 0), sync_(c_) {
+  Interpreter(const Program& p, const std::vector<uint64_t>& gm, const std::vector<Feed>& feeds, Console* console)
+      : p_(p), c_(*AiCore::current()), gm_(gm), scalars_(p.scalars.size()), scalar_set_(p.scalars.size(), 0), iter_(p.loops + 1, 0), sync_(c_) {
+    console_ = console;
     for (size_t i = 0; i < p.scalars.size(); ++i) {
       if (p.scalars[i].has_init) store_scalar(static_cast<int>(i), p.scalars[i].init);
     }
@@ -137,7 +140,14 @@ class Interpreter {
   Value eval(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::Const: return e.value;
-      case Expr::Kind::Scalar: return scalars_[e.id];
+      case Expr::Kind::Scalar:
+        // The TIK reference gives an uninitialised Scalar no value (Scalar, init_value=None):
+        // reading one before any set_as is an error, not a made-up number.
+        if (!scalar_set_[e.id]) {
+          fail_here(fmt::format("Scalar {} is read before it is set (give it an init_value or set_as a value first)",
+                                p_.scalars[e.id].name));
+        }
+        return scalars_[e.id];
       case Expr::Kind::Load: return load(e.id, eval(e.args[0]).as_int(), e.type);
       case Expr::Kind::Unary: {
         Value a = eval(e.args[0]);
@@ -233,7 +243,10 @@ class Interpreter {
     }
     return v;
   }
-  void store_scalar(int id, const Value& v) { scalars_[id] = convert(v, p_.scalars[id].type); }
+  void store_scalar(int id, const Value& v) {
+    scalars_[id] = convert(v, p_.scalars[id].type);
+    scalar_set_[id] = 1;
+  }
 
   // ---- tensors ----
   uint64_t tensor_base(int id) const {
@@ -246,20 +259,22 @@ class Interpreter {
     const uint64_t base = tensor_base(id);
     return Region{mem_space(t.scope), base, base + t.bytes, write};
   }
-  aicore::Operand operand(const View& v) {
-    const TensorDecl& t = p_.tensors[v.tensor];
-    const int64_t off = eval(v.offset).as_int();
-    if (off < 0 || static_cast<uint64_t>(off) > t.bytes) {
-      fail_here(fmt::format("tensor {} indexed at byte {} outside its {} bytes", t.name, off, t.bytes));
+  // The address of byte `off` of tensor `id`, which must hold `size` bytes from there (an
+  // operand's start address has size 0: it may be the tensor's end).
+  uint64_t address_in(int id, int64_t off, unsigned size, const char* what) {
+    const TensorDecl& t = p_.tensors[id];
+    if (off < 0 || static_cast<uint64_t>(off) + size > t.bytes) {
+      fail_here(fmt::format("{} at byte {} of tensor {} is outside its {} bytes", what, off, t.name, t.bytes));
     }
-    return aicore::Operand{mem_space(t.scope), tensor_base(v.tensor) + static_cast<uint64_t>(off)};
+    return tensor_base(id) + static_cast<uint64_t>(off);
+  }
+  aicore::Operand operand(const View& v) {
+    const uint64_t addr = address_in(v.tensor, eval(v.offset).as_int(), 0, "operand");
+    return aicore::Operand{mem_space(p_.tensors[v.tensor].scope), addr};
   }
   uint8_t* element(int id, int64_t off, unsigned size, bool write) {
     const TensorDecl& t = p_.tensors[id];
-    if (off < 0 || static_cast<uint64_t>(off) + size > t.bytes) {
-      fail_here(fmt::format("element at byte {} of tensor {} is outside its {} bytes", off, t.name, t.bytes));
-    }
-    const uint64_t addr = tensor_base(id) + static_cast<uint64_t>(off);
+    const uint64_t addr = address_in(id, off, size, "element");
     if (addr % size != 0) fail_here(fmt::format("element of tensor {} at 0x{:x} is not aligned to {} B", t.name, addr, size));
     const MemSpace space = mem_space(t.scope);
     c_.scalar_access(space, addr, size, write);
@@ -300,13 +315,49 @@ class Interpreter {
 
   // ---- statements ----
   void exec(const std::vector<Stmt>& body) {
+    ++depth_;
     for (const Stmt& s : body) {
       try {
+        if (console_) ask_console(s);
         exec_one(s);
       } catch (const InstrError& e) {  // a scalar statement's error, at its line
         raise("tik", "{}: {}: {}", s.loc, statement_name(s), e.what());
       }
     }
+    --depth_;
+  }
+
+  // ---- the stepping console (interactive start_debug), block 0 only ----
+  void ask_console(const Stmt& s) {
+    const std::string& loc = s.kind == Stmt::Kind::Instr && s.loc.empty() ? s.instr->loc : s.loc;
+    const char* what = s.kind == Stmt::Kind::Instr ? s.instr->api.c_str() : statement_name(s);
+    if (!console_->before(loc, depth_, what, [this](const std::string& name) { return describe(name); })) {
+      fail_here("tikdb: quit");
+    }
+  }
+  std::string describe(const std::string& name) {
+    for (size_t i = 0; i < p_.scalars.size(); ++i) {
+      if (p_.scalars[i].name != name) continue;
+      if (!scalar_set_[i]) return fmt::format("Scalar {} ({}): not set", name, type_name(p_.scalars[i].type));
+      const Value& v = scalars_[i];
+      return v.is_float ? fmt::format("Scalar {} ({}) = {}", name, type_name(p_.scalars[i].type), v.f)
+                        : fmt::format("Scalar {} ({}) = {}", name, type_name(p_.scalars[i].type), v.i);
+    }
+    for (size_t i = 0; i < p_.tensors.size(); ++i) {
+      const TensorDecl& t = p_.tensors[i];
+      if (t.name != name) continue;
+      c_.barrier_all();  // the instructions still in the pipes finish first
+      const unsigned size = type_size(t.type);
+      const uint64_t n = t.bytes / size;
+      std::string text = fmt::format("Tensor {} ({}, {} elements) =", name, type_name(t.type), n);
+      for (uint64_t e = 0; e < n && e < 256; ++e) {
+        const Value v = load(static_cast<int>(i), static_cast<int64_t>(e * size), t.type);
+        text += v.is_float ? fmt::format(" {}", v.f) : fmt::format(" {}", v.i);
+      }
+      if (n > 256) text += " ...";
+      return text;
+    }
+    return {};
   }
   static const char* statement_name(const Stmt& s) {
     switch (s.kind) {
@@ -349,6 +400,7 @@ class Interpreter {
     for (int64_t i = begin; i < end; i += step, ++n) {
       c_.charge_scalar(1);
       scalars_[s.id] = int_value(i);
+      scalar_set_[s.id] = 1;
       try {
         exec(s.body);
       } catch (const BreakLoop&) {
@@ -508,11 +560,17 @@ class Interpreter {
       m.src_type = m.dst_type = isa_type(in.type_a);
     }
     m.block_count = param(in, 0, 1, 4095, "nburst");
-    m.block_len = param(in, 1, 1, 65535, "burst");
+    m.block_len = param(in, 1, 1, in.pad ? 2097151 : 65535, "burst");
     m.src_gap = param(in, 2, 0, 65535, "src_stride");
     m.dst_gap = param(in, 3, 0, 65535, "dst_stride");
     m.unit = in.unit;
     m.elem_size = type_size(in.type_b);
+    if (in.pad) {  // data_move_pad: DataCopyPad
+      m.pad = true;
+      m.pad_left = in.pad_left;
+      m.pad_right = in.pad_right;
+      m.pad_value = in.pad_value;
+    }
     if (in.type_a != in.type_b) {  // L0C -> UB in matrix mode converting f32 to f16
       m.src_type = isa_type(in.type_b);
       m.dst_type = isa_type(in.type_a);
@@ -588,6 +646,9 @@ class Interpreter {
   AiCore& c_;
   const std::vector<uint64_t>& gm_;
   std::vector<Value> scalars_;
+  std::vector<uint8_t> scalar_set_;  // per Scalar: set since the block began
+  Console* console_ = nullptr;       // interactive start_debug, block 0
+  int depth_ = 0;                    // nesting of the statement being run
   std::vector<int64_t> iter_;
   SyncTracker sync_;
 
@@ -607,7 +668,7 @@ const char* platform_for_tik_soc(const char* soc) {
   return nullptr;
 }
 
-RunResult run(const Program& p, const std::vector<Feed>& feeds) {
+RunResult run(const Program& p, const std::vector<Feed>& feeds, Console* console) {
   if (feeds.size() != p.inputs.size()) {
     raise("tik", "{}: {} inputs given, the kernel has {}", p.kernel_name, feeds.size(), p.inputs.size());
   }
@@ -638,7 +699,7 @@ RunResult run(const Program& p, const std::vector<Feed>& feeds) {
     // The device may run the body once outside any core, looking for a declared kernel type
     // (Device::launch); a TIK program declares none.
     if (!AiCore::current()) return;
-    Interpreter interp(p, gm, feeds);
+    Interpreter interp(p, gm, feeds, AiCore::current()->block_idx() == 0 ? console : nullptr);
     interp.run();
     issued += interp.issued_;
   }, options);

@@ -34,7 +34,9 @@ struct RunResult {
 
 // Runs `program` on Device::instance(); errors raise npuvp errors naming the instruction's
 // Python file:line.
-RunResult run(const Program& program, const std::vector<Feed>& feeds);
+// With a console (start_debug(interactive=True)), block 0 stops where it says (tik_console.h).
+class Console;
+RunResult run(const Program& program, const std::vector<Feed>& feeds, Console* console = nullptr);
 
 // The npuvp platform for a TIK SoC name (set_current_compile_soc_info: "Ascend910",
 // "Ascend310P3", "Ascend910B2", ...), or nullptr.

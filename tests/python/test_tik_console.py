@@ -1,4 +1,5 @@
-"""start_debug(interactive=True): a plain console on stdin before the run."""
+"""start_debug(interactive=True): block 0 stops before each statement at a prompt on stdin
+(next, step, continue, break LINE, print NAME, where, quit)."""
 import os
 import subprocess
 import sys
@@ -10,6 +11,7 @@ t = tik.Tik()
 x = t.Tensor("float16", (16,), name="x", scope=tik.scope_gm)
 y = t.Tensor("float16", (16,), name="y", scope=tik.scope_gm)
 u = t.Tensor("float16", (16,), name="u", scope=tik.scope_ubuf)
+s = t.Scalar("int32", name="s")
 t.data_move(u, x, 0, 1, 1, 0, 0)
 t.vec_adds(16, u, u, 1.0, 1, 8, 8)
 t.data_move(y, u, 0, 1, 1, 0, 0)
@@ -29,15 +31,28 @@ def run(stdin):
                           env=env)
 
 
-def test_list_print_continue():
-    r = run("list\nprint u\nprint nothing\ncontinue\n")
+def line_of(text):
+    return next(i for i, l in enumerate(SCRIPT.splitlines(), 1) if text in l)
+
+
+def test_step_print_break_continue():
+    # Stop at the first statement (data_move), print u before and after it,
+    # break at the last data_move's line, continue to it, continue to the end.
+    last = line_of("t.data_move(y, u")
+    r = run("print u\nnext\nprint u\nbreak %d\nprint s\nwhere\nprint nothing\ncontinue\ncontinue\n" % last)
     assert r.returncode == 0, r.stderr
-    assert "vec_adds" in r.stdout                   # list shows the recorded instructions
-    assert "Tensor(u, float16, (16,), scope_ubuf)" in r.stdout
-    assert "no tensor or scalar named nothing" in r.stdout
-    assert "RESULT [1.0, 1.0, 1.0, 1.0]" in r.stdout
+    out = r.stdout
+    assert "tikdb: <string>:%d data_move" % line_of("t.data_move(u, x") in out
+    assert "Tensor u (float16, 16 elements) = -0.0" in out          # 0xA5A5 before the move
+    assert "Tensor u (float16, 16 elements) = 0 0 0" in out          # after it
+    assert "tikdb: <string>:%d vec_adds" % line_of("t.vec_adds") in out
+    assert "breakpoint at %d" % last in out
+    assert "Scalar s (int32): not set" in out
+    assert "no tensor or Scalar named nothing" in out
+    assert "tikdb: <string>:%d data_move" % last in out
+    assert "RESULT [1.0, 1.0, 1.0, 1.0]" in out
 
 
 def test_quit_stops_the_run():
     r = run("quit\n")
-    assert "ERROR tikdb: quit" in r.stdout
+    assert "ERROR" in r.stdout and "tikdb: quit" in r.stdout

@@ -167,8 +167,8 @@ def test_not_yet_implemented_instruction_names_the_line():
     t = tik.Tik()
     a = ub(t, name="a")
     with pytest.raises(tik.TikError) as e:
-        t.vmla(128, a, a, a, 1, 1, 1, 1, 8, 8, 8)  # MARK-notyet
+        t.h_reduce_argmax(a, a, 0)  # MARK-notyet
     assert "%s:%d" % (HERE, line_of("MARK-notyet")) in str(e.value)
-    assert "vmla is not implemented by npuvp yet" in str(e.value)
+    assert "h_reduce_argmax is not implemented by npuvp yet" in str(e.value)
     with pytest.raises(AttributeError):
         t.no_such_instruction

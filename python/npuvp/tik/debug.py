@@ -18,10 +18,9 @@ class Debugger:
             raise TikError("start_debug: call BuildCCE first")
         name, inputs, outputs, program = built
         feeds = runner.feeds_from(inputs, feed_dict)
-        console = None
-        if interactive:
-            from .console import Console
-            console = Console(self._tik)
-        result = runner.run_program(program, feeds, self._tik._platform or soc.current_platform(), console=console)
+        # interactive: block 0 stops before each statement at a prompt on stdin (next, step,
+        # continue, break LINE, print NAME, where, quit: sw/tik/tik_console.h).
+        result = runner.run_program(program, feeds, self._tik._platform or soc.current_platform(),
+                                    interactive=bool(interactive))
         self.last_run = {k: v for k, v in result.items() if k != "outputs"}
         return runner.outputs_from(result, outputs)

@@ -18,16 +18,14 @@ NUMPY_DTYPE = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "uint16": 
                "float32": np.float32, "bfloat16": np.uint16}
 
 
-def _child(write_fd, program_json, feeds, platform, sets, console):
+def _child(write_fd, program_json, feeds, platform, sets, interactive):
     try:
         from npuvp import _core
-        if console is not None:
-            console.before_run()
         # $NPUVP_SET ("key=value;key=value") overrides platform parameters; $NPUVP_TRACE and
         # $NPUVP_STATS name a Perfetto trace and a statistics JSON to write (as npuvp run's options).
         sets = list(sets) + [kv for kv in os.environ.get("NPUVP_SET", "").split(";") if kv]
         result = _core.run_tik(program_json, feeds, platform or "", sets, os.environ.get("NPUVP_TRACE", ""),
-                               os.environ.get("NPUVP_STATS", ""))
+                               os.environ.get("NPUVP_STATS", ""), interactive)
         payload = pickle.dumps(("ok", result))
     except BaseException as e:  # the parent raises it
         payload = pickle.dumps(("error", str(e)))
@@ -39,7 +37,7 @@ def _child(write_fd, program_json, feeds, platform, sets, console):
     os._exit(0)
 
 
-def run_program(program_json, feeds, platform=None, sets=(), console=None):
+def run_program(program_json, feeds, platform=None, sets=(), interactive=False):
     """Returns the run's dict (outputs as bytes, cycles, ...); raises TikError on an error."""
     r, w = os.pipe()
     sys.stdout.flush()
@@ -47,7 +45,7 @@ def run_program(program_json, feeds, platform=None, sets=(), console=None):
     pid = os.fork()
     if pid == 0:
         os.close(r)
-        _child(w, program_json, feeds, platform, sets, console)
+        _child(w, program_json, feeds, platform, sets, interactive)
     os.close(w)
     with os.fdopen(r, "rb") as rd:
         head = rd.read(8)

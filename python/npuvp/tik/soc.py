@@ -108,6 +108,8 @@ def api_check_support(intrinsic, dtype=""):
     """Whether the product has an instruction for a dtype (answers for the common vector ops)."""
     product = current_spec()["product"]
     name = intrinsic.split(".")[-1]
+    if name == "data_move_pad":  # DataCopyPad: the A2 products only
+        return product == "Ascend910B"
     if dtype in ("float32",) and name in ("vln", "vexp", "vrec", "vsqrt", "vrsqrt", "vadd", "vmul", "vconv",
                                           "vsub", "vmax", "vmin", "vdiv", "vadds", "vmuls", "vec_exp",
                                           "vec_ln", "vec_rec", "vec_add", "vec_mul"):

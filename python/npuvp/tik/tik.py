@@ -140,7 +140,7 @@ class Tik:
         self._scalars.append({"name": name, "dtype": dtype})
         s = Scalar(self, dtype, name, sid)
         self._scalar_objs.append(s)
-        if init_value is not None:
+        if init_value is not None:  # a number, an expression or a tensor element (read by the scalar unit)
             self._emit({"k": "set", "s": sid, "v": enc(init_value), "loc": user_loc()})
         return s
 
@@ -161,9 +161,11 @@ class Tik:
             self._tops = saved_tops
 
     @contextmanager
-    def for_range(self, begint, endt, name="i", thread_num=1, thread_type="whole", block_num=1,
+    def for_range(self, begint, endt=None, name="i", thread_num=1, thread_type="whole", block_num=1,
                   dtype="int32", for_type="serial"):
         loc = user_loc(3)
+        if endt is None:  # for_range(n), as the TIK guide writes it: 0 .. n
+            begint, endt = 0, begint
         if thread_num not in (1, 2):
             fail("thread_num %r must be 1 or 2" % (thread_num,), "for_range", loc)
         if not isinstance(block_num, int) or block_num < 1 or block_num > 65535:
@@ -350,6 +352,9 @@ class Tik:
         self._move("tensor_mov", dst, src, nburst, burst_len, src_stride, dst_stride, loc, block_mode)
 
     def _move(self, api, dst, src, nburst, burst, src_stride, dst_stride, loc, block_mode=""):
+        # Operators compute counts with '/' (the TIK guide does): whole floats are counts.
+        nburst, burst, src_stride, dst_stride = (int(v) if type(v) is float and v.is_integer() else v
+                                                 for v in (nburst, burst, src_stride, dst_stride))
         for what, t in (("dst", dst), ("src", src)):
             if not isinstance(t, Tensor):
                 fail("%s must be a Tensor, not %r" % (what, t), api, loc)
@@ -496,30 +501,30 @@ class Tik:
         if a.size < k1 * m1 * 16 * k0 or b.size < k1 * n1 * 16 * k0 or dst.size < n1 * m1 * 256:
             fail("a needs [%d, %d, %d], b [%d, %d, %d] and dst [%d, %d, 16] elements"
                  % (k1, m1 * 16, k0, k1, n1 * 16, k0, n1, m1 * 16), api, loc)
-        chunk = min(k1, self._spec["L0A_SIZE"] // (m1 * 512), self._spec["L0B_SIZE"] // (n1 * 512))
-        if chunk < 1:
-            fail("m=%d or n=%d is too large for one L0A/L0B column of fractals" % (m, n), api, loc)
+        fr = 16 * k0  # elements per fractal
+        mt, nt, chunk = _cube_tiles(self._spec, m1, n1, k1, fr * DTYPE_SIZE[a.dtype], fr * DTYPE_SIZE[b.dtype])
         with self._scope(self._cur):
-            la = self.Tensor(a.dtype, (m1 * chunk * 16 * k0,), scope_ca, "matmul_l0a")
-            lb = self.Tensor(b.dtype, (n1 * chunk * 16 * k0,), scope_cb, "matmul_l0b")
-            fr = 16 * k0  # elements per fractal
-            for c0 in range(0, k1, chunk):
-                kc = min(chunk, k1 - c0)
-                for i in range(m1):  # a's fractals (k1, i) -> L0A fractal (i, k1 - c0)
-                    self._load2d(api, la[i * kc * fr], a, c0 * m1 + i, kc, m1, 0, False, loc)
-                start = c0 * n1
-                left = kc * n1
-                while left:
-                    r = min(left, 255)
-                    self._load2d(api, lb[(start - c0 * n1) * fr], b, start, r, 1, 0, False, loc)
-                    start += r
-                    left -= r
-                kk = min(k, (c0 + kc) * k0) - c0 * k0
-                accumulate = 0 if (c0 == 0 and init_l1out) else 1
-                self._cur.append({"kind": "mmad", "api": api, "dst": dst.j_view(), "src0": la.j_view(),
-                                  "src1": lb.j_view(), "ta": a.dtype, "tb": b.dtype, "tc": dst.dtype,
-                                  "p": [m, kk, n, accumulate], "k": "i", "loc": loc})
-                self._instructions += 1
+            la = self.Tensor(a.dtype, (mt * chunk * fr,), scope_ca, "matmul_l0a")
+            lb = self.Tensor(b.dtype, (nt * chunk * fr,), scope_cb, "matmul_l0b")
+            for m0 in range(0, m1, mt):
+                mtc = min(mt, m1 - m0)
+                for j0 in range(0, n1, nt):
+                    ntc = min(nt, n1 - j0)
+                    for c0 in range(0, k1, chunk):
+                        kc = min(chunk, k1 - c0)
+                        for i in range(mtc):  # a's fractals (k, m0 + i) -> L0A fractal (i, k - c0)
+                            self._load2d(api, la[i * kc * fr], a, c0 * m1 + m0 + i, kc, m1, 0, False, loc)
+                        _load_b_columns(self, api, lb, b, c0, kc, j0, ntc, n1, fr, loc)
+                        kk = min(k, (c0 + kc) * k0) - c0 * k0
+                        accumulate = 0 if (c0 == 0 and init_l1out) else 1
+                        # The result tile [ntc, mtc*16, 16] is contiguous in dst [N1, M, 16]:
+                        # either all of M (mtc == m1) or one fractal column (ntc == 1).
+                        out = _flat(dst)[(j0 * m1 * 16 + m0 * 16) * 16]
+                        self._cur.append({"kind": "mmad", "api": api, "dst": out.j_view(), "src0": la.j_view(),
+                                          "src1": lb.j_view(), "ta": a.dtype, "tb": b.dtype, "tc": dst.dtype,
+                                          "p": [min(m - m0 * 16, mtc * 16), kk, min(n - j0 * 16, ntc * 16),
+                                                accumulate], "k": "i", "loc": loc})
+                        self._instructions += 1
 
     def fixpipe(self, dst, src, cburst_num, burst_len, dst_stride, src_stride, extend_params=None):
         """L1OUT [N1, M, N0] -> GM [N1, m, N0]: cburst_num = N1, burst_len = m * N0 * src size / 32."""
@@ -636,9 +641,7 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("vmla", "vmadd", "vmaddrelu", "vec_mla", "vec_madd", "vec_maddrelu", "data_move_pad",
-                      "h_cmpv", "h_sel", "h_reduce_sum", "h_reduce_max", "h_reduce_min", "h_reduce_argmax",
-                      "h_reduce_argmin", "load3dv2"))
+_NOT_YET = frozenset(("h_reduce_argmax", "h_reduce_argmin", "load3dv2"))
 
 
 def last_built():
@@ -648,6 +651,33 @@ def last_built():
 
 def _define(name, fn):
     setattr(Tik, name, fn)
+
+
+def _cube_tiles(spec, m1, n1, k1, a_frac_bytes, b_frac_bytes):
+    """(M fractals, N fractals, K fractals) per Mmad so that the A tile fits L0A and the B tile
+    L0B. All of M when one K fractal of it fits (then N as wide as fits); else M in parts, one
+    N fractal column at a time, so each result tile is contiguous in the [N1, M, 16] output."""
+    a_fracs = spec["L0A_SIZE"] // a_frac_bytes
+    b_fracs = spec["L0B_SIZE"] // b_frac_bytes
+    mt = min(m1, a_fracs)
+    nt = min(n1, b_fracs) if mt == m1 else 1
+    chunk = min(k1, a_fracs // mt, b_fracs // nt)
+    return mt, nt, chunk
+
+
+def _load_b_columns(self, api, lb, b, c0, kc, j0, ntc, n1, fr, loc):
+    """B's fractals (k, j0 .. j0 + ntc) for k in [c0, c0 + kc) into L0B, k-major as Mmad reads
+    them (b in L1 is [K1, N, K0]: fractal (k, j) at k * n1 + j)."""
+    if ntc == n1:  # whole rows of fractals: one contiguous run
+        start, left = c0 * n1, kc * n1
+        while left:
+            r = min(left, 255)
+            self._load2d(api, lb[(start - c0 * n1) * fr], b, start, r, 1, 0, False, loc)
+            start += r
+            left -= r
+        return
+    for kk in range(kc):
+        self._load2d(api, lb[kk * ntc * fr], b, (c0 + kk) * n1 + j0, ntc, 1, 0, False, loc)
 
 
 # The vector instructions in both naming generations. vec_*: (mask, dst, src..., repeat_times,
@@ -889,6 +919,22 @@ def _h_elementwise(self, api, op, dst, srcs, scalar=0, allowed=None, loc=None):
                   (8, 8, 8 if len(views) > 2 else 0), scalar, loc=loc)
 
 
+def _h_div_scalar(self, dst, src, scalar, loc):
+    """h_div by a scalar: the scalar duplicated into one repeat of UB, then Div reading that
+    repeat again and again (src1 repeat stride 0), so the quotient is the vector unit's."""
+    api = "h_div"
+    dt = self._types(api, loc, _FLOAT, dst, src)
+    if src.size != dst.size:
+        fail("shapes differ: %s has %d elements, %s has %d" % (dst.name, dst.size, src.name, src.size), api, loc)
+    per = 256 // DTYPE_SIZE[dt]
+    with self._scope(self._cur):
+        rep = self.Tensor(dt, (per,), scope_ubuf, "h_div_scalar")
+        self._vec(api, "Duplicate", dt, per, rep, (), 1, (1, 1, 0), (8, 0, 0), scalar, loc=loc)
+        fd, fs = _flat(dst), _flat(src)
+        for off, mask, r in _h_spans(dst.size, per):
+            self._vec(api, "Div", dt, mask, fd[off], (fs[off], rep), r, (1, 1, 1), (8, 8, 0), loc=loc)
+
+
 _H_BINARY = {"add": ("Add", "Adds", 1), "sub": ("Sub", "Adds", -1), "mul": ("Mul", "Muls", 1),
              "div": ("Div", None, 0), "max": ("Max", "Maxs", 1), "min": ("Min", "Mins", 1),
              "and": ("And", None, 0), "or": ("Or", None, 0)}
@@ -897,6 +943,8 @@ for _n, (_op, _sop, _sign) in _H_BINARY.items():
         loc = user_loc()
         if isinstance(src1, Tensor):
             _h_elementwise(self, _api, _op, dst, (src0, src1), loc=loc)
+        elif _api == "h_div":
+            _h_div_scalar(self, dst, src0, src1, loc)
         elif _sop is None:
             fail("src1 must be a Tensor", _api, loc)
         else:
@@ -1082,31 +1130,36 @@ def _conv2d(self, dst, feature_map, weight, fm_shape, kernel_shape, stride, pad,
     k1 = c1 * kh * kw
     if dst.size < n1 * m_pad * 16:
         fail("dst needs [%d, %d, 16] elements" % (n1, m_pad), api, loc)
-    chunk = min(k1, self._spec["L0A_SIZE"] // (m_pad * 32), self._spec["L0B_SIZE"] // (n1 * 512), 4095 // c0)
-    if chunk < 1:
-        fail("Ho*Wo=%d or Cout=%d is too large for one L0A/L0B column of fractals" % (ho * wo, cout), api, loc)
+    mt, nt, chunk = _cube_tiles(self._spec, m_pad // 16, n1, k1, 512, 512)
+    chunk = min(chunk, 4095 // c0)
+    m1 = m_pad // 16
     with self._scope(self._cur):
-        la = self.Tensor(feature_map.dtype, (m_pad * chunk * c0,), scope_ca, "conv2d_l0a")
-        lb = self.Tensor(weight.dtype, (n1 * chunk * 16 * c0,), scope_cb, "conv2d_l0b")
-        for c in range(0, k1, chunk):
-            kc = min(chunk, k1 - c)
-            self._cur.append({"kind": "load3d", "api": api, "dst": la.j_view(), "src": feature_map.j_view(),
-                              "dt": feature_map.dtype, "k": "i", "loc": loc,
-                              "l3": {"fm_h": h, "fm_w": w, "channels": c1 * c0, "pad": [pl, pr, pt, pb],
-                                     "stride_w": sw, "stride_h": sh, "kernel_w": kw, "kernel_h": kh,
-                                     "dilation_w": dw, "dilation_h": dh, "m_start": 0, "m_extent": m_pad,
-                                     "k_start": c * c0, "k_extent": kc * c0, "pad_value": float(pad_value)}})
-            start, left = c * n1, kc * n1
-            while left:
-                r = min(left, 255)
-                self._load2d(api, lb[(start - c * n1) * 16 * c0], weight, start, r, 1, 0, False, loc)
-                start += r
-                left -= r
-            accumulate = 0 if (c == 0 and init_l1out) else 1
-            self._cur.append({"kind": "mmad", "api": api, "dst": dst.j_view(), "src0": la.j_view(),
-                              "src1": lb.j_view(), "ta": feature_map.dtype, "tb": weight.dtype, "tc": dst.dtype,
-                              "p": [ho * wo, kc * c0, cout, accumulate], "k": "i", "loc": loc})
-            self._instructions += 2
+        la = self.Tensor(feature_map.dtype, (mt * 16 * chunk * c0,), scope_ca, "conv2d_l0a")
+        lb = self.Tensor(weight.dtype, (nt * chunk * 16 * c0,), scope_cb, "conv2d_l0b")
+        out_flat = _flat(dst)
+        for m0 in range(0, m1, mt):
+            mtc = min(mt, m1 - m0)
+            for j0 in range(0, n1, nt):
+                ntc = min(nt, n1 - j0)
+                for c in range(0, k1, chunk):
+                    kc = min(chunk, k1 - c)
+                    self._cur.append({"kind": "load3d", "api": api, "dst": la.j_view(), "src": feature_map.j_view(),
+                                      "dt": feature_map.dtype, "k": "i", "loc": loc,
+                                      "l3": {"fm_h": h, "fm_w": w, "channels": c1 * c0, "pad": [pl, pr, pt, pb],
+                                             "stride_w": sw, "stride_h": sh, "kernel_w": kw, "kernel_h": kh,
+                                             "dilation_w": dw, "dilation_h": dh, "m_start": m0 * 16,
+                                             "m_extent": mtc * 16, "k_start": c * c0, "k_extent": kc * c0,
+                                             "pad_value": float(pad_value)}})
+                    _load_b_columns(self, api, lb, weight, c, kc, j0, ntc, n1, 16 * c0, loc)
+                    accumulate = 0 if (c == 0 and init_l1out) else 1
+                    # as in matmul: the result tile is contiguous in dst [Cout/16, m_pad, 16]
+                    out = out_flat[(j0 * m_pad + m0 * 16) * 16]
+                    self._cur.append({"kind": "mmad", "api": api, "dst": out.j_view(), "src0": la.j_view(),
+                                      "src1": lb.j_view(), "ta": feature_map.dtype, "tb": weight.dtype,
+                                      "tc": dst.dtype,
+                                      "p": [min(ho * wo - m0 * 16, mtc * 16), kc * c0, min(cout - j0 * 16, ntc * 16),
+                                            accumulate], "k": "i", "loc": loc})
+                    self._instructions += 2
 
 
 _define("conv2d", _conv2d)
@@ -1198,3 +1251,6 @@ def _load3dv1(self, dst, src, pad, l1_h, l1_w, c1_index, fetch_filter_w, fetch_f
 
 
 _define("load3dv1", _load3dv1)
+
+
+from . import more_ops  # noqa: E402,F401 (defines its instructions on Tik)
