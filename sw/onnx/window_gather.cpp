@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <limits>
 #include <tuple>
 
 namespace npuvp::onnx {
@@ -51,8 +52,8 @@ bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t b
   while (!fits(cc, tw)) {
     if (cc > 1) {
       cc = (cc + 1) / 2;
-    } else if (tw > 1) {
-      tw = (tw + 1) / 2;
+    } else if (tw > plan.tw_multiple) {
+      tw = std::max(plan.tw_multiple, (tw + 1) / 2 / plan.tw_multiple * plan.tw_multiple);
     } else {
       return false;
     }
@@ -133,6 +134,13 @@ void WindowGatherer::load(const GatherJob& job) {
   }
   // cc channels of `rows` rows each: one block per channel, the channel pitch apart in UB.
   const uint32_t block = job.rows * g.w * 4;
+  if (!plan_.separated) {
+    // No DataCopyPad: whole 32 B blocks per channel (reading up to 7 floats past its rows).
+    for (uint32_t j = 0; j < job.cc; ++j) {
+      DataCopy(src_.Get<float>()[j * plan_.cp], x_[job.src + uint64_t(j) * g.h * g.w], round_up(job.rows * g.w, 8));
+    }
+    return;
+  }
   DataCopyExtParams p(static_cast<uint16_t>(job.cc), block, (g.h * g.w) * 4 - block,
                       (plan_.cp * 4 - round_up(block, 32)) / 32, 0);
   DataCopyPad(src_.Get<float>(), x_[job.src], p, DataCopyPadExtParams<float>(false, 0, 0, 0.0f));

@@ -53,6 +53,8 @@ struct GatherLayout {
 struct GatherPlan {
   WindowGeometry g;
   uint32_t groups = 1, group_channels = 1;  // channels per group (jobs never cross a group)
+  bool separated = true;         // A2 (DataCopyPad) or a coupled chip (DataCopy per channel)
+  uint32_t tw_multiple = 1;      // a job's first column is a multiple of this (coupled im2col)
   uint32_t cc = 1, tw = 1;       // channels and positions of a full job
   uint32_t cp = 0;               // UB channel pitch (elements)
   uint32_t table_entries = 0;    // per table, padded to 8

@@ -53,7 +53,7 @@ struct OpRun {
 
 // Checks and runs `node` on the configured device; the output has `out_shape`.
 inline OpRun run_op(const onnx::Node& node, const std::vector<OpInput>& inputs, const std::vector<int64_t>& out_shape,
-                    onnx::Precision precision = onnx::Precision::Fp32) {
+                    onnx::Precision precision = onnx::Precision::Fp32, std::vector<onnx::DType> types = {}) {
   Device& dev = Device::instance();
   const onnx::OpLowering* op = onnx::find_op(node.op_type);
   EXPECT_NE(op, nullptr);
@@ -66,6 +66,7 @@ inline OpRun run_op(const onnx::Node& node, const std::vector<OpInput>& inputs, 
     }
     tensors[i].desc.name = inputs[i].name.empty() ? "in" + std::to_string(i) : inputs[i].name;
     tensors[i].desc.shape = inputs[i].shape;
+    if (i < types.size()) tensors[i].desc.type = types[i];
     tensors[i].data = dev.malloc(inputs[i].values.size() * 4);
     std::memcpy(tensors[i].data, inputs[i].values.data(), inputs[i].values.size() * 4);
     in_descs.push_back(tensors[i].desc);
