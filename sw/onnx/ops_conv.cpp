@@ -17,6 +17,7 @@
 #include "sw/kernels/matmul.h"
 #include "sw/onnx/ops_support.h"
 #include "sw/onnx/ops_vision.h"
+#include "sw/onnx/vector_io.h"
 #include "sw/onnx/window_attrs.h"
 #include "sw/onnx/window_gather.h"
 #include "tlm/log.h"
@@ -256,14 +257,45 @@ void im2col_kernel(const GatherPlan& plan, const ConvShape& s, bool position_maj
       DataCopyExtParams cp(static_cast<uint16_t>(job.tw), len, (pitch - round_up(len, 32)) / 32, (k1 * sizeof(T)) - len, 0);
       DataCopyPad(out[(problem * p + pos) * k1 + job.channel * taps], result, cp);
     } else {
-      const uint32_t len = job.tw * sizeof(T), pitch = round_up(job.tw, 16) * sizeof(T);
-      DataCopyExtParams cp(static_cast<uint16_t>(columns), len, (pitch - round_up(len, 32)) / 32, (p * sizeof(T)) - len, 0);
-      DataCopyPad(out[(problem * k1 + job.channel * taps) * p + pos], result, cp);
+      // Coupled: Xcol is [K1][OH][OWp] (OWp = OW rounded to 16) and a job starts at a
+      // multiple of 16 columns, so its rows are whole aligned blocks (DataCopy, no DataCopyPad).
+      const uint32_t owp = round_up(s.g.ow, 16), len = round_up(job.tw, 16), pp = s.g.oh * owp;
+      DataCopyParams cp(static_cast<uint16_t>(columns), static_cast<uint16_t>(len * sizeof(T) / 32), 0,
+                        static_cast<uint16_t>((pp - len) * sizeof(T) / 32));
+      DataCopy(out[(problem * k1 + job.channel * taps) * pp + job.oh * owp + job.ow0], result, cp);
     }
     SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
   }
   WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
   WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
+}
+
+// Coupled chips: rows of `width` floats out of rows padded to `pitch` (a multiple of 16).
+// Each block copies its own run of rows in order; a row's copy is whole 32 B blocks and may
+// run into the next row's first elements, which the next copy (MTE3 is in order) rewrites,
+// except for the block's last row, whose tail the scalar unit stores.
+void unpad_rows_kernel(GM_ADDR src, GM_ADDR dst, uint64_t rows, uint32_t pitch, uint32_t width) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  const uint32_t batch = std::max<uint32_t>(1, std::min<uint32_t>(255, 96 * 1024 / (pitch * 4)));
+  pipe.InitBuffer(buf, batch * pitch * 4);
+  GlobalTensor<float> in, out;
+  in.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src), rows * pitch);
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), rows * width);
+  LocalTensor<float> rows_ub = buf.Get<float>();
+  const uint64_t blocks = GetBlockNum(), block = GetBlockIdx();
+  const uint64_t first = block * rows / blocks, last = (block + 1) * rows / blocks;
+  for (uint64_t r0 = first; r0 < last; r0 += batch) {
+    const uint32_t n = uint32_t(std::min<uint64_t>(batch, last - r0));
+    PipeBarrier<PIPE_ALL>();  // the previous batch is out of UB
+    DataCopy(rows_ub, in[r0 * pitch], n * pitch);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    for (uint32_t i = 0; i < n; ++i) {
+      const bool block_end = r0 + i + 1 == last;
+      store_run(out[(r0 + i) * width], rows_ub[i * pitch], block_end ? width : round_up(width, 8), false);
+    }
+  }
 }
 
 // ---- host side
@@ -291,6 +323,8 @@ void run_conv(OpContext& ctx, const ConvShape& s, const Cores& cores) {
   plan.g = s.g;
   plan.groups = s.groups;
   plan.group_channels = s.cg;
+  plan.separated = cores.separated;
+  plan.tw_multiple = position_major ? 1 : 16;
   const GatherLayout layout = im2col_layout(s, position_major);
   if (!plan_window_gather(plan, layout, 4 + sizeof(T), kUbBudget)) {
     raise(node.source, "the window ({} x {} taps over a row of {}) does not fit the vector unit's buffer", s.g.kh,
@@ -301,7 +335,9 @@ void run_conv(OpContext& ctx, const ConvShape& s, const Cores& cores) {
   std::memcpy(gm_tables, tables.data(), tables.size() * 4);
 
   const uint64_t problems = uint64_t(s.g.n) * s.groups;
-  const uint64_t xcol_elems = problems * s.p() * s.k1();
+  // GEMM columns: the output positions, on a coupled chip with each row padded to 16.
+  const uint32_t owp = position_major ? s.g.ow : round_up(s.g.ow, 16), columns = s.g.oh * owp;
+  const uint64_t xcol_elems = problems * columns * s.k1();
   void* xcol = ctx.scratch(xcol_elems * sizeof(T));
   T* weights = static_cast<T*>(ctx.scratch(uint64_t(s.m) * s.k1() * sizeof(T)));
   const GmTensor* b = ctx.inputs.size() > 2 ? ctx.inputs[2] : nullptr;
@@ -334,18 +370,21 @@ void run_conv(OpContext& ctx, const ConvShape& s, const Cores& cores) {
     ctx.launches.push_back(gemm);
     return;
   }
-  // Coupled: matmul_910 per (image, group); C's rows are Y's channels of the group.
+  // Coupled: matmul_910 per (image, group); C's rows are Y's channels of the group, in rows
+  // padded to OWp unless OW is a multiple of 16 (then C is Y itself).
   kernels::MatmulShape ms;
   ms.m = s.mg;
-  ms.n = s.p();
+  ms.n = columns;
   ms.k = s.k1();
   void* workspace = ctx.scratch(kernels::matmul_910_workspace_bytes(ms, cores.cube));
   auto gws = reinterpret_cast<GM_ADDR>(workspace);
+  const bool padded = owp != s.g.ow;
+  auto gc = padded ? reinterpret_cast<GM_ADDR>(ctx.scratch(uint64_t(s.g.n) * s.m * columns * 4)) : gy;
   for (uint64_t problem = 0; problem < problems; ++problem) {
     const uint64_t image = problem / s.groups, group = problem % s.groups;
     GM_ADDR a = gw + uint64_t(group) * s.mg * s.k1() * sizeof(T);
-    GM_ADDR bm = gcol + problem * s.k1() * s.p() * sizeof(T);
-    GM_ADDR c = gy + (image * s.m + group * s.mg) * s.p() * sizeof(float);
+    GM_ADDR bm = gcol + problem * s.k1() * columns * sizeof(T);
+    GM_ADDR c = gc + (image * s.m + group * s.mg) * columns * sizeof(float);
     LayerLaunch part = gemm;
     part.flops = gemm.flops / double(problems);
     part.bytes = gemm.bytes / double(problems);
@@ -354,6 +393,14 @@ void run_conv(OpContext& ctx, const ConvShape& s, const Cores& cores) {
     });
     ctx.launches.push_back(part);
   }
+  if (!padded) return;
+  LayerLaunch unpad;
+  unpad.bytes = double(s.g.n) * s.m * (columns + s.p()) * 4.0;
+  unpad.unit = "vector";
+  unpad.report = ctx.device.launch(node.name + ".unpad", cores.vector, [&] {
+    unpad_rows_kernel(gc, gy, uint64_t(s.g.n) * s.m * s.g.oh, owp, s.g.ow);
+  });
+  ctx.launches.push_back(unpad);
 }
 
 void check_conv(const Node& node, const std::vector<TensorDesc>& in, const std::vector<TensorDesc>& out) {

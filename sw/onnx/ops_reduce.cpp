@@ -81,7 +81,7 @@ void mean_kernel(const MeanPlan& m, GM_ADDR x, GM_ADDR table, GM_ADDR y) {
       if (transpose) {
         // width rows of rc elements, each row at chunk_pitch in UB.
         if (m.separated) {
-          DataCopyPad(buf, xg[in0 + r0], DataCopyExtParams(static_cast<uint16_t>(width), rc * 4, (uint32_t(m.count) - rc) * 4, 0, 0),
+          DataCopyPad(buf, xg[in0 + r0], DataCopyExtParams(static_cast<uint16_t>(width), rc * 4, (uint32_t(m.count) - rc) * 4, (m.chunk_pitch() * 4 - uint32_t(round_up(rc * 4, 32))) / 32, 0),
                       DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         } else {
           for (uint32_t i = 0; i < width; ++i) load_run(buf[i * m.chunk_pitch()], xg[in0 + i * m.count + r0], rc, false);
@@ -89,7 +89,7 @@ void mean_kernel(const MeanPlan& m, GM_ADDR x, GM_ADDR table, GM_ADDR y) {
       } else {
         // rc rows of width elements, each at rows_pitch in UB.
         if (m.separated) {
-          DataCopyPad(buf, xg[in0 + r0 * m.inner], DataCopyExtParams(static_cast<uint16_t>(rc), width * 4, (uint32_t(m.inner) - width) * 4, 0, 0),
+          DataCopyPad(buf, xg[in0 + r0 * m.inner], DataCopyExtParams(static_cast<uint16_t>(rc), width * 4, (uint32_t(m.inner) - width) * 4, (m.rows_pitch() * 4 - uint32_t(round_up(width * 4, 32))) / 32, 0),
                       DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
         } else {
           for (uint32_t i = 0; i < rc; ++i) load_run(buf[i * m.rows_pitch()], xg[in0 + (r0 + i) * m.inner], width, false);
