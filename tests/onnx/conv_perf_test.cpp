@@ -1,0 +1,73 @@
+// Measurement, not a check (DISABLED_: run by hand with --gtest_also_run_disabled_tests):
+// every Conv of ResNet-50 (batch 1, 224 x 224) through the Conv lowering in perf mode on the
+// 910B, printing each layer's simulated time, launches and the host's wall time, and the totals.
+#include <gtest/gtest.h>
+#include <chrono>
+#include <cstdio>
+#include "tests/onnx/op_harness.h"
+
+namespace {
+using namespace npuvp::testing;
+using Ints = std::vector<int64_t>;
+
+struct Layer {
+  int64_t c, hw, m, k, stride;
+};
+
+std::vector<Layer> resnet50_convs() {
+  std::vector<Layer> l = {{3, 224, 64, 7, 2}};
+  int64_t in = 64, hw = 56;
+  const int64_t widths[] = {64, 128, 256, 512}, blocks[] = {3, 4, 6, 3};
+  for (int stage = 0; stage < 4; ++stage) {
+    const int64_t w = widths[stage], out = w * 4;
+    for (int b = 0; b < blocks[stage]; ++b) {
+      const int64_t stride = (b == 0 && stage > 0) ? 2 : 1;
+      l.push_back({in, hw, w, 1, 1});
+      l.push_back({w, hw, w, 3, stride});
+      const int64_t ohw = hw / stride;
+      l.push_back({w, ohw, out, 1, 1});
+      if (b == 0) l.push_back({in, hw, out, 1, stride});
+      in = out;
+      hw = ohw;
+    }
+  }
+  return l;
+}
+
+void run_all(const char* platform, npuvp::onnx::Precision precision) {
+  make_device({"sim.mode=perf"}, platform);
+  npuvp::onnx::register_conv_ops();
+  double total_sim = 0, total_wall = 0, total_flops = 0;
+  size_t launches = 0;
+  for (const Layer& l : resnet50_convs()) {
+    const int64_t pad = l.k / 2, out = (l.hw + 2 * pad - l.k) / l.stride + 1;
+    const Ints x = {1, l.c, l.hw, l.hw}, w = {l.m, l.c, l.k, l.k};
+    std::vector<OpInput> inputs = {{"X", x, std::vector<float>(size_t(elements(x)), 0.5f)},
+                                   {"W", w, std::vector<float>(size_t(elements(w)), 0.25f)},
+                                   {"B", {l.m}, std::vector<float>(size_t(l.m), 0.0f)}};
+    const auto node = make_node("Conv", 3, {{"pads", Ints{pad, pad, pad, pad}}, {"strides", Ints{l.stride, l.stride}}});
+    const auto t0 = std::chrono::steady_clock::now();
+    const OpRun r = run_op(node, inputs, {1, l.m, out, out}, precision);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double sim = 0, flops = 0;
+    for (const auto& launch : r.launches) {
+      sim += launch.report.sim_time.to_seconds();
+      flops += launch.flops;
+    }
+    std::printf("conv c=%-4lld hw=%-3lld m=%-4lld k=%lld s=%lld: %2zu launches, %8.1f us simulated (%5.1f TFLOPS), %6.3f s wall\n",
+                (long long)l.c, (long long)l.hw, (long long)l.m, (long long)l.k, (long long)l.stride, r.launches.size(),
+                sim * 1e6, flops / sim / 1e12, wall);
+    total_sim += sim;
+    total_wall += wall;
+    total_flops += flops;
+    launches += r.launches.size();
+  }
+  std::printf("ResNet-50 convs on %s: %zu launches, %.3f ms simulated, %.1f GFLOP, %.2f TFLOPS, %.2f s wall\n", platform,
+              launches, total_sim * 1e3, total_flops / 1e9, total_flops / total_sim / 1e12, total_wall);
+}
+
+TEST(ConvPerf, DISABLED_ResNet50Convs910BFp32) { run_all("ascend910b", npuvp::onnx::Precision::Fp32); }
+TEST(ConvPerf, DISABLED_ResNet50Convs910BFp16) { run_all("ascend910b", npuvp::onnx::Precision::Fp16); }
+TEST(ConvPerf, DISABLED_ResNet50Convs310PFp16) { run_all("ascend310p", npuvp::onnx::Precision::Fp16); }
+
+}  // namespace
