@@ -59,29 +59,68 @@ void batchnorm_kernel(const BnShape& s, GM_ADDR x, GM_ADDR scale, GM_ADDR bias, 
   SetFlag<HardEvent::V_S>(EVENT_ID0);
   WaitFlag<HardEvent::V_S>(EVENT_ID0);
 
-  const uint64_t chunks = (s.plane + kChunk - 1) / kChunk, units = uint64_t(s.n) * s.c * chunks;
+  // A unit is a chunk of one plane, or (small planes) as many whole planes as fit a chunk:
+  // one copy in and out for all of them, three vector ops per plane.
+  const uint64_t planes = uint64_t(s.n) * s.c;
+  const uint64_t chunks = (s.plane + kChunk - 1) / kChunk;
+  const uint64_t per_unit = s.plane * 8 <= kChunk ? kChunk / round_up(uint32_t(s.plane), 8) : 1;
+  const uint64_t units = per_unit > 1 ? (planes + per_unit - 1) / per_unit : planes * chunks;
   const uint64_t blocks = GetBlockNum(), block = GetBlockIdx();
   LocalTensor<float> data = data_buf.Get<float>();
   SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
   SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
   for (uint64_t u = block * units / blocks; u < (block + 1) * units / blocks; ++u) {
-    const uint64_t plane_index = u / chunks, first = u % chunks * kChunk;
-    const uint32_t channel = uint32_t(plane_index % s.c);
-    const uint32_t len = uint32_t(std::min<uint64_t>(kChunk, s.plane - first));
+    uint64_t plane_index, first, count;
+    uint32_t len;
+    if (per_unit > 1) {
+      plane_index = u * per_unit;
+      count = std::min<uint64_t>(per_unit, planes - plane_index);
+      first = 0;
+      len = uint32_t(count * s.plane);
+    } else {
+      plane_index = u / chunks;
+      count = 1;
+      first = u % chunks * kChunk;
+      len = uint32_t(std::min<uint64_t>(kChunk, s.plane - first));
+    }
     const uint64_t at = plane_index * s.plane + first;
     WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
     WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
-    load_run(data, xg[at], len, s.separated);
+    if (count == 1) {
+      load_run(data, xg[at], len, s.separated);
+    } else {
+      // Each plane at a 32 B boundary in UB (round_up(plane, 8) apart) for the vector ops.
+      const uint32_t pitch = round_up(uint32_t(s.plane), 8);
+      if (s.separated) {
+        DataCopyPad(data, xg[at], DataCopyExtParams(static_cast<uint16_t>(count), uint32_t(s.plane) * 4, 0,
+                                                    (pitch * 4 - round_up(uint32_t(s.plane) * 4, 32)) / 32, 0),
+                    DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+      } else {
+        for (uint64_t i = 0; i < count; ++i) load_run(data[uint32_t(i) * pitch], xg[at + i * s.plane], uint32_t(s.plane), false);
+      }
+    }
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-    const int32_t n = static_cast<int32_t>(round_up(len, 8));
-    Adds(data, data, -means.GetValue(channel), n);
-    Muls(data, data, factor.GetValue(channel), n);
-    Adds(data, data, shift.GetValue(channel), n);
+    const uint32_t pitch = count == 1 ? 0 : round_up(uint32_t(s.plane), 8);
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint32_t channel = uint32_t((plane_index + i) % s.c);
+      LocalTensor<float> d = data[uint32_t(i) * pitch];
+      const int32_t n = static_cast<int32_t>(round_up(count == 1 ? len : uint32_t(s.plane), 8));
+      Adds(d, d, -means.GetValue(channel), n);
+      Muls(d, d, factor.GetValue(channel), n);
+      Adds(d, d, shift.GetValue(channel), n);
+    }
     SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-    store_run(yg[at], data, len, s.separated);
+    if (count == 1) {
+      store_run(yg[at], data, len, s.separated);
+    } else if (s.separated) {
+      DataCopyPad(yg[at], data, DataCopyExtParams(static_cast<uint16_t>(count), uint32_t(s.plane) * 4,
+                                                  (pitch * 4 - round_up(uint32_t(s.plane) * 4, 32)) / 32, 0, 0));
+    } else {
+      for (uint64_t i = 0; i < count; ++i) store_run(yg[at + i * s.plane], data[uint32_t(i) * pitch], uint32_t(s.plane), false);
+    }
     SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
   }
   WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);

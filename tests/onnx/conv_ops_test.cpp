@@ -169,3 +169,9 @@ TEST(ConvOps, RefusesAutoPadUnknown) {
 }
 
 }  // namespace
+
+namespace {
+// The coupled 910: the same path as the 310P (aligned im2col rows, matmul_910, unpad).
+TEST(ConvOps910, Fp16_Stride2_OddShape_Batch2) { check("ascend910", Precision::Fp16, stride2_odd()); }
+TEST(ConvOps910, Fp16_Conv1D) { check("ascend910", Precision::Fp16, conv_1d()); }
+}  // namespace

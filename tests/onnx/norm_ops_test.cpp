@@ -128,3 +128,9 @@ TEST(NormOps, RefusesTrainingMode) {
 }
 
 }  // namespace
+
+namespace {
+// Small planes: several per unit (one copy in and out for all of them).
+TEST(NormOps910B, BatchNormManySmallPlanes) { check_batchnorm("ascend910b", {2, 300, 3, 5}, 1e-5f); }
+TEST(NormOps310P, BatchNormManySmallPlanes) { check_batchnorm("ascend310p", {1, 70, 7, 7}, 1e-5f); }
+}  // namespace
