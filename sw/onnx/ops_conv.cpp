@@ -13,6 +13,7 @@
 // compiler formats weights before a model runs.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include "kernel_operator.h"
 #include "sw/kernels/matmul.h"
 #include "sw/onnx/ops_support.h"
@@ -420,11 +421,131 @@ void check_conv(const Node& node, const std::vector<TensorDesc>& in, const std::
   if (s.k1() > 65535) raise(node.source, "K = {} (input channels per group x taps) is larger than 65535", s.k1());
 }
 
+// ---- depthwise (group = C = M) on the vector unit: the window gather tap-major
+// ([tap][channel][position], as the pools), one Mul by a weight tile of the same layout (each
+// channel's tap weight repeated over the positions), one Add per tap, one Add of the bias.
+
+uint32_t dw_pitch(uint32_t tw) { return round_up(tw, 8); }
+
+struct DepthwisePlan {
+  GatherPlan gather;
+  std::vector<float> weights;              // per weight tile: taps * cc * pitch, then cc * pitch of bias
+  std::vector<uint32_t> weights_of_job;    // the job's weight tile
+  uint32_t tile_entries = 0;               // floats per weight tile (with the bias rows)
+};
+
+void depthwise_kernel(const DepthwisePlan& dp, GM_ADDR x, GM_ADDR tables, GM_ADDR weights, GM_ADDR y) {
+  const GatherPlan& plan = dp.gather;
+  const WindowGeometry& g = plan.g;
+  TPipe pipe;
+  WindowGatherer gatherer(plan, x, tables, pipe);
+  TBuf<TPosition::VECCALC> tile_buf, weight_buf, acc_buf;
+  pipe.InitBuffer(tile_buf, plan.table_entries * 4);
+  pipe.InitBuffer(weight_buf, dp.tile_entries * 4);
+  pipe.InitBuffer(acc_buf, plan.cc * dw_pitch(plan.tw) * 4);
+  GlobalTensor<float> out, wg;
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), uint64_t(g.n) * g.c * g.oh * g.ow);
+  wg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(weights), dp.weights.size());
+  LocalTensor<float> tile = tile_buf.Get<float>(), wt = weight_buf.Get<float>(), acc = acc_buf.Get<float>();
+  const uint64_t jobs = plan.jobs.size(), blocks = GetBlockNum(), block = GetBlockIdx();
+  uint32_t loaded = ~0u;
+  SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
+  SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
+  for (uint64_t i = block * jobs / blocks; i < (block + 1) * jobs / blocks; ++i) {
+    const GatherJob& job = plan.jobs[i];
+    const uint32_t pitch = dw_pitch(job.tw), slice = job.cc * pitch, taps = g.taps();
+    WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
+    gatherer.load(job);
+    if (dp.weights_of_job[i] != loaded) {
+      loaded = dp.weights_of_job[i];
+      DataCopy(wt, wg[uint64_t(loaded) * dp.tile_entries], dp.tile_entries);
+    }
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
+    gatherer.gather(tile, job);
+    Mul(tile, tile, wt, static_cast<int32_t>(taps * slice));
+    Add(acc, tile, wt[taps * slice], static_cast<int32_t>(slice));  // tap 0 + the bias rows
+    for (uint32_t t = 1; t < taps; ++t) Add(acc, acc, tile[t * slice], static_cast<int32_t>(slice));
+    SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    const uint64_t first = ((uint64_t(job.image) * g.c + job.channel) * g.oh + job.oh) * g.ow + job.ow0;
+    if (plan.separated) {
+      DataCopyExtParams cp(static_cast<uint16_t>(job.cc), job.tw * 4, (pitch * 4 - round_up(job.tw * 4, 32)) / 32,
+                           (g.oh * g.ow - job.tw) * 4, 0);
+      DataCopyPad(out[first], acc, cp);
+    } else {
+      for (uint32_t j = 0; j < job.cc; ++j) store_run(out[first + uint64_t(j) * g.oh * g.ow], acc[j * pitch], job.tw, false);
+    }
+    SetFlag<HardEvent::MTE3_V>(EVENT_ID0);
+  }
+  WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
+}
+
+void run_depthwise(OpContext& ctx, const ConvShape& s, const Cores& cores) {
+  const Node& node = ctx.node;
+  DepthwisePlan dp;
+  GatherPlan& plan = dp.gather;
+  plan.g = s.g;
+  plan.group_channels = s.g.c;  // channels are independent: jobs take any run of them
+  plan.separated = cores.separated;
+  const uint32_t taps = s.g.taps();
+  GatherLayout layout;
+  layout.tile_elements = [taps](uint32_t tw, uint32_t cc) { return taps * cc * dw_pitch(tw); };
+  layout.index = [](uint32_t p, uint32_t j, uint32_t t, uint32_t tw, uint32_t cc) { return (t * cc + j) * dw_pitch(tw) + p; };
+  // Besides the table: the tile and the weight tile (a tile each), the accumulator.
+  if (!plan_window_gather(plan, layout, 12, kUbBudget)) {
+    raise(node.source, "the window ({} x {}) over a row of {} does not fit the vector unit's buffer", s.g.kh, s.g.kw, s.g.w);
+  }
+  dp.tile_entries = (taps + 1) * plan.cc * dw_pitch(plan.tw);
+  const float* w = static_cast<const float*>(ctx.inputs[1]->data);
+  const GmTensor* b = ctx.inputs.size() > 2 ? ctx.inputs[2] : nullptr;
+  const float* bias = b ? static_cast<const float*>(b->data) : nullptr;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> known;  // (first channel, columns) -> tile
+  for (const GatherJob& job : plan.jobs) {
+    const auto key = std::make_pair(job.channel, job.tw);
+    auto it = known.find(key);
+    if (it == known.end()) {
+      it = known.emplace(key, uint32_t(known.size())).first;
+      std::vector<float> tile(dp.tile_entries, 0.0f);
+      const uint32_t pitch = dw_pitch(job.tw), slice = job.cc * pitch;
+      for (uint32_t j = 0; j < job.cc; ++j) {
+        for (uint32_t p = 0; p < pitch; ++p) {
+          for (uint32_t t = 0; t < taps; ++t) tile[t * slice + j * pitch + p] = w[uint64_t(job.channel + j) * taps + t];
+          tile[taps * slice + j * pitch + p] = bias ? bias[job.channel + j] : 0.0f;
+        }
+      }
+      dp.weights.insert(dp.weights.end(), tile.begin(), tile.end());
+    }
+    dp.weights_of_job.push_back(it->second);
+  }
+  const std::vector<uint32_t> tables = flatten_tables(plan);
+  void* gm_tables = ctx.scratch(tables.size() * 4);
+  std::memcpy(gm_tables, tables.data(), tables.size() * 4);
+  void* gm_weights = ctx.scratch(dp.weights.size() * 4);
+  std::memcpy(gm_weights, dp.weights.data(), dp.weights.size() * 4);
+  auto gx = reinterpret_cast<GM_ADDR>(ctx.inputs[0]->data), gt = reinterpret_cast<GM_ADDR>(gm_tables);
+  auto gw = reinterpret_cast<GM_ADDR>(gm_weights), gy = reinterpret_cast<GM_ADDR>(ctx.outputs[0]->data);
+  LayerLaunch launch;
+  launch.report = ctx.device.launch(node.name + ".depthwise", cores.vector, [&] { depthwise_kernel(dp, gx, gt, gw, gy); });
+  launch.flops = 2.0 * double(ctx.outputs[0]->desc.elements()) * taps;
+  launch.bytes = tensor_bytes(ctx.inputs[0]) + tensor_bytes(ctx.inputs[1]) + tensor_bytes(ctx.outputs[0]);
+  launch.unit = "vector";
+  ctx.launches.push_back(launch);
+}
+
 void run(OpContext& ctx) {
   const Cores cores = cores_of(ctx.device);
   const std::vector<TensorDesc> in = descs(ctx);
   const bool bias = ctx.inputs.size() > 2 && ctx.inputs[2] != nullptr;
   const ConvShape s = conv_shape(ctx.node, in[0].shape, in[1].shape, bias);
+  // Depthwise: one input and one output channel per group; the vector unit, in f32 on every chip.
+  if (s.groups > 1 && s.cg == 1 && s.mg == 1) {
+    run_depthwise(ctx, s, cores);
+    return;
+  }
   if (ctx.precision == Precision::Fp32) {
     if (!cores.separated) {
       raise(ctx.node.source, "this chip's cube has no float32 Mmad: run Conv with --precision fp16");

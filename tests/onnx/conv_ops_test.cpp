@@ -101,10 +101,12 @@ void check(const char* platform, Precision precision, const ConvCase& c) {
   const long bad = first_outside(got.output, want.y, slack);
   EXPECT_EQ(bad, -1) << "element " << bad << ": " << got.output[size_t(std::max(bad, 0L))] << " vs "
                      << want.y[size_t(std::max(bad, 0L))];
-  // The multiply-adds are the cube's: its launches carry every flop.
-  double cube_flops = 0;
-  for (const auto& l : got.launches) cube_flops += std::string(l.unit) == "cube" ? l.flops : 0;
-  EXPECT_DOUBLE_EQ(cube_flops, 2.0 * double(want.y.size()) * double(elements(c.w) / c.w[0]));
+  // The multiply-adds are the cube's (the vector unit's for a depthwise conv): those launches
+  // carry every flop.
+  const bool depthwise = c.w[1] == 1 && c.attrs.count("group") && std::get<int64_t>(c.attrs.at("group")) == c.w[0];
+  double flops = 0;
+  for (const auto& l : got.launches) flops += std::string(l.unit) == (depthwise ? "vector" : "cube") ? l.flops : 0;
+  EXPECT_DOUBLE_EQ(flops, 2.0 * double(want.y.size()) * double(elements(c.w) / c.w[0]));
 }
 
 using Ints = std::vector<int64_t>;
@@ -174,4 +176,10 @@ namespace {
 // The coupled 910: the same path as the 310P (aligned im2col rows, matmul_910, unpad).
 TEST(ConvOps910, Fp16_Stride2_OddShape_Batch2) { check("ascend910", Precision::Fp16, stride2_odd()); }
 TEST(ConvOps910, Fp16_Conv1D) { check("ascend910", Precision::Fp16, conv_1d()); }
+// Depthwise on the vector unit: wide rows (several column tiles), dilation, no bias, the 310P.
+ConvCase depthwise_wide() { return {{1, 40, 9, 130}, {40, 1, 3, 3}, {{"group", int64_t(40)}, {"pads", Ints{2, 2, 2, 2}}, {"dilations", Ints{2, 2}}}, false}; }
+ConvCase depthwise_1d() { return {{2, 6, 33}, {6, 1, 5}, {{"group", int64_t(6)}, {"pads", Ints{2, 2}}}, true}; }
+TEST(ConvOps910B, DepthwiseWideDilated) { check("ascend910b", Precision::Fp32, depthwise_wide()); }
+TEST(ConvOps910B, Depthwise1D) { check("ascend910b", Precision::Fp32, depthwise_1d()); }
+TEST(ConvOps310P, DepthwiseStride2) { check("ascend310p", Precision::Fp16, depthwise()); }
 }  // namespace
