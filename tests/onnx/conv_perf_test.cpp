@@ -70,6 +70,35 @@ void run_all(const char* platform, npuvp::onnx::Precision precision) {
               total_flops / total_sim / 1e12, total_wall);
 }
 
+// The other layers of ResNet-50 this folder lowers: a BatchNormalization after every Conv,
+// the stem's MaxPool and the GlobalAveragePool, in perf mode on the 910B.
+TEST(ConvPerf, DISABLED_ResNet50BatchNormAndPools910B) {
+  make_device({"sim.mode=perf"}, "ascend910b");
+  npuvp::onnx::register_norm_ops();
+  npuvp::onnx::register_pool_ops();
+  double sim = 0, wall = 0;
+  size_t layers = 0;
+  auto timed = [&](const npuvp::onnx::Node& node, const std::vector<OpInput>& inputs, const Ints& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const OpRun r = run_op(node, inputs, out);
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const auto& l : r.launches) sim += l.report.sim_time.to_seconds();
+    ++layers;
+  };
+  for (const Layer& l : resnet50_convs()) {
+    const int64_t pad = l.k / 2, out = (l.hw + 2 * pad - l.k) / l.stride + 1;
+    const Ints y = {1, l.m, out, out};
+    const std::vector<float> c(size_t(l.m), 1.0f);
+    timed(make_node("BatchNormalization", 5, {}),
+          {{"X", y, std::vector<float>(size_t(elements(y)), 0.5f)}, {"s", {l.m}, c}, {"b", {l.m}, c}, {"m", {l.m}, c}, {"v", {l.m}, c}}, y);
+  }
+  timed(make_node("MaxPool", 1, {{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}),
+        {{"X", {1, 64, 112, 112}, std::vector<float>(64 * 112 * 112, 0.5f)}}, {1, 64, 56, 56});
+  timed(make_node("GlobalAveragePool", 1, {}), {{"X", {1, 2048, 7, 7}, std::vector<float>(2048 * 49, 0.5f)}}, {1, 2048, 1, 1});
+  std::printf("ResNet-50 BatchNormalization x 53, MaxPool, GlobalAveragePool on ascend910b: %zu layers, %.3f ms simulated, %.2f s wall\n",
+              layers, sim * 1e3, wall);
+}
+
 TEST(ConvPerf, DISABLED_ResNet50Convs910BFp32) { run_all("ascend910b", npuvp::onnx::Precision::Fp32); }
 TEST(ConvPerf, DISABLED_ResNet50Convs910BFp16) { run_all("ascend910b", npuvp::onnx::Precision::Fp16); }
 TEST(ConvPerf, DISABLED_ResNet50Convs310PFp16) { run_all("ascend310p", npuvp::onnx::Precision::Fp16); }
