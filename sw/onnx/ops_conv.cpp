@@ -182,6 +182,16 @@ class ConvGemmA2 {
   GlobalTensor<float> yGm;
 };
 
+// ---- the depthwise layout (see run_depthwise): [tap][channel][position].
+uint32_t dw_pitch(uint32_t tw) { return round_up(tw, 8); }
+
+GatherLayout depthwise_layout(uint32_t taps) {
+  GatherLayout layout;
+  layout.tile_elements = [taps](uint32_t tw, uint32_t cc) { return taps * cc * dw_pitch(tw); };
+  layout.index = [](uint32_t p, uint32_t j, uint32_t t, uint32_t tw, uint32_t cc) { return (t * cc + j) * dw_pitch(tw) + p; };
+  return layout;
+}
+
 // ---- the im2col gather (vector).
 
 // Row per output position (A2): KcP = the job's K columns (+ the bias column) rounded to 16.
@@ -419,13 +429,19 @@ void check_conv(const Node& node, const std::vector<TensorDesc>& in, const std::
     if (out[0].elements() != want) raise(node.source, "output Y has {} elements, the attributes give {}", out[0].elements(), want);
   }
   if (s.k1() > 65535) raise(node.source, "K = {} (input channels per group x taps) is larger than 65535", s.k1());
+  // The im2col gather's smallest job must fit UB in either layout (and the depthwise one).
+  const bool fits = window_gather_fits(s.g, im2col_layout(s, true), 1, 4 + 4, kUbBudget) &&
+                    window_gather_fits(s.g, im2col_layout(s, false), 16, 4 + 2, kUbBudget) &&
+                    window_gather_fits(s.g, depthwise_layout(s.g.taps()), 1, 12, kUbBudget);
+  if (!fits) {
+    raise(node.source, "the window ({} x {}, dilations {} x {}) over an input row of {} does not fit the vector unit's "
+          "buffer", s.g.kh, s.g.kw, s.g.dh, s.g.dw, s.g.w);
+  }
 }
 
 // ---- depthwise (group = C = M) on the vector unit: the window gather tap-major
 // ([tap][channel][position], as the pools), one Mul by a weight tile of the same layout (each
 // channel's tap weight repeated over the positions), one Add per tap, one Add of the bias.
-
-uint32_t dw_pitch(uint32_t tw) { return round_up(tw, 8); }
 
 struct DepthwisePlan {
   GatherPlan gather;
@@ -492,9 +508,7 @@ void run_depthwise(OpContext& ctx, const ConvShape& s, const Cores& cores) {
   plan.group_channels = s.g.c;  // channels are independent: jobs take any run of them
   plan.separated = cores.separated;
   const uint32_t taps = s.g.taps();
-  GatherLayout layout;
-  layout.tile_elements = [taps](uint32_t tw, uint32_t cc) { return taps * cc * dw_pitch(tw); };
-  layout.index = [](uint32_t p, uint32_t j, uint32_t t, uint32_t tw, uint32_t cc) { return (t * cc + j) * dw_pitch(tw) + p; };
+  const GatherLayout layout = depthwise_layout(taps);
   // Besides the table: the tile and the weight tile (a tile each), the accumulator.
   if (!plan_window_gather(plan, layout, 12, kUbBudget)) {
     raise(node.source, "the window ({} x {}) over a row of {} does not fit the vector unit's buffer", s.g.kh, s.g.kw, s.g.w);

@@ -41,6 +41,15 @@ struct PoolPlan {
 
 uint32_t pos_pitch(uint32_t tw) { return round_up(tw, 8); }
 
+// Tap-major tiles: [tap][channel][position], positions rounded to 8.
+GatherLayout pool_layout(uint32_t taps, GatherSlot pad) {
+  GatherLayout layout;
+  layout.tile_elements = [taps](uint32_t tw, uint32_t cc) { return taps * cc * pos_pitch(tw); };
+  layout.index = [](uint32_t p, uint32_t j, uint32_t t, uint32_t tw, uint32_t cc) { return (t * cc + j) * pos_pitch(tw) + p; };
+  layout.pad = pad;
+  return layout;
+}
+
 void pool_kernel(const PoolPlan& pp, GM_ADDR x, GM_ADDR tables, GM_ADDR divisors, GM_ADDR y) {
   const GatherPlan& plan = pp.gather;
   const WindowGeometry& g = plan.g;
@@ -115,6 +124,9 @@ void check_pool(const Node& node, const std::vector<TensorDesc>& in, const std::
   }
   require_float(node, in, 0, "X");
   const WindowGeometry g = window_geometry(node, in[0].shape, kernel_of(node), true, node.attr_int("ceil_mode", 0) != 0);
+  if (!window_gather_fits(g, pool_layout(g.taps(), GatherSlot::Zero), 1, 12, kUbBudget)) {
+    raise(node.source, "the window ({} x {}) over an input row of {} does not fit the vector unit's buffer", g.kh, g.kw, g.w);
+  }
   if (!out.empty() && !out[0].shape.empty() && out[0].elements() != int64_t(g.n) * g.c * g.oh * g.ow) {
     raise(node.source, "output Y has {} elements, the attributes give {}", out[0].elements(), int64_t(g.n) * g.c * g.oh * g.ow);
   }
@@ -143,14 +155,8 @@ void run_pool(OpContext& ctx) {
   plan.g = window_geometry(node, ctx.inputs[0]->desc.shape, kernel_of(node), true, node.attr_int("ceil_mode", 0) != 0);
   plan.group_channels = plan.g.c;
   plan.separated = cores.separated;
-  GatherLayout layout;
   const uint32_t taps = plan.g.taps();
-  layout.tile_elements = [taps](uint32_t tw, uint32_t cc) { return taps * cc * pos_pitch(tw); };
-  layout.index = [taps](uint32_t p, uint32_t j, uint32_t t, uint32_t tw, uint32_t cc) {
-    (void)taps;
-    return (t * cc + j) * pos_pitch(tw) + p;
-  };
-  layout.pad = pp.kind == PoolKind::Max ? GatherSlot::NegInf : GatherSlot::Zero;
+  const GatherLayout layout = pool_layout(taps, pp.kind == PoolKind::Max ? GatherSlot::NegInf : GatherSlot::Zero);
   // Besides the table: the tile, and the accumulator and divisors (at most a tile each).
   if (!plan_window_gather(plan, layout, 12, kUbBudget)) {
     raise(node.source, "the window ({} x {}) over a row of {} does not fit the vector unit's buffer", plan.g.kh, plan.g.kw, plan.g.w);

@@ -105,6 +105,13 @@ bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t b
   return true;
 }
 
+bool window_gather_fits(const WindowGeometry& g, const GatherLayout& layout, uint32_t min_columns,
+                        uint32_t bytes_per_entry, uint32_t ub_budget) {
+  const uint64_t cp = round_up(std::min(g.window_rows(), g.h) * g.w, 8);
+  const uint64_t entries = round_up(layout.tile_elements(std::min(min_columns, g.ow), 1), 8);
+  return cp * 4 + 128 + entries * (4 + bytes_per_entry) <= ub_budget;
+}
+
 std::vector<uint32_t> flatten_tables(const GatherPlan& plan) {
   std::vector<uint32_t> all;
   all.reserve(plan.tables.size() * plan.table_entries);

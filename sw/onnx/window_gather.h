@@ -70,6 +70,11 @@ struct GatherPlan {
 // shrink until it fits. Returns false if one channel and one position do not fit.
 bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t bytes_per_entry, uint32_t ub_budget);
 
+// Whether the smallest job (one channel, `min_columns` positions) fits: what check() asks
+// before anything runs, so that plan_window_gather cannot fail later.
+bool window_gather_fits(const WindowGeometry& g, const GatherLayout& layout, uint32_t min_columns,
+                        uint32_t bytes_per_entry, uint32_t ub_budget);
+
 // The tables laid end to end (each table_entries long), ready to copy into GM.
 std::vector<uint32_t> flatten_tables(const GatherPlan& plan);
 

@@ -183,3 +183,15 @@ TEST(ConvOps910B, DepthwiseWideDilated) { check("ascend910b", Precision::Fp32, d
 TEST(ConvOps910B, Depthwise1D) { check("ascend910b", Precision::Fp32, depthwise_1d()); }
 TEST(ConvOps310P, DepthwiseStride2) { check("ascend310p", Precision::Fp16, depthwise()); }
 }  // namespace
+
+namespace {
+TEST(ConvOps, RefusesAWindowTooWideForUbBeforeRunning) {
+  npuvp::onnx::register_conv_ops();
+  const auto node = make_node("Conv", 2, {});
+  const std::string text = error_of([&] {
+    npuvp::onnx::find_op("Conv")->check(node, {{"X", npuvp::onnx::DType::Float, {1, 1, 3, 40000}}, {"W", npuvp::onnx::DType::Float, {1, 1, 3, 3}}}, {});
+  });
+  EXPECT_NE(text.find("node 'n0' (Conv)"), std::string::npos) << text;
+  EXPECT_NE(text.find("does not fit the vector unit's buffer"), std::string::npos) << text;
+}
+}  // namespace
