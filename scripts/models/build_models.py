@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 """Builds the workload networks of docs/workloads.md as ONNX files with random weights.
 
-ResNet-50 (batch 1 and 8), the BERT-base encoder stack (sequence 384) and a GPT-2-small
-decoder block, from their published layer shapes, with weights drawn from a fixed seed;
+ResNet-50 (batch 1 and 8), the BERT-base encoder stack (sequence 384), a GPT-2-small
+decoder block and (on request) a Llama-7B-style decoder block, from their published layer shapes, with weights drawn from a fixed seed;
 nothing is downloaded. Every model is checked with onnx.checker and shape inference.
 Only operators of issue 26's list are used (Conv, BatchNormalization, Relu, MaxPool, Add,
 GlobalAveragePool, Flatten, Gemm, MatMul, Reshape, Transpose, Mul, Div, Softmax, Erf,
-LayerNormalization). Opset 17 (Debian's python3-onnx 1.12): Gelu is written in its Erf form.
+LayerNormalization; the Llama block adds Pow, ReduceMean, Sqrt, Sigmoid). Opset 17 (Debian's python3-onnx 1.12): Gelu is written in its Erf form.
 
-Usage: build_models.py --out DIR [--layers N] [--seq N] [resnet50|bert|gpt2 ...]
+Usage: build_models.py --out DIR [--layers N] [--seq N] [resnet50|bert|gpt2|llama ...]
 Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
 """
 import argparse
@@ -165,17 +165,48 @@ def gpt2_block(layers, seq, hidden=768, heads=12, ffn=3072, seed=2):
     return g.model(f"gpt2_small_block_l{layers}_s{seq}", inputs, outputs)
 
 
+# ---- Llama-style decoder block (Touvron et al., "LLaMA", 2023; 7B sizes: hidden 4096, 32 heads,
+# SwiGLU FFN 11008, RMSNorm epsilon 1e-6). Rotary position embeddings are left out (they need
+# Slice/Concat of half-heads and a sin/cos table; a constant causal mask is added instead).
+
+def rms_norm(g, x, hidden, eps):
+    # x / sqrt(mean(x^2) + eps) * weight, from Pow, ReduceMean, Add, Sqrt, Div, Mul
+    sq = g.op("Pow", [x, g.weight("two", [], value=2.0)], "rms_sq")
+    mean = g.op("ReduceMean", [sq], "rms_mean", axes=[-1], keepdims=1)
+    rms = g.op("Sqrt", [g.op("Add", [mean, g.weight("rms_eps", [], value=eps)], "rms_add")], "rms")
+    return g.op("Mul", [g.op("Div", [x, rms], "rms_div"), g.weight("rms_scale", [hidden], positive=True)], "rms_norm")
+
+
+def llama_block(layers, seq, hidden=4096, heads=32, ffn=11008, seed=7):
+    g = Graph(seed)
+    x = "hidden_states"
+    causal = np.triu(np.full((seq, seq), -1e4, dtype=np.float32), k=1).reshape(1, 1, seq, seq)
+    mask = g.weight("causal_mask", [1, 1, seq, seq], value=causal)
+    y = x
+    for _ in range(layers):
+        y = g.op("Add", [y, attention(g, rms_norm(g, y, hidden, 1e-6), seq, hidden, heads, mask)], "residual")
+        h = rms_norm(g, y, hidden, 1e-6)
+        gate = g.op("MatMul", [h, g.weight("gate_w", [hidden, ffn])], "gate")
+        up = g.op("MatMul", [h, g.weight("up_w", [hidden, ffn])], "up")
+        act = g.op("Mul", [gate, g.op("Sigmoid", [gate], "gate_sigmoid")], "silu")
+        down = g.op("MatMul", [g.op("Mul", [act, up], "swiglu"), g.weight("down_w", [ffn, hidden])], "down")
+        y = g.op("Add", [y, down], "residual")
+    inputs = [helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, seq, hidden])]
+    outputs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, seq, hidden])]
+    return g.model(f"llama7b_block_l{layers}_s{seq}", inputs, outputs)
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", required=True, help="folder for the .onnx files")
     p.add_argument("--layers", type=int, default=None, help="encoder layers (BERT: 12) / decoder blocks (GPT-2: 1)")
     p.add_argument("--seq", type=int, default=None, help="sequence length (BERT: 384, GPT-2: 1024)")
-    p.add_argument("models", nargs="*", help="resnet50, bert, gpt2 (default: all three)")
+    p.add_argument("models", nargs="*", help="resnet50, bert, gpt2, llama (default: resnet50, bert, gpt2)")
     args = p.parse_args(argv)
     args.models = args.models or ["resnet50", "bert", "gpt2"]
     for m in args.models:
-        if m not in ("resnet50", "bert", "gpt2"):
-            p.error(f"unknown model '{m}' (resnet50, bert, gpt2)")
+        if m not in ("resnet50", "bert", "gpt2", "llama"):
+            p.error(f"unknown model '{m}' (resnet50, bert, gpt2, llama)")
     os.makedirs(args.out, exist_ok=True)
     built = []
     for m in args.models:
@@ -189,6 +220,9 @@ def main(argv):
         elif m == "gpt2":
             layers, seq = args.layers or 1, args.seq or 1024
             built.append((f"gpt2_small_block_s{seq}.onnx", gpt2_block(layers, seq)))
+        elif m == "llama":
+            layers, seq = args.layers or 1, args.seq or 512
+            built.append((f"llama7b_block_s{seq}.onnx", llama_block(layers, seq)))
     for file, model in built:
         path = os.path.join(args.out, file)
         onnx.save(model, path)
