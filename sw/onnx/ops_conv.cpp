@@ -248,7 +248,7 @@ void im2col_kernel(const GatherPlan& plan, const ConvShape& s, bool position_maj
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
-    gatherer.gather(tile, job);
+    gatherer.gather(tile);
     LocalTensor<T> result;
     if constexpr (std::is_same<T, float>::value) {
       result = tile;
@@ -479,7 +479,7 @@ void depthwise_kernel(const DepthwisePlan& dp, GM_ADDR x, GM_ADDR tables, GM_ADD
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
-    gatherer.gather(tile, job);
+    gatherer.gather(tile);
     Mul(tile, tile, wt, static_cast<int32_t>(taps * slice));
     Add(acc, tile, wt[taps * slice], static_cast<int32_t>(slice));  // tap 0 + the bias rows
     for (uint32_t t = 1; t < taps; ++t) Add(acc, acc, tile[t * slice], static_cast<int32_t>(slice));

@@ -78,7 +78,7 @@ void pool_kernel(const PoolPlan& pp, GM_ADDR x, GM_ADDR tables, GM_ADDR divisors
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE3_V>(EVENT_ID0);
-    gatherer.gather(tile, job);
+    gatherer.gather(tile);
     if (taps == 1) {
       Adds(acc, tile, 0.0f, static_cast<int32_t>(slice));
     } else {

@@ -15,7 +15,7 @@ uint32_t round_up(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 // The table of one job shape: for each destination element the byte offset of its tap in the
 // UB source (channel pitch cp; row r of the buffer is input row first_row + r).
 std::vector<uint32_t> build_table(const GatherPlan& plan, const GatherLayout& layout, int64_t ih0, uint32_t first_row,
-                                  uint32_t rows, uint32_t ow0, uint32_t tw, uint32_t cc, bool last_chunk) {
+                                  uint32_t ow0, uint32_t tw, uint32_t cc, bool last_chunk) {
   const WindowGeometry& g = plan.g;
   std::vector<uint32_t> table(plan.table_entries, plan.slot_base() + uint32_t(GatherSlot::Zero));
   const uint32_t pad = plan.slot_base() + uint32_t(layout.pad);
@@ -34,7 +34,6 @@ std::vector<uint32_t> build_table(const GatherPlan& plan, const GatherLayout& la
       }
     }
   }
-  (void)rows;
   if (layout.extra) layout.extra(tw, cc, last_chunk, table, plan.slot_base());
   return table;
 }
@@ -83,7 +82,7 @@ bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t b
             auto it = known.find(key);
             if (it == known.end()) {
               it = known.emplace(key, uint32_t(plan.tables.size())).first;
-              plan.tables.push_back(build_table(plan, layout, ih0, first_row, rows, ow0, jtw, jcc, last_chunk));
+              plan.tables.push_back(build_table(plan, layout, ih0, first_row, ow0, jtw, jcc, last_chunk));
             }
             GatherJob job;
             job.table = it->second;
@@ -153,8 +152,7 @@ void WindowGatherer::load(const GatherJob& job) {
   DataCopyPad(src_.Get<float>(), x_[job.src], p, DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
 }
 
-void WindowGatherer::gather(const LocalTensor<float>& tile, const GatherJob& job) {
-  (void)job;
+void WindowGatherer::gather(const LocalTensor<float>& tile) {
   Gather(tile, src_.Get<float>(), table_.Get<uint32_t>(), 0, plan_.table_entries);
 }
 

@@ -86,8 +86,8 @@ class WindowGatherer {
   // MTE2: the job's source rows and, if needed, its table. Call after the previous tile's
   // Gather has finished (V_MTE2).
   void load(const GatherJob& job);
-  // V: tile[e] for every element of the job's table.
-  void gather(const AscendC::LocalTensor<float>& tile, const GatherJob& job);
+  // V: tile[e] for every element of the loaded table (entries() of them).
+  void gather(const AscendC::LocalTensor<float>& tile);
   uint32_t entries() const { return plan_.table_entries; }
 
  private:

@@ -195,3 +195,12 @@ TEST(ConvOps, RefusesAWindowTooWideForUbBeforeRunning) {
   EXPECT_NE(text.find("does not fit the vector unit's buffer"), std::string::npos) << text;
 }
 }  // namespace
+
+namespace {
+// The 310P cube has no f32 Mmad: an f32 Conv is an error naming the node and the way out.
+TEST(ConvOps310P, Fp32IsRefusedWithAHint) {
+  const std::string text = error_of([&] { check("ascend310p", Precision::Fp32, pad1_3x3()); });
+  EXPECT_NE(text.find("node 'n0' (Conv)"), std::string::npos) << text;
+  EXPECT_NE(text.find("--precision fp16"), std::string::npos) << text;
+}
+}  // namespace
