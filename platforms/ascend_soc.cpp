@@ -1,6 +1,8 @@
 #include "platforms/ascend_soc.h"
 
 #include "models/check/sanitizer.h"
+#include "models/soc/aicpu.h"
+#include "models/soc/dvpp.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -172,8 +174,21 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
   host_bridge_ = std::make_unique<soc::HostBridge>("host_bridge", bridge);
   host_bridge_->ring_socket.bind(noc_->target_socket);
   host_bridge_->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
+  // Issue 28: the AI CPU cluster and the DVPP, requesters bound after the host bridge.
+  soc::AiCpu::Params aicpu = soc::AiCpu::params_from_config();
+  aicpu.data = params_.mode != SimMode::Perf;
+  aicpu.timed = params_.mode != SimMode::Functional;
+  aicpu_ = std::make_unique<soc::AiCpu>("aicpu", aicpu);
+  aicpu_->ring_socket.bind(noc_->target_socket);
+  aicpu_->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
+  soc::Dvpp::Params dvpp = soc::Dvpp::params_from_config();
+  dvpp.timed = params_.mode != SimMode::Functional;
+  dvpp_ = std::make_unique<soc::Dvpp>("dvpp", dvpp);
+  dvpp_->ring_socket.bind(noc_->target_socket);
   place_stops();
 }
+
+AscendSoc::~AscendSoc() = default;
 
 void AscendSoc::build_cores() {
   aicore::AiCore::Params core_params = aicore::AiCore::params_from_config();
@@ -248,6 +263,9 @@ void AscendSoc::place_stops() {
   // The host bridge shares memory controller 0's stop (an I/O stop), so adding it changes no
   // other node's route.
   noc_->add_requester("host_bridge", mc_stop[0]);
+  // Issue 28: the AI CPU cluster and the DVPP also sit at I/O stops (the last controller's).
+  noc_->add_requester("aicpu", mc_stop.back());
+  noc_->add_requester("dvpp", mc_stop.back());
   for (unsigned i = 0; i < params_.l2_slices; ++i) noc_->add_home(fmt::format("l2_{}", i), l2_stop[i]);
   for (unsigned i = 0; i < params_.dram_controllers; ++i) noc_->add_subordinate(fmt::format("dram{}", i), mc_stop[i]);
   noc_->finalize(static_cast<unsigned>(order.size()));

@@ -25,6 +25,11 @@
 #include "tlm/router.h"
 #include "tlm/sim_mode.h"
 
+namespace npuvp::soc {
+class AiCpu;  // models/soc/aicpu.h (issue 28)
+class Dvpp;   // models/soc/dvpp.h
+}  // namespace npuvp::soc
+
 namespace npuvp::platform {
 
 class AscendSoc : public sc_core::sc_module {
@@ -61,6 +66,7 @@ class AscendSoc : public sc_core::sc_module {
   static Params params_from_config();
 
   explicit AscendSoc(sc_core::sc_module_name name);
+  ~AscendSoc() override;
 
   const Params& params() const { return params_; }
   unsigned num_cores() const { return static_cast<unsigned>(cores_.size()); }
@@ -78,6 +84,10 @@ class AscendSoc : public sc_core::sc_module {
   unsigned num_memory_controllers() const { return static_cast<unsigned>(dram_.size()); }
   memory::MemoryController& memory_controller(unsigned i) { return *dram_.at(i); }
   soc::HostBridge& host_bridge() { return *host_bridge_; }  // PCIe DMA for host copies
+  // Issue 28: the AI CPUs (aicpu.*) and the DVPP media engines (dvpp.*), ring requesters
+  // (include models/soc/aicpu.h or dvpp.h to use them).
+  soc::AiCpu& aicpu() { return *aicpu_; }
+  soc::Dvpp& dvpp() { return *dvpp_; }
   double dram_peak_bytes_per_second() const;
   // Peak cube throughput of all cores with a cube (f16 MAC/s x 2).
   double peak_flops() const;
@@ -112,6 +122,8 @@ class AscendSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<memory::L2Slice>> l2_;
   std::vector<std::unique_ptr<memory::MemoryController>> dram_;
   std::unique_ptr<soc::HostBridge> host_bridge_;
+  std::unique_ptr<soc::AiCpu> aicpu_;  // issue 28
+  std::unique_ptr<soc::Dvpp> dvpp_;
   LaunchTraffic last_launch_;
   LaunchTraffic traffic_so_far() const;
 };

@@ -2,9 +2,10 @@
 # Usage: scripts/param-fuzz.sh <build-dir> [platform:kernel ...]
 # Bad input must end in a clear error (exit 1 or 2) or a normal run, never a crash (a signal)
 # or a hang. This gives
-#   - every numeric parameter of each platform (as `npuvp info` lists them) the values 0, -1,
-#     1e30, 1e-20, 0.5, 3 and 2^32-1, and the wrong types "abc", true, [1,2], {"a":1}, a
-#     value nested 100 000 levels deep and a 100 000-character token;
+#   - every numeric parameter of each platform (as `npuvp info` lists them) the ends of its own
+#     range (as info shows it), the values 0, -1, 1e30, 1e-20, 0.5, 3 and 2^32-1, and the
+#     wrong types "abc", true, [1,2], {"a":1}, a value nested 100 000 levels deep and a
+#     100 000-character token (all of them with NPUVP_FUZZ_FULL=1; a bounded share in CI);
 #   - each platform's config file mutated (truncated at several points, a byte flipped,
 #     nested 100 000 levels, a key repeated) and a directory as the platform;
 #   - MN-Core 2 assembly with out-of-range and malformed operands;
@@ -31,20 +32,35 @@ echo "$deep_value" > "$work/deep_value"
 # One case per line: a tab-separated argument list for `npuvp run`.
 cases=$work/cases
 k=0
+declare -A seen=()
+full=${NPUVP_FUZZ_FULL:-0}
+generic=(0 -1 1e30 1e-20 0.5 3 4294967295)
 for c in $CASES; do
   P=${c%%:*}; K=${c#*:}
   gm=(); [ "$P" != mncore2 ] && gm=(-s gm.size=1GiB)
-  while read -r key val; do
+  while read -r key val lo hi; do
     case "$val" in \"*|true|false) continue;; esac
-    # The wrong types: all for every key with NPUVP_FUZZ_FULL=1 (nightly), else one per key
-    # in turn (every type still meets a sixth of the keys).
+    # The bounded run (CI) tries a key on the first platform that has it, with its range's
+    # ends, two of the generic values and one wrong type, each in turn across keys (so every
+    # value still meets a share of the keys); NPUVP_FUZZ_FULL=1 (nightly) tries every value
+    # and every wrong type on every platform.
+    if [ "$full" != 1 ] && [ -n "${seen[$key]:-}" ]; then continue; fi
+    seen[$key]=1
     wrong=(abc true '[1,2]' '{"a":1}' "@$work/long_token" "@$work/deep_value")
-    if [ "${NPUVP_FUZZ_FULL:-0}" = 1 ]; then types=("${wrong[@]}"); else types=("${wrong[$((k % 6))]}"); fi
+    if [ "$full" = 1 ]; then
+      values=("${generic[@]}" "${wrong[@]}")
+    else
+      values=("${generic[$((k % 7))]}" "${generic[$(((k + 3) % 7))]}" "${wrong[$((k % 6))]}")
+    fi
+    [ -n "$lo" ] && values+=("$lo" "$hi")
     k=$((k + 1))
-    for v in 0 -1 1e30 1e-20 0.5 3 4294967295 "${types[@]}"; do
+    for v in "${values[@]}"; do
       printf '%s\t' run "$K" -p "$P" "${gm[@]}" -s "$key=$v"; printf '\n'
     done
-  done < <("$B/npuvp" info "$P" | awk 'NF >= 3 && $1 ~ /\./ {print $1, $2}')
+  done < <("$B/npuvp" info "$P" | awk 'NF >= 3 && $1 ~ /\./ {
+             lo = ""; hi = ""
+             if (match($0, /\[range [^ ]+ \.\. [^ ]+\]$/)) { split(substr($0, RSTART + 7, RLENGTH - 8), r, " "); lo = r[1]; hi = r[3] }
+             print $1, $2, lo, hi }')
   # The platform's own file, mutated.
   src=$("$B/npuvp" info "$P" | sed -n '1s/^platform [^ ]* (\([^)]*\)).*/\1/p')
   if [ -f "$src" ]; then

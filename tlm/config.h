@@ -18,6 +18,7 @@ class Config {
     nlohmann::json fallback;  // the block's default
     std::string source;       // "default", a file path, or "command line"
     std::string description;
+    nlohmann::json lo, hi;    // the range get_in checks (null: none declared)
   };
 
   // The process-wide configuration (SystemC elaborates once per process).
@@ -117,6 +118,8 @@ T Config::get_in(const std::string& key, const T& fallback, const T& lo, const T
   }
   const T value = get<T>(key, fallback, description);
   if (!(value >= lo && value <= hi)) config_out_of_range(key, value, lo, hi, declared_[key].source);
+  declared_[key].lo = lo;  // `npuvp info` shows it; scripts/param-fuzz.sh tries its ends
+  declared_[key].hi = hi;
   return value;
 }
 

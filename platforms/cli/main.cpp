@@ -10,10 +10,13 @@
 
 #include "models/check/sanitizer.h"
 #include "platforms/ascend_soc.h"
+#include "platforms/cli/python_cli.h"
 #include "platforms/mncore2/cli.h"
 #include "platforms/mncore2/vsm_cli.h"
 #include "platforms/run_summary.h"
+#include "sw/kernels/image_pipeline.h"
 #include "sw/kernels/samples.h"
+#include "sw/onnx/onnx_cli.h"
 #include "sw/tik/tik_cli.h"
 #include "sw/runtime/device.h"
 #include "tlm/config.h"
@@ -70,7 +73,8 @@ int info_command(const std::string& platform, const std::vector<std::string>& se
   npuvp::Device::instance();  // elaboration declares every parameter
   fmt::print("platform {} ({})\n", platform, npuvp::resolve_platform(platform));
   for (const auto& p : npuvp::Config::global().parameters()) {
-    fmt::print("  {:<34} {:<16} {:<14} {}\n", p.key, p.value.dump(), p.source, p.description);
+    const std::string range = p.lo.is_null() ? "" : fmt::format(" [range {} .. {}]", p.lo.dump(), p.hi.dump());
+    fmt::print("  {:<34} {:<16} {:<14} {}{}\n", p.key, p.value.dump(), p.source, p.description, range);
   }
   return 0;
 }
@@ -109,17 +113,25 @@ void keep_stderr_open() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  npuvp::cli::exec_python_subcommand(argc, argv);  // sweep, plot, run --plot: the Python package's
   CLI::App app{"npuvp: SystemC/TLM-2.0 virtual platforms for AI accelerators"};
   app.require_subcommand(1);
+  app.footer("Python subcommands (docs/exploring.md): npuvp sweep STUDY.json --results FILE.sqlite [--cluster tcp://HOST:PORT] "
+             "[--jobs N]; npuvp sweep --results FILE.sqlite --export csv; npuvp plot RESULTS --x P --y M [--hue P] "
+             "[--facet P] --out FILE.png|svg; npuvp run ... --plot DIR");
 
-  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks;
+  std::string kernel, platform, trace, stats, mode, data_dir, out_dir, checks, input, precision;
   std::vector<std::string> sets;
   uint32_t blocks = 0;
   uint32_t scale = 1;
 
   auto* run = app.add_subcommand("run", "run a built-in sample kernel and check its result");
   run->add_option("kernel", kernel, "sample kernel (see `npuvp list`), or a TIK kernel_meta/<name>.json")->required();
-  run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy");
+  run->add_option("input", input, "image_pipeline: the JPEG image (default: a generated picture)");
+  run->add_option("--data", data_dir, "TIK kernel: folder of its inputs as <name>.npy; ONNX model: input_N.pb, "
+                  "output_N.pb (ONNX's backend-test layout)");
+  run->add_option("--precision", precision, "ONNX model: fp32 (default) or fp16")
+      ->check(CLI::IsMember({"fp32", "fp16"}));
   run->add_option("--out", out_dir, "TIK kernel: folder for its outputs as <name>.npy (default: --data)");
   run->add_option("-p,--platform", platform, "platform name or config file (default: the kernel's own)");
   run->add_option("-s,--set", sets, "override a parameter: key=value (repeatable)");
@@ -186,6 +198,10 @@ int main(int argc, char** argv) {
       status = npuvp::mncore::cli_run(kernel, platform, sets, trace, stats, blocks);
     } else if (*info && !platform.empty() && npuvp::mncore::is_mncore2_platform(platform)) {
       status = npuvp::mncore::cli_info(platform, sets);
+    } else if (*run && kernel == "image_pipeline") {  // issue 28: DVPP -> AI Core -> AI CPU
+      status = npuvp::kernels::image_pipeline_command(input, platform, sets, mode, trace, stats);
+    } else if (*run && npuvp::onnx::cli_handles(kernel)) {  // issue 26: ONNX models
+      status = npuvp::onnx::cli_run(kernel, data_dir, platform, sets, mode, precision, trace, stats);
     } else if (*run && npuvp::tik::cli_handles(kernel)) {
       status = npuvp::tik::cli_run(kernel, data_dir, out_dir, platform, sets, mode, trace, stats);
     } else if (*run) {
@@ -197,6 +213,8 @@ int main(int argc, char** argv) {
       for (const auto& p : npuvp::available_platforms()) fmt::print("  {}\n", p);
       fmt::print("sample kernels:\n");
       for (const auto& s : npuvp::kernels::samples()) fmt::print("  {:<12} {}\n", s.name, s.description);
+      fmt::print("  {:<12} {}\n", "image_pipeline",
+                 "JPEG -> DVPP JPEGD + VPC -> AI Core normalise + small CNN -> AI CPU top-5 (IMAGE.jpg optional)");
       npuvp::mncore::cli_list_samples();
     }
     // A signal that came where no run loop polled (host-side work): the run finished anyway.

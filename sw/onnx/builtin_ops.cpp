@@ -3,8 +3,17 @@
 
 namespace npuvp::onnx {
 
+void register_elementwise_ops();  // ops_elementwise.cpp
+void register_matmul_ops();       // ops_matmul.cpp
+void register_shape_ops();        // ops_shape.cpp
+void register_softmax_ops();      // ops_softmax.cpp
+
 void register_builtin_ops() {
-  // Topics are added here as their files land (ops_matmul.cpp, ops_elementwise.cpp, ...).
+  // Topics are added here as their files land (ops_conv.cpp, ops_pool.cpp, ...).
+  register_elementwise_ops();
+  register_matmul_ops();
+  register_shape_ops();
+  register_softmax_ops();
 }
 
 }  // namespace npuvp::onnx

@@ -51,6 +51,7 @@ struct Node {
   std::vector<std::string> inputs, outputs;  // "" for an omitted optional input
   std::map<std::string, AttributeValue> attributes;
   std::string source;
+  int64_t opset = 0;  // the model's opset of the node's domain (Softmax's axis rules change at 13)
 
   bool has(const std::string& attribute) const { return attributes.count(attribute) != 0; }
   int64_t attr_int(const std::string& attribute, int64_t fallback) const;

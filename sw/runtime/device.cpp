@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "models/check/sanitizer.h"
+#include "models/soc/aicpu.h"
 #include "platforms/ascend_soc.h"
 #include "sw/ascendc/declared_kernel_type.h"
 #include "sw/runtime/soc_version.h"
@@ -279,6 +280,26 @@ const RunReport& Device::launch(const std::string& name, uint32_t block_dim, std
   // The sanitizer's reports, their call sites read from the debug information (outside the
   // launch's wall time: that reading is once per run, not per instruction).
   if (san) san->launch_end();
+  return last_;
+}
+
+const RunReport& Device::launch_aicpu(const char* name, const soc::AicpuArgs& args, uint32_t blocks) {
+  if (aicore::AiCore::current() != nullptr || launching_) {
+    raise("runtime", "AI CPU kernel '{}' launched from inside a running kernel: only the host launches kernels", name);
+  }
+  const auto wall0 = std::chrono::steady_clock::now();
+  const soc::AiCpu::Report r = soc_->aicpu().run(name, args, blocks);
+  // What the AI CPU wrote is initialised GM for the kernels after it (check.init).
+  if (auto* san = check::Sanitizer::active()) {
+    for (const auto& w : r.written) san->host_write(w.address, w.bytes);
+  }
+  last_ = RunReport{};
+  last_.kernel = name;
+  last_.block_dim = r.blocks;
+  last_.sim_time = r.took;
+  last_.cycles = static_cast<uint64_t>(std::llround(r.took.to_seconds() * soc_->aicpu().params().clock_mhz * 1e6));
+  last_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  total_wall_seconds_ += last_.wall_seconds;
   return last_;
 }
 

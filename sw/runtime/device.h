@@ -14,6 +14,7 @@
 
 namespace npuvp {
 namespace platform { class AscendSoc; }
+namespace soc { struct AicpuArgs; }
 
 // How a kernel is launched beyond its blockDim.
 struct LaunchOptions {
@@ -65,6 +66,11 @@ class Device {
   const RunReport& launch(const std::string& name, uint32_t block_dim, std::function<void()> body);
   const RunReport& launch(const std::string& name, uint32_t block_dim, std::function<void()> body,
                           const LaunchOptions& options);
+  // Issue 28: runs AI CPU kernel `name` (soc::AicpuRegistry: TopK, ArgMax, NonMaxSuppression,
+  // ...) on `blocks` AI CPU blocks (0: the kernel's default), in order with every other launch;
+  // `args.tensors` are GM device addresses (device_address()). The report's cycles are the AI
+  // CPU clock's.
+  const RunReport& launch_aicpu(const char* name, const soc::AicpuArgs& args, uint32_t blocks = 0);
   void synchronize() {}  // launches complete before they return
   const RunReport& last_run() const { return last_; }
   double total_wall_seconds() const { return total_wall_seconds_; }  // over every launch

@@ -19,6 +19,7 @@
 #include "acl/acl.h"
 #include "platforms/ascend_soc.h"
 #include "sw/runtime/acl/kernel_launch.h"
+#include "sw/runtime/acl/stream_work.h"
 #include "sw/runtime/device.h"
 #include "tlm/log.h"
 
@@ -401,6 +402,30 @@ uint32_t launch_kernel_as(void* stream, const char* name, uint32_t block_dim, co
   const aclError e = launch_on_stream(stream, name ? name : "kernel", block_dim, body, options);
   if (e != ACL_SUCCESS) print_error(t_errors.back());
   return uint32_t(e);
+}
+
+// Issue 28: host-issued device work (acldvpp, AI CPU launches) in stream order.
+int32_t run_on_stream(void* stream, const char* api, int32_t failure_code, const std::function<void()>& work) {
+  const auto lock = hold();
+  Stream* s = nullptr;
+  if (aclError e = find_stream(api, stream, &s)) return e;
+  if (!state().device_failure.empty()) return device_stopped(api);
+  try {
+    work();
+  } catch (const std::exception& e) {
+    s->error = failure_code;
+    s->error_text = fmt::format("{}: {}", api, error_text(e));
+    return fail_loudly(failure_code, api, error_text(e));
+  }
+  return ACL_SUCCESS;
+}
+
+int32_t record_error(int32_t code, const char* api, const char* text) { return fail(code, api, "{}", text); }
+
+int32_t need_runtime(const char* api) {
+  const auto lock = hold();
+  Context* c = nullptr;
+  return need_context(api, &c);
 }
 
 }  // namespace npuvp::acl

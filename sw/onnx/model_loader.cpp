@@ -1,0 +1,326 @@
+#include "sw/onnx/model_loader.h"
+
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "tlm/log.h"
+
+namespace npuvp::onnx {
+
+namespace pb = ::onnx;
+
+namespace {
+
+std::string read_bytes(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) raise(path, "cannot open the {}", what);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool dtype_of(int32_t elem_type, DType* type) {
+  switch (elem_type) {
+    case pb::TensorProto::FLOAT: *type = DType::Float; return true;
+    case pb::TensorProto::FLOAT16: *type = DType::Float16; return true;
+    case pb::TensorProto::INT64: *type = DType::Int64; return true;
+    case pb::TensorProto::INT32: *type = DType::Int32; return true;
+    case pb::TensorProto::INT8: *type = DType::Int8; return true;
+    case pb::TensorProto::UINT8: *type = DType::UInt8; return true;
+    case pb::TensorProto::BOOL: *type = DType::Bool; return true;
+    default: return false;
+  }
+}
+
+int32_t elem_type_of(DType type) {
+  switch (type) {
+    case DType::Float: return pb::TensorProto::FLOAT;
+    case DType::Float16: return pb::TensorProto::FLOAT16;
+    case DType::Int64: return pb::TensorProto::INT64;
+    case DType::Int32: return pb::TensorProto::INT32;
+    case DType::Int8: return pb::TensorProto::INT8;
+    case DType::UInt8: return pb::TensorProto::UINT8;
+    case DType::Bool: return pb::TensorProto::BOOL;
+  }
+  return pb::TensorProto::UNDEFINED;
+}
+
+DType checked_dtype(int32_t elem_type, const std::string& where, const std::string& tensor) {
+  DType type;
+  if (!dtype_of(elem_type, &type)) {
+    const char* name = pb::TensorProto::DataType_IsValid(elem_type)
+                           ? pb::TensorProto::DataType_Name(pb::TensorProto::DataType(elem_type)).c_str()
+                           : "unknown";
+    raise(where, "tensor '{}' has element type {} ({}), which the runtime does not support", tensor, name, elem_type);
+  }
+  return type;
+}
+
+// A TensorProto's values as dense little-endian bytes (raw_data, else the typed field).
+HostTensor host_tensor(const pb::TensorProto& t, const std::string& where) {
+  HostTensor h;
+  h.desc.name = t.name();
+  h.desc.type = checked_dtype(t.data_type(), where, t.name());
+  for (int64_t d : t.dims()) h.desc.shape.push_back(d);
+  if (t.data_location() == pb::TensorProto::EXTERNAL) {
+    raise(where, "tensor '{}' keeps its data in an external file, which the runtime does not read", t.name());
+  }
+  const size_t bytes = h.desc.bytes();
+  h.bytes.resize(bytes);
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != bytes) {
+      raise(where, "tensor '{}' ({} {}): raw_data holds {} bytes, the shape needs {}", t.name(),
+            dtype_name(h.desc.type), fmt::join(h.desc.shape, "x"), t.raw_data().size(), bytes);
+    }
+    std::memcpy(h.bytes.data(), t.raw_data().data(), bytes);
+    return h;
+  }
+  const int64_t n = h.desc.elements();
+  auto count_check = [&](int64_t have) {
+    if (have != n) raise(where, "tensor '{}' holds {} values, its shape needs {}", t.name(), have, n);
+  };
+  switch (h.desc.type) {
+    case DType::Float:
+      count_check(t.float_data_size());
+      std::memcpy(h.bytes.data(), t.float_data().data(), bytes);
+      break;
+    case DType::Int64:
+      count_check(t.int64_data_size());
+      std::memcpy(h.bytes.data(), t.int64_data().data(), bytes);
+      break;
+    default:  // int32, int8, uint8, bool and float16's bits all travel in int32_data
+      count_check(t.int32_data_size());
+      for (int64_t i = 0; i < n; ++i) {
+        const int32_t v = t.int32_data(int(i));
+        std::memcpy(h.bytes.data() + i * dtype_bytes(h.desc.type), &v, dtype_bytes(h.desc.type));
+      }
+  }
+  return h;
+}
+
+pb::ModelProto parse_model(const std::string& path) {
+  const std::string bytes = read_bytes(path, "model");
+  pb::ModelProto model;
+  if (bytes.empty() || !model.ParseFromString(bytes)) {
+    raise(path, "not a valid ONNX model (the protobuf does not parse: a truncated or damaged file?)");
+  }
+  if (!model.has_graph() || model.graph().node_size() == 0) raise(path, "the model has no graph nodes");
+  return model;
+}
+
+std::string node_source(const std::string& file, const pb::NodeProto& n, int index) {
+  return n.name().empty() ? fmt::format("{}: node #{} ({})", file, index, n.op_type())
+                          : fmt::format("{}: node '{}' ({})", file, n.name(), n.op_type());
+}
+
+AttributeValue attribute_value(const pb::AttributeProto& a, const std::string& where) {
+  switch (a.type()) {
+    case pb::AttributeProto::INT: return a.i();
+    case pb::AttributeProto::FLOAT: return a.f();
+    case pb::AttributeProto::STRING: return a.s();
+    case pb::AttributeProto::INTS: return std::vector<int64_t>(a.ints().begin(), a.ints().end());
+    case pb::AttributeProto::FLOATS: return std::vector<float>(a.floats().begin(), a.floats().end());
+    case pb::AttributeProto::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
+    default:
+      raise(where, "attribute '{}' is of type {}, which the runtime does not support", a.name(),
+            pb::AttributeProto::AttributeType_Name(a.type()));
+  }
+}
+
+// A Constant node's value as an initializer.
+HostTensor constant_value(const pb::NodeProto& n, const std::string& where) {
+  if (n.attribute_size() != 1) raise(where, "a Constant needs exactly one value attribute");
+  const pb::AttributeProto& a = n.attribute(0);
+  HostTensor h;
+  if (a.name() == "value") {
+    h = host_tensor(a.t(), where);
+  } else if (a.name() == "value_float" || a.name() == "value_floats") {
+    std::vector<float> v = a.name() == "value_float" ? std::vector<float>{a.f()}
+                                                     : std::vector<float>(a.floats().begin(), a.floats().end());
+    h.desc.type = DType::Float;
+    if (a.name() == "value_floats") h.desc.shape = {int64_t(v.size())};
+    h.bytes.resize(v.size() * 4);
+    std::memcpy(h.bytes.data(), v.data(), h.bytes.size());
+  } else if (a.name() == "value_int" || a.name() == "value_ints") {
+    std::vector<int64_t> v = a.name() == "value_int" ? std::vector<int64_t>{a.i()}
+                                                     : std::vector<int64_t>(a.ints().begin(), a.ints().end());
+    h.desc.type = DType::Int64;
+    if (a.name() == "value_ints") h.desc.shape = {int64_t(v.size())};
+    h.bytes.resize(v.size() * 8);
+    std::memcpy(h.bytes.data(), v.data(), h.bytes.size());
+  } else {
+    raise(where, "attribute '{}' is not supported", a.name());
+  }
+  h.desc.name = n.output(0);
+  return h;
+}
+
+bool static_shape(const pb::TypeProto& type, std::vector<int64_t>* shape) {
+  if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return false;
+  shape->clear();
+  for (const auto& d : type.tensor_type().shape().dim()) {
+    if (!d.has_dim_value()) return false;
+    shape->push_back(d.dim_value());
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> model_input_names(const std::string& path) {
+  const pb::ModelProto model = parse_model(path);
+  std::set<std::string> initialized;
+  for (const auto& t : model.graph().initializer()) initialized.insert(t.name());
+  std::vector<std::string> names;
+  for (const auto& in : model.graph().input()) {
+    if (!initialized.count(in.name())) names.push_back(in.name());
+  }
+  return names;
+}
+
+Model load_model(const std::string& path, const std::map<std::string, HostTensor>& feeds) {
+  pb::ModelProto proto = parse_model(path);
+  Model m;
+  m.file = path;
+  bool default_domain = false;
+  for (const auto& op : proto.opset_import()) {
+    if (op.domain().empty() || op.domain() == "ai.onnx") {
+      m.opset = op.version();
+      default_domain = true;
+    }
+  }
+  if (!default_domain) raise(path, "the model imports no opset of the default ONNX domain");
+  pb::GraphProto& graph = *proto.mutable_graph();
+
+  // Inputs given with values that decide shapes become constants; the others fix symbolic
+  // dimensions from their data.
+  std::set<std::string> initialized;
+  for (const auto& t : graph.initializer()) initialized.insert(t.name());
+  for (auto& in : *graph.mutable_input()) {
+    auto feed = feeds.find(in.name());
+    if (feed == feeds.end() || initialized.count(in.name())) continue;
+    const HostTensor& h = feed->second;
+    if (h.desc.type != DType::Float && h.desc.type != DType::Float16) {
+      pb::TensorProto* t = graph.add_initializer();
+      t->set_name(in.name());
+      t->set_data_type(elem_type_of(h.desc.type));
+      for (int64_t d : h.desc.shape) t->add_dims(d);
+      t->set_raw_data(h.bytes.data(), h.bytes.size());
+      initialized.insert(in.name());
+    } else if (in.type().has_tensor_type()) {
+      auto* shape = in.mutable_type()->mutable_tensor_type()->mutable_shape();
+      shape->clear_dim();
+      for (int64_t d : h.desc.shape) shape->add_dim()->set_dim_value(d);
+    }
+  }
+
+  try {
+    pb::shape_inference::InferShapes(proto, pb::OpSchemaRegistry::Instance(),
+                                     pb::ShapeInferenceOptions(/*check_type=*/true, /*error_mode=*/1));
+  } catch (const std::exception& e) {
+    raise(path, "ONNX shape inference failed: {}", e.what());
+  }
+
+  // Types and shapes of every value.
+  auto add_value = [&](const pb::ValueInfoProto& v) {
+    TensorDesc d;
+    d.name = v.name();
+    if (!v.type().has_tensor_type()) return;
+    DType type;
+    if (!dtype_of(v.type().tensor_type().elem_type(), &type)) return;  // reported where it is used
+    d.type = type;
+    if (!static_shape(v.type(), &d.shape)) return;
+    m.tensors[d.name] = d;
+  };
+  for (const auto& v : graph.input()) add_value(v);
+  for (const auto& v : graph.value_info()) add_value(v);
+  for (const auto& v : graph.output()) add_value(v);
+  for (const auto& t : graph.initializer()) {
+    HostTensor h = host_tensor(t, path);
+    m.tensors[t.name()] = h.desc;
+    m.initializers[t.name()] = std::move(h);
+  }
+  for (const auto& in : graph.input()) {
+    if (m.initializers.count(in.name())) continue;
+    if (!m.tensors.count(in.name())) {
+      std::vector<int64_t> shape;
+      if (in.type().has_tensor_type()) {
+        checked_dtype(in.type().tensor_type().elem_type(), path, in.name());
+      }
+      raise(path, "graph input '{}' has no static shape (symbolic or unknown dimensions): give its data with "
+            "--data so that its shape is known", in.name());
+    }
+    m.inputs.push_back(in.name());
+  }
+
+  std::set<std::string> available(m.inputs.begin(), m.inputs.end());
+  for (const auto& [name, value] : m.initializers) available.insert(name);
+  int index = 0;
+  for (const auto& n : graph.node()) {
+    const std::string where = node_source(path, n, index++);
+    if (!(n.domain().empty() || n.domain() == "ai.onnx")) {
+      raise(where, "operator domain '{}' is not supported (only the default ONNX domain)", n.domain());
+    }
+    if (n.op_type() == "Constant") {
+      HostTensor h = constant_value(n, where);
+      m.tensors[h.desc.name] = h.desc;
+      available.insert(h.desc.name);
+      m.initializers[h.desc.name] = std::move(h);
+      continue;
+    }
+    Node node;
+    node.name = n.name().empty() ? fmt::format("#{}", index - 1) : n.name();
+    node.op_type = n.op_type();
+    node.domain = n.domain();
+    node.source = where;
+    node.opset = m.opset;
+    for (const auto& a : n.attribute()) node.attributes[a.name()] = attribute_value(a, where);
+    for (const auto& in : n.input()) {
+      if (!in.empty() && !available.count(in)) {
+        raise(where, "input '{}' is neither a graph input, an initializer nor an earlier node's output", in);
+      }
+      if (!in.empty() && !m.tensors.count(in)) {
+        raise(where, "input '{}' has no static shape after ONNX shape inference", in);
+      }
+      node.inputs.push_back(in);
+    }
+    for (const auto& out : n.output()) {
+      if (!out.empty() && !m.tensors.count(out)) {
+        raise(where, "output '{}' has no static shape or supported type after ONNX shape inference", out);
+      }
+      node.outputs.push_back(out);
+      if (!out.empty()) available.insert(out);
+    }
+    m.nodes.push_back(std::move(node));
+  }
+  for (const auto& out : graph.output()) {
+    if (!available.count(out.name())) raise(path, "graph output '{}' is produced by no node", out.name());
+    if (!m.tensors.count(out.name())) raise(path, "graph output '{}' has no static shape", out.name());
+    m.outputs.push_back(out.name());
+  }
+  return m;
+}
+
+HostTensor read_tensor_file(const std::string& path) {
+  const std::string bytes = read_bytes(path, "tensor file");
+  pb::TensorProto t;
+  if (!t.ParseFromString(bytes)) raise(path, "not a valid ONNX TensorProto file");
+  return host_tensor(t, path);
+}
+
+void write_tensor_file(const std::string& path, const HostTensor& tensor) {
+  pb::TensorProto t;
+  t.set_name(tensor.desc.name);
+  t.set_data_type(elem_type_of(tensor.desc.type));
+  for (int64_t d : tensor.desc.shape) t.add_dims(d);
+  t.set_raw_data(tensor.bytes.data(), tensor.bytes.size());
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !t.SerializeToOstream(&out)) raise(path, "cannot write the tensor file");
+}
+
+}  // namespace npuvp::onnx

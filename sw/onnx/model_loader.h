@@ -1,0 +1,43 @@
+// Reads an ONNX model (Debian's libonnx and protobuf), runs ONNX's shape inference and turns
+// the graph into the runtime's types (sw/onnx/onnx_op.h): nodes with their attributes, every
+// tensor with a static shape, initializers as bytes. Also reads and writes the TensorProto
+// files of ONNX's backend-test layout (input_N.pb, output_N.pb). Errors name the file (and the
+// node); nothing here knows about the device.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+#include "sw/onnx/onnx_op.h"
+
+namespace npuvp::onnx {
+
+// A tensor's values on the host: its description and its bytes (little-endian, dense).
+struct HostTensor {
+  TensorDesc desc;
+  std::vector<uint8_t> bytes;
+};
+
+struct Model {
+  std::string file;
+  int64_t opset = 0;                          // of the default domain
+  std::vector<Node> nodes;                    // in topological order
+  std::map<std::string, TensorDesc> tensors;  // every value: inputs, initializers, results
+  std::map<std::string, HostTensor> initializers;  // Constant nodes' values included
+  std::vector<std::string> inputs;            // graph inputs that are not initializers
+  std::vector<std::string> outputs;
+};
+
+// Inputs whose values decide shapes (Reshape's shape, Slice's starts, Gather's indices): the
+// non-float inputs given with --data are bound as constants before shape inference, as the
+// backend tests feed them. Float inputs in `feeds` fix symbolic dimensions of the inputs.
+Model load_model(const std::string& path, const std::map<std::string, HostTensor>& feeds = {});
+
+// The graph inputs' names in order, read without shape inference (to map input_N.pb files).
+std::vector<std::string> model_input_names(const std::string& path);
+
+// TensorProto files (ONNX's backend-test data): raw_data or the typed fields.
+HostTensor read_tensor_file(const std::string& path);
+void write_tensor_file(const std::string& path, const HostTensor& tensor);
+
+}  // namespace npuvp::onnx
