@@ -1,5 +1,6 @@
 // Every op type the graph runtime can lower: one register_<topic>_ops() per topic file.
 #include "sw/onnx/onnx_op.h"
+#include "sw/onnx/ops_vision.h"
 
 namespace npuvp::onnx {
 
@@ -9,11 +10,14 @@ void register_shape_ops();        // ops_shape.cpp
 void register_softmax_ops();      // ops_softmax.cpp
 
 void register_builtin_ops() {
-  // Topics are added here as their files land (ops_conv.cpp, ops_pool.cpp, ...).
   register_elementwise_ops();
   register_matmul_ops();
   register_shape_ops();
   register_softmax_ops();
+  register_conv_ops();
+  register_pool_ops();
+  register_norm_ops();
+  register_reduce_ops();
 }
 
 }  // namespace npuvp::onnx
