@@ -157,6 +157,14 @@ struct Span {
   MemSpace space;
   uint64_t begin, end;
   bool write, exact;
+  // init: a read is reported only when a whole `grain` of it (from begin) was never written
+  // (0: any byte). The cube reads whole fractals; rows past a matrix's edge are the layout's
+  // padding, which Nd2Nz leaves alone and whose products land in rows or columns of C that
+  // are never copied out.
+  uint32_t grain = 0;
+  // memory: a whole-32 B copy may reach up to 31 bytes past the allocation's end (its last
+  // block starts inside it: a tensor's ragged end).
+  uint32_t slack = 0;
 };
 
 void move_spans(const aicore::DataMove& m, std::vector<Span>& out) {
@@ -166,10 +174,13 @@ void move_spans(const aicore::DataMove& m, std::vector<Span>& out) {
     const aicore::Operand& o = dst ? m.dst : m.src;
     const uint64_t block = dst ? aicore::move_dst_block(m) : aicore::move_src_block(m);
     const uint64_t pitch = dst ? aicore::move_dst_pitch(m) : aicore::move_src_pitch(m);
+    const uint32_t slack = o.space == MemSpace::GM && block % 32 == 0 ? 31 : 0;
     if (pitch == block || m.block_count == 1) {
-      out.push_back({o.space, o.addr, o.addr + uint64_t(m.block_count - 1) * pitch + block, dst, true});
+      out.push_back({o.space, o.addr, o.addr + uint64_t(m.block_count - 1) * pitch + block, dst, true, 0, slack});
     } else {
-      for (uint32_t i = 0; i < m.block_count; ++i) out.push_back({o.space, o.addr + i * pitch, o.addr + i * pitch + block, dst, true});
+      for (uint32_t i = 0; i < m.block_count; ++i) {
+        out.push_back({o.space, o.addr + i * pitch, o.addr + i * pitch + block, dst, true, 0, slack});
+      }
     }
   }
 }
@@ -256,8 +267,10 @@ void spans_of(const Instruction& instr, std::vector<Span>& out) {
   } else if (auto* op = std::get_if<aicore::LoadData2D>(&instr)) {
     // Fractal r from start_index + r * src_stride to r * (1 + dst_gap) (layout::load2d).
     constexpr uint64_t kFractal = 512;
+    const size_t first = out.size();
     blocks(op->src.space, op->src.addr + uint64_t(op->start_index) * kFractal, op->repeat, kFractal,
            [&](uint64_t r) { return r * op->src_stride * kFractal; }, false, out);
+    for (size_t i = first; i < out.size(); ++i) out[i].grain = kFractal;
     blocks(op->dst.space, op->dst.addr, op->repeat, kFractal,
            [&](uint64_t r) { return r * (1 + uint64_t(op->dst_gap)) * kFractal; }, true, out);
   } else if (auto* op = std::get_if<aicore::LoadData3D>(&instr)) {
@@ -318,6 +331,7 @@ uint64_t padded(uint64_t size) { return (size + 31) / 32 * 32; }
 }  // namespace
 
 struct Sanitizer::State {
+  std::vector<std::array<uint32_t, 6>> drain_only;  // drain_only_waits()
   SiteTable sites;
   std::vector<std::string> names;                      // instruction names
   std::unordered_map<uint32_t, uint32_t> name_of_class;  // instr_class -> names index
@@ -356,6 +370,11 @@ struct Sanitizer::State {
     std::array<std::deque<Issued>, aicore::kNumPipes> issued;
     std::shared_ptr<const VC> scalar_snap;
     std::map<std::tuple<int, int, uint32_t>, std::deque<Token>> flags;  // (src, dst, id)
+    // Per pipe, the last WaitFlag it ran while nothing else has run on it since: (src, dst,
+    // id, its occurrence in this block), or src -1. Still there when every pipe drains, it
+    // ordered nothing (drain_only_waits()).
+    std::map<std::tuple<int, int, uint32_t>, uint32_t> waits_run;
+    std::array<std::array<int64_t, 4>, aicore::kNumPipes> last_wait;
     std::map<uint32_t, std::deque<VC>> cross;                            // counted-up counters
     VC pending_cross;  // the last CrossCoreSetFlag's clock
     std::array<Shadow, 8> local;
@@ -543,6 +562,8 @@ void Sanitizer::block_begin(int core, const std::string& core_name, uint32_t blo
   for (auto& q : c.issued) q.clear();
   c.scalar_changed();
   c.flags.clear();
+  c.waits_run.clear();
+  for (auto& w : c.last_wait) w = {-1, 0, 0, 0};
   // The previous block on this core drained before this one started: local memory is this
   // block's alone, and holds nothing it wrote.
   for (auto& l : c.local) l.clear();
@@ -591,7 +612,14 @@ struct SanitizerAccess {
     if (written && san.options_.init && !span.write) {
       uint64_t first = 0;
       bool all = false;
-      if (unwritten(*written, span.begin, span.end, first, all) && (span.exact || all)) {
+      bool report = unwritten(*written, span.begin, span.end, first, all) && (span.exact || all);
+      if (report && span.grain != 0 && !all) {  // some whole grain unwritten?
+        report = false;
+        for (uint64_t g = span.begin; g + span.grain <= span.end && !report; g += span.grain) {
+          report = unwritten(*written, g, g + span.grain, first, all) && all;
+        }
+      }
+      if (report) {
         // Decided when the launch ends: a read that races with a write is that race's finding.
         s.unwritten_reads.push_back({a.event, span.space, span.begin, span.end, first});
       }
@@ -687,7 +715,7 @@ struct SanitizerAccess {
       if (it != s.allocs.begin()) {
         --it;
         // Usable up to the size rounded up to 32 B (padded()).
-        const uint64_t a = it->first, e = a + padded(it->second.size);
+        const uint64_t a = it->first, e = std::max(a + padded(it->second.size), a + it->second.size + span.slack);
         if (span.begin >= a && span.end <= e) {
           if (it->second.live) return;
           if (s.seen.insert({"use-after-free", s.events[event].site}).second) {
@@ -747,7 +775,10 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
     vc.join(*issued.snap);
     c.joined[p] = issued.version;
   }
+  // Flags the pipe sets after a wait keep it pending: drain_only_waits() is about accesses.
+  if (!std::holds_alternative<aicore::SetFlag>(instr)) c.last_wait[p] = {-1, 0, 0, 0};
   if (auto* f = std::get_if<aicore::WaitFlag>(&instr)) {
+    c.last_wait[p] = {int64_t(f->src), int64_t(f->dst), int64_t(f->id), c.waits_run[{int(f->src), int(f->dst), f->id}]++};
     auto& q = c.flags[{int(f->src), int(f->dst), f->id}];
     if (!q.empty()) {
       // A flag from the scalar unit (S_X) is what the hardware needs after scalar stores; the
@@ -877,12 +908,18 @@ void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t 
 
 void Sanitizer::scalar_drained(int core) {
   State::Core& c = s_->core(core);
+  for (auto& w : c.last_wait) {
+    if (w[0] >= 0) s_->drain_only.push_back({uint32_t(core), c.block, uint32_t(w[0]), uint32_t(w[1]), uint32_t(w[2]), uint32_t(w[3])});
+    w = {-1, 0, 0, 0};
+  }
   VC& vc = c.vc[size_t(Pipe::S)];
   for (size_t p = 0; p < c.vc.size(); ++p) {
     if (p != size_t(Pipe::S)) vc.join(c.vc[p]);
   }
   c.scalar_changed();
 }
+
+const std::vector<std::array<uint32_t, 6>>& Sanitizer::drain_only_waits() const { return s_->drain_only; }
 
 void Sanitizer::queue_flags(int core, bool on) { s_->core(core).queue_flags = on; }
 
