@@ -715,7 +715,10 @@ struct SanitizerAccess {
       if (it != s.allocs.begin()) {
         --it;
         // Usable up to the size rounded up to 32 B (padded()).
-        const uint64_t a = it->first, e = std::max(a + padded(it->second.size), a + it->second.size + span.slack);
+        // Reads may also reach aclrtMalloc's extra 32 B past the rounded size (the lib Matmul
+        // reads a bias in whole 64 B units); writes there would clobber the next tensor's.
+        const uint64_t a = it->first,
+                       e = std::max(a + padded(it->second.size) + (span.write ? 0 : 32), a + it->second.size + span.slack);
         if (span.begin >= a && span.end <= e) {
           if (it->second.live) return;
           if (s.seen.insert({"use-after-free", s.events[event].site}).second) {

@@ -616,18 +616,20 @@ TEST(SanitizerBattery, AivReadsWhatTheAicWritesAfterCrossCoreFlagIsSilent) {
 
 // ======================= out of bounds =======================
 
-// DataCopyPad of 257 floats from an allocation of 256: one element past its end.
-TEST(SanitizerBattery, GmReadOneElementPastTheAllocation) {
+// DataCopyPad of 256 + 17 floats from an allocation of 256: past its end and past the 32 B
+// of padding aclrtMalloc adds (reads up to there are allowed: whole-unit reads of a tensor's
+// end).
+TEST(SanitizerBattery, GmReadPastTheAllocationsPadding) {
   checked("ascend910b");  // DataCopyPad: A2
-  float *gx = gm_floats(kN, 14), *gz = gm_out(kN + 8);
+  float *gx = gm_floats(kN, 14), *gz = gm_out(kN + 24);
   planted("out-of-bounds", 1, [&] {
     GlobalTensor<float> X, Z;
-    X.SetGlobalBuffer(gx, kN + 1);
-    Z.SetGlobalBuffer(gz, kN + 8);
+    X.SetGlobalBuffer(gx, kN + 17);
+    Z.SetGlobalBuffer(gz, kN + 24);
     TPipe pipe;
     TBuf<TPosition::VECCALC> b;
-    pipe.InitBuffer(b, (kN + 8) * 4);
-    DataCopyPad(b.Get<float>(), X, DataCopyExtParams(1, (kN + 1) * 4, 0, 0, 0),
+    pipe.InitBuffer(b, (kN + 24) * 4);
+    DataCopyPad(b.Get<float>(), X, DataCopyExtParams(1, (kN + 17) * 4, 0, 0, 0),
                 DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
     PipeBarrier<PIPE_ALL>();
     DataCopy(Z, b.Get<float>(), kN);
