@@ -294,13 +294,16 @@ struct Access {
   bool touched;      // false: nothing is read or written (nothing enabled)
   uint64_t end;      // bytes from addr to one past the last byte touched
   bool block_style;  // strided operand: report the offending 32 B block
+  // A strided operand's geometry (esize 0: none), for VectorUnit::exact_operand_bytes.
+  uint32_t rep = 0, blk = 0;
+  unsigned esize = 0;
 };
 
 Access strided_access(const char* name, const VectorOp& op, const Strided& s, unsigned epr,
                       unsigned esize) {
   uint64_t units = 0;
   const bool touched = highest_block(op, epr, 32 / esize, s.rep, s.blk, &units);
-  return {name, s.base, kBlockBytes, touched, units * kBlockBytes + kBlockBytes, true};
+  return {name, s.base, kBlockBytes, touched, units * kBlockBytes + kBlockBytes, true, s.rep, s.blk, esize};
 }
 
 Access bytes_access(const char* name, uint64_t addr, uint64_t align, bool touched, uint64_t end) {
@@ -587,6 +590,72 @@ std::vector<VectorUnit::OperandBytes> VectorUnit::operand_bytes(const VectorOp& 
     }
   }
   return out;
+}
+
+void VectorUnit::exact_operand_bytes(const VectorOp& op, std::vector<ExactBytes>& out) {
+  out.clear();
+  const unsigned epr = repeat_elems(op);
+  const vector::MaskPlan plan{op, epr};
+  const uint32_t runs = plan.repeats();
+  // Results a record or a 128 B group apart: contiguous only with a repeat stride of one.
+  const bool strided_dst = (vector::is_whole_reduce(op.op) || op.op == VecOp::PairReduceSum) && op.dst_rep_stride > 1;
+  for (const vector::Access& a : vector::accesses(op)) {
+    const bool write = a.name[0] == 'd';
+    if (op.op == VecOp::Gather && !write && a.name[3] == '0') {
+      out.push_back({0, ~0ull, false, false});
+      continue;
+    }
+    if (!a.touched) continue;
+    if (a.esize == 0) {
+      const uint64_t end = a.addr > ~0ull - a.end ? ~0ull : a.addr + a.end;
+      out.push_back({a.addr, end, write, !a.block_style && !(write && strided_dst)});
+      continue;
+    }
+    // A strided operand: the enabled elements of each repeat's blocks.
+    const size_t first = out.size();
+    const unsigned epb = 32 / a.esize, nblk = epr / epb;
+    const uint64_t full = epb >= 64 ? ~0ull : (1ull << epb) - 1;
+    for (uint32_t r = 0; r < runs; ++r) {
+      const vector::ElemMask m = plan.mask(r);
+      for (unsigned b = 0; b < nblk; ++b) {
+        const uint64_t bits = vector::block_bits(m, b, epb);
+        if (bits == 0) continue;
+        const uint64_t base = a.addr + (uint64_t(r) * a.rep + uint64_t(b) * a.blk) * vector::kBlockBytes;
+        if (bits == full) {
+          if (out.size() > first && out.back().end == base) {
+            out.back().end = base + vector::kBlockBytes;
+          } else {
+            out.push_back({base, base + vector::kBlockBytes, write, true});
+          }
+          continue;
+        }
+        for (unsigned i = 0; i < epb;) {
+          if (!((bits >> i) & 1)) {
+            ++i;
+            continue;
+          }
+          unsigned j = i;
+          while (j < epb && ((bits >> j) & 1)) ++j;
+          out.push_back({base + i * a.esize, base + j * a.esize, write, true});
+          i = j;
+        }
+      }
+    }
+    // Strides may run backwards or overlap (repeat stride 0): sort and merge this operand's.
+    auto begin = out.begin() + std::ptrdiff_t(first);
+    if (!std::is_sorted(begin, out.end(), [](const ExactBytes& x, const ExactBytes& y) { return x.begin < y.begin; })) {
+      std::sort(begin, out.end(), [](const ExactBytes& x, const ExactBytes& y) { return x.begin < y.begin; });
+    }
+    size_t w = first;
+    for (size_t i = first + 1; i < out.size(); ++i) {
+      if (out[i].begin <= out[w].end) {
+        out[w].end = std::max(out[w].end, out[i].end);
+      } else {
+        out[++w] = out[i];
+      }
+    }
+    out.resize(out.size() > first ? w + 1 : first);
+  }
 }
 
 std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {

@@ -75,6 +75,14 @@ class VectorUnit {
     bool write = false;
   };
   static std::vector<OperandBytes> operand_bytes(const VectorOp& op);
+  // The same byte by byte (the sanitizer's footprints): a strided operand as the merged runs
+  // of its enabled elements, gaps left out; `exact` false where a range is still a hull
+  // (Brcb's and GatherMask's strided blocks, strided reduction results, Gather's data reads).
+  struct ExactBytes {
+    uint64_t begin = 0, end = 0;
+    bool write = false, exact = true;
+  };
+  static void exact_operand_bytes(const VectorOp& op, std::vector<ExactBytes>& out);
 
  private:
   Params params_;

@@ -157,6 +157,14 @@ struct Span {
   MemSpace space;
   uint64_t begin, end;
   bool write, exact;
+  // init: a read is reported only when a whole `grain` of it (from begin) was never written
+  // (0: any byte). The cube reads whole fractals; rows past a matrix's edge are the layout's
+  // padding, which Nd2Nz leaves alone and whose products land in rows or columns of C that
+  // are never copied out.
+  uint32_t grain = 0;
+  // memory: a whole-32 B copy may reach up to 31 bytes past the allocation's end (its last
+  // block starts inside it: a tensor's ragged end).
+  uint32_t slack = 0;
 };
 
 void move_spans(const aicore::DataMove& m, std::vector<Span>& out) {
@@ -166,10 +174,13 @@ void move_spans(const aicore::DataMove& m, std::vector<Span>& out) {
     const aicore::Operand& o = dst ? m.dst : m.src;
     const uint64_t block = dst ? aicore::move_dst_block(m) : aicore::move_src_block(m);
     const uint64_t pitch = dst ? aicore::move_dst_pitch(m) : aicore::move_src_pitch(m);
+    const uint32_t slack = o.space == MemSpace::GM && block % 32 == 0 ? 31 : 0;
     if (pitch == block || m.block_count == 1) {
-      out.push_back({o.space, o.addr, o.addr + uint64_t(m.block_count - 1) * pitch + block, dst, true});
+      out.push_back({o.space, o.addr, o.addr + uint64_t(m.block_count - 1) * pitch + block, dst, true, 0, slack});
     } else {
-      for (uint32_t i = 0; i < m.block_count; ++i) out.push_back({o.space, o.addr + i * pitch, o.addr + i * pitch + block, dst, true});
+      for (uint32_t i = 0; i < m.block_count; ++i) {
+        out.push_back({o.space, o.addr + i * pitch, o.addr + i * pitch + block, dst, true, 0, slack});
+      }
     }
   }
 }
@@ -187,15 +198,44 @@ void rows(MemSpace space, uint64_t at, uint64_t n, uint64_t count, uint64_t pitc
   }
 }
 
+// The exact bytes of a layout's blocks: `count` runs of `bytes` at `at + offset(i)`, merged
+// where they touch; past `limit` runs a hull (exact false) instead, to bound the shadow's cost.
+template <class Offset>
+void blocks(MemSpace space, uint64_t at, uint64_t count, uint64_t bytes, Offset offset, bool write,
+            std::vector<Span>& out, uint64_t limit = 4096) {
+  if (count == 0 || bytes == 0) return;
+  const size_t first = out.size();
+  if (count > limit) {
+    uint64_t lo = ~0ull, hi = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+      lo = std::min(lo, at + offset(i));
+      hi = std::max(hi, at + offset(i) + bytes);
+    }
+    out.push_back({space, lo, hi, write, false});
+    return;
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t b = at + offset(i);
+    if (out.size() > first && out.back().end == b) {
+      out.back().end = b + bytes;
+    } else {
+      out.push_back({space, b, b + bytes, write, true});
+    }
+  }
+}
+
 void spans_of(const Instruction& instr, std::vector<Span>& out) {
   out.clear();
   auto hull = [&](MemSpace space, aicore::layout::Range r, bool write) {
     if (r.end > r.begin) out.push_back({space, r.begin, r.end, write, false});
   };
   if (auto* op = std::get_if<aicore::VectorOp>(&instr)) {
-    for (const auto& b : aicore::VectorUnit::operand_bytes(*op)) {
+    // Each strided operand as the runs of its enabled elements (models/aicore/vector_unit.h).
+    thread_local std::vector<aicore::VectorUnit::ExactBytes> bytes;
+    aicore::VectorUnit::exact_operand_bytes(*op, bytes);
+    for (const auto& b : bytes) {
       if (b.end == ~0ull) continue;  // Gather's data reads: anywhere in UB (not checked)
-      out.push_back({MemSpace::UB, b.begin, b.end, b.write, false});
+      out.push_back({MemSpace::UB, b.begin, b.end, b.write, b.exact});
     }
   } else if (auto* m = std::get_if<aicore::DataMove>(&instr)) {
     move_spans(*m, out);
@@ -206,13 +246,37 @@ void spans_of(const Instruction& instr, std::vector<Span>& out) {
            uint64_t(op->d_value) * size, uint64_t(op->src_d_value) * size, false, out);
     }
     if (op->nd_num > 16) hull(op->src.space, aicore::layout::nd2nz_src_range(*op), false);
-    hull(op->dst.space, aicore::layout::nd2nz_dst_range(*op), true);
+    // Destination: block b of row j of matrix i at i * matrix stride + j * n stride (32 B
+    // units) + b * c0 stride (32 B units), as layout::nd2nz writes them; column by column.
+    const uint64_t nblocks = (uint64_t(op->d_value) * size + 31) / 32, rows_n = op->n_value;
+    if (op->nd_num > 0 && rows_n > 0 && nblocks > 0) {
+      const uint64_t mat = uint64_t(op->dst_nz_matrix_stride) * size, nst = uint64_t(op->dst_nz_n_stride) * 32,
+                     c0 = uint64_t(op->dst_nz_c0_stride) * 32;
+      if (nst == 32) {  // a column of a matrix is one run of n_value blocks
+        blocks(op->dst.space, op->dst.addr, uint64_t(op->nd_num) * nblocks, rows_n * 32,
+               [&](uint64_t k) { return (k / nblocks) * mat + (k % nblocks) * c0; }, true, out);
+      } else {
+        blocks(op->dst.space, op->dst.addr, uint64_t(op->nd_num) * nblocks * rows_n, 32,
+               [&](uint64_t k) {
+                 const uint64_t i = k / (nblocks * rows_n), b = k / rows_n % nblocks, j = k % rows_n;
+                 return i * mat + b * c0 + j * nst;
+               },
+               true, out);
+      }
+    }
   } else if (auto* op = std::get_if<aicore::LoadData2D>(&instr)) {
-    hull(op->src.space, aicore::layout::load2d_src_range(*op), false);
-    hull(op->dst.space, aicore::layout::load2d_dst_range(*op), true);
+    // Fractal r from start_index + r * src_stride to r * (1 + dst_gap) (layout::load2d).
+    constexpr uint64_t kFractal = 512;
+    const size_t first = out.size();
+    blocks(op->src.space, op->src.addr + uint64_t(op->start_index) * kFractal, op->repeat, kFractal,
+           [&](uint64_t r) { return r * op->src_stride * kFractal; }, false, out);
+    for (size_t i = first; i < out.size(); ++i) out[i].grain = kFractal;
+    blocks(op->dst.space, op->dst.addr, op->repeat, kFractal,
+           [&](uint64_t r) { return r * (1 + uint64_t(op->dst_gap)) * kFractal; }, true, out);
   } else if (auto* op = std::get_if<aicore::LoadData3D>(&instr)) {
-    hull(op->src.space, aicore::layout::load3d_src_range(*op), false);
-    hull(op->dst.space, aicore::layout::load3d_dst_range(*op), true);
+    hull(op->src.space, aicore::layout::load3d_src_range(*op), false);  // im2col reads: a hull
+    const auto d = aicore::layout::load3d_dst_range(*op);                // contiguous fractals
+    if (d.end > d.begin) out.push_back({op->dst.space, d.begin, d.end, true, true});
   } else if (auto* op = std::get_if<aicore::Mmad>(&instr)) {
     const uint64_t k0 = 32 / aicore::dtype_size(op->a_type);
     const uint64_t m1 = (op->m + 15) / 16, n1 = (op->n + 15) / 16, k1 = (op->k + k0 - 1) / k0;
@@ -223,13 +287,25 @@ void spans_of(const Instruction& instr, std::vector<Span>& out) {
     if (op->bias) out.push_back({MemSpace::BT, op->bias_addr, op->bias_addr + n1 * 16 * 4, false, true});
     out.push_back({MemSpace::L0C, op->c, c_end, true, true});
   } else if (auto* op = std::get_if<aicore::Fixpipe>(&instr)) {
-    hull(MemSpace::L0C, aicore::layout::fixpipe_src_range(*op), false);
-    const uint64_t dsize = aicore::dtype_size(op->dst_type);
+    // NZ columns of 16: column n1 holds m_size rows of 16 elements, `stride` apart; the last
+    // column of a ragged n only its first (n_size - 1) % 16 + 1 elements of each row.
+    auto nz = [&](MemSpace space, uint64_t at, uint64_t column_pitch, uint64_t esize, bool write) {
+      if (op->m_size == 0 || op->n_size == 0) return;
+      const uint64_t n1n = (op->n_size + 15) / 16, tail = (op->n_size - 1) % 16 + 1, row = 16 * esize;
+      const uint64_t whole = tail == 16 ? n1n : n1n - 1;
+      blocks(space, at, whole, op->m_size * row, [&](uint64_t c) { return c * column_pitch; }, write, out);
+      if (whole < n1n) {
+        blocks(space, at + whole * column_pitch, op->m_size, tail * esize, [&](uint64_t r) { return r * row; }, write,
+               out);
+      }
+    };
+    const uint64_t csize = aicore::dtype_size(op->src_type), dsize = aicore::dtype_size(op->dst_type);
+    nz(MemSpace::L0C, op->src, uint64_t(op->src_stride) * 16 * csize, csize, false);
     if (op->nz2nd) {
       rows(op->dst.space, op->dst.addr, op->m_size, uint64_t(op->n_size) * dsize, uint64_t(op->dst_stride) * dsize, true,
            out);
     } else {
-      hull(op->dst.space, aicore::layout::fixpipe_dst_range(*op), true);
+      nz(op->dst.space, op->dst.addr, uint64_t(op->dst_stride) * 32, dsize, true);
     }
   }
 }
@@ -247,12 +323,15 @@ const char* space_name(MemSpace s) { return aicore::mem_space_name(s); }
 // the launch's end: reading debug information is slow, and a launch is timed).
 std::string site_ref(uint32_t site) { return fmt::format("\x01{}\x02", site); }
 
-// An allocation's usable extent: aclrtMalloc rounds the size up to 32 B and adds 32 B
-// (CANN's aclrtMalloc page, "size ... aligned up to 32 bytes, plus 32 bytes").
-uint64_t padded(uint64_t size) { return (size + 31) / 32 * 32 + 32; }
+// An allocation's usable extent: its size rounded up to 32 B, so that a whole-32 B DataCopy
+// of a tensor's ragged end is legal. aclrtMalloc reserves 32 B more (its page: "aligned up
+// to 32 bytes, plus 32 bytes"), but bytes past the last 32 B block of the size asked for are
+// no tensor's: a copy reaching them is a bug of the kernel's bounds, reported.
+uint64_t padded(uint64_t size) { return (size + 31) / 32 * 32; }
 }  // namespace
 
 struct Sanitizer::State {
+  std::vector<std::array<uint32_t, 6>> drain_only;  // drain_only_waits()
   SiteTable sites;
   std::vector<std::string> names;                      // instruction names
   std::unordered_map<uint32_t, uint32_t> name_of_class;  // instr_class -> names index
@@ -291,6 +370,11 @@ struct Sanitizer::State {
     std::array<std::deque<Issued>, aicore::kNumPipes> issued;
     std::shared_ptr<const VC> scalar_snap;
     std::map<std::tuple<int, int, uint32_t>, std::deque<Token>> flags;  // (src, dst, id)
+    // Per pipe, the last WaitFlag it ran while nothing else has run on it since: (src, dst,
+    // id, its occurrence in this block), or src -1. Still there when every pipe drains, it
+    // ordered nothing (drain_only_waits()).
+    std::map<std::tuple<int, int, uint32_t>, uint32_t> waits_run;
+    std::array<std::array<int64_t, 4>, aicore::kNumPipes> last_wait;
     std::map<uint32_t, std::deque<VC>> cross;                            // counted-up counters
     VC pending_cross;  // the last CrossCoreSetFlag's clock
     std::array<Shadow, 8> local;
@@ -478,6 +562,8 @@ void Sanitizer::block_begin(int core, const std::string& core_name, uint32_t blo
   for (auto& q : c.issued) q.clear();
   c.scalar_changed();
   c.flags.clear();
+  c.waits_run.clear();
+  for (auto& w : c.last_wait) w = {-1, 0, 0, 0};
   // The previous block on this core drained before this one started: local memory is this
   // block's alone, and holds nothing it wrote.
   for (auto& l : c.local) l.clear();
@@ -526,7 +612,14 @@ struct SanitizerAccess {
     if (written && san.options_.init && !span.write) {
       uint64_t first = 0;
       bool all = false;
-      if (unwritten(*written, span.begin, span.end, first, all) && (span.exact || all)) {
+      bool report = unwritten(*written, span.begin, span.end, first, all) && (span.exact || all);
+      if (report && span.grain != 0 && !all) {  // some whole grain unwritten?
+        report = false;
+        for (uint64_t g = span.begin; g + span.grain <= span.end && !report; g += span.grain) {
+          report = unwritten(*written, g, g + span.grain, first, all) && all;
+        }
+      }
+      if (report) {
         // Decided when the launch ends: a read that races with a write is that race's finding.
         s.unwritten_reads.push_back({a.event, span.space, span.begin, span.end, first});
       }
@@ -621,9 +714,11 @@ struct SanitizerAccess {
       auto it = s.allocs.upper_bound(span.begin);
       if (it != s.allocs.begin()) {
         --it;
-        // The runtime pads every allocation (aclrtMalloc: the size rounded up to 32 B, plus
-        // 32 B), which is what makes a whole-32 B DataCopy of a tensor's ragged end legal.
-        const uint64_t a = it->first, e = a + padded(it->second.size);
+        // Usable up to the size rounded up to 32 B (padded()).
+        // Reads may also reach aclrtMalloc's extra 32 B past the rounded size (the lib Matmul
+        // reads a bias in whole 64 B units); writes there would clobber the next tensor's.
+        const uint64_t a = it->first,
+                       e = std::max(a + padded(it->second.size) + (span.write ? 0 : 32), a + it->second.size + span.slack);
         if (span.begin >= a && span.end <= e) {
           if (it->second.live) return;
           if (s.seen.insert({"use-after-free", s.events[event].site}).second) {
@@ -642,7 +737,7 @@ struct SanitizerAccess {
         auto next = s.allocs.upper_bound(span.begin);
         if (next != s.allocs.begin()) {
           auto prev = std::prev(next);
-          near = fmt::format("the nearest allocation below is {} of {} bytes at [0x{:x}, 0x{:x}) (usable with its padding "
+          near = fmt::format("the nearest allocation below is {} of {} bytes at [0x{:x}, 0x{:x}) (usable, rounded up to 32 B, "
                              "up to 0x{:x}){}",
                              prev->second.api, prev->second.size, prev->first, prev->first + prev->second.size,
                              prev->first + padded(prev->second.size), prev->second.live ? "" : " (freed)");
@@ -683,7 +778,10 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
     vc.join(*issued.snap);
     c.joined[p] = issued.version;
   }
+  // Flags the pipe sets after a wait keep it pending: drain_only_waits() is about accesses.
+  if (!std::holds_alternative<aicore::SetFlag>(instr)) c.last_wait[p] = {-1, 0, 0, 0};
   if (auto* f = std::get_if<aicore::WaitFlag>(&instr)) {
+    c.last_wait[p] = {int64_t(f->src), int64_t(f->dst), int64_t(f->id), c.waits_run[{int(f->src), int(f->dst), f->id}]++};
     auto& q = c.flags[{int(f->src), int(f->dst), f->id}];
     if (!q.empty()) {
       // A flag from the scalar unit (S_X) is what the hardware needs after scalar stores; the
@@ -813,12 +911,18 @@ void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t 
 
 void Sanitizer::scalar_drained(int core) {
   State::Core& c = s_->core(core);
+  for (auto& w : c.last_wait) {
+    if (w[0] >= 0) s_->drain_only.push_back({uint32_t(core), c.block, uint32_t(w[0]), uint32_t(w[1]), uint32_t(w[2]), uint32_t(w[3])});
+    w = {-1, 0, 0, 0};
+  }
   VC& vc = c.vc[size_t(Pipe::S)];
   for (size_t p = 0; p < c.vc.size(); ++p) {
     if (p != size_t(Pipe::S)) vc.join(c.vc[p]);
   }
   c.scalar_changed();
 }
+
+const std::vector<std::array<uint32_t, 6>>& Sanitizer::drain_only_waits() const { return s_->drain_only; }
 
 void Sanitizer::queue_flags(int core, bool on) { s_->core(core).queue_flags = on; }
 

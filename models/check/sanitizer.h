@@ -31,6 +31,7 @@
 // when the process ends (or finish() is called), check.report=FILE as JSON; the process then
 // exits non-zero if any error-kind finding was made.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -122,6 +123,12 @@ class Sanitizer {
   // Leak check, summary lines and the JSON report; returns the exit status the run should
   // have (1 with an error-kind finding). Runs once, from the process's exit if not before.
   int finish();
+  // WaitFlags after which their pipe touched no memory before every pipe drained (PipeBarrier
+  // <PIPE_ALL>, a block's end; flags it set meanwhile pass the order on, and a race there
+  // would be reported). Not notes: a kernel's trailing waits clear flags that would
+  // otherwise be reported as never waited. Each is (core, block, src pipe,
+  // dst pipe, event id, occurrence of that wait in the block); for the mutation tests.
+  const std::vector<std::array<uint32_t, 6>>& drain_only_waits() const;
   // Forgets the findings (a test that expected them); the exit status is then 0.
   void clear_findings();
 

@@ -11,6 +11,7 @@ struct Knob {
   bool recording = false;
   bool dropping = false;
   bool reached = false;
+  bool wait_reached = false;
   bool in_queue = false;
   FlagPair target;
   std::vector<FlagPair> sets;
@@ -40,6 +41,7 @@ void drop(const FlagPair& pair) {
   k.wait_count.clear();
 }
 bool dropped_any() { return knob().reached; }
+bool dropped_wait() { return knob().wait_reached; }
 void queue_scope(bool on) { knob().in_queue = on; }
 
 bool skip_set(aicore::Pipe src, aicore::Pipe dst, uint32_t id) {
@@ -58,7 +60,9 @@ bool skip_wait(aicore::Pipe src, aicore::Pipe dst, uint32_t id) {
   Knob& k = knob();
   if (!k.dropping || !block_zero()) return false;
   const uint32_t n = k.wait_count[{int(src), int(dst), id}]++;
-  return k.target.src == src && k.target.dst == dst && k.target.id == id && k.target.occurrence == n;
+  const bool hit = k.target.src == src && k.target.dst == dst && k.target.id == id && k.target.occurrence == n;
+  k.wait_reached |= hit;
+  return hit;
 }
 
 }  // namespace npuvp::ascendc::mutation

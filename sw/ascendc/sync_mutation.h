@@ -21,6 +21,7 @@ void record(bool on);
 const std::vector<FlagPair>& recorded();
 void drop(const FlagPair& pair);
 bool dropped_any();  // whether the dropped pair's SetFlag was reached
+bool dropped_wait();  // whether its WaitFlag was reached (false: nothing ever waited on that set)
 
 // Called by set_flag/wait_flag: true if this one is to be left out.
 bool skip_set(aicore::Pipe src, aicore::Pipe dst, uint32_t id);

@@ -20,3 +20,6 @@ foreach(platform minimal core910 core910b ascend910 ascend910b ascend310p)
   npuvp_sanitizer_cli_test(matmul ${platform})
 endforeach()
 npuvp_sanitizer_cli_test(matmul_softmax ascend910b)
+# The rest of `npuvp list`'s Ascend samples.
+npuvp_sanitizer_cli_test(matmul_square core910b)
+npuvp_sanitizer_cli_test(matmul_square ascend910)

@@ -24,6 +24,9 @@ inline void wait_vector() {
   AscendC::WaitFlag<AscendC::HardEvent::V_S>(id);
 }
 
+// Tells the sanitizer (models/check/sanitizer.h) the borrowed region is a buffer of the block.
+void borrowed_ub(uint64_t addr, uint64_t size);
+
 // The forms without sharedTmpBuffer: CANN pops the UB the TPipe has not given to a queue or
 // buffer. Here it is the same region, [end of the pipe's allocations, end of UB), borrowed for
 // the call only.
@@ -34,6 +37,7 @@ inline AscendC::LocalTensor<uint8_t> stack_buffer(const char* api) {
   const uint64_t free_bytes = pipe->FreeBytes(AscendC::TPosition::VECCALC);
   const uint64_t base = (ub - free_bytes + 31) / 32 * 32;
   const uint32_t size = base < ub ? static_cast<uint32_t>(ub - base) : 0;
+  borrowed_ub(base, size);
   return AscendC::LocalTensor<uint8_t>(AscendC::TPosition::VECCALC, base, size);
 }
 
