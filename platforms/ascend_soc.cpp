@@ -281,6 +281,7 @@ AscendSoc::LaunchTraffic AscendSoc::traffic_so_far() const {
   for (const auto& slice : l2_) {
     t.l2_hits += slice->hits();
     t.l2_lookups += slice->hits() + slice->misses();
+    t.l2_fills += slice->fills();
   }
   t.link_busy = noc_->link_busy_times();
   return t;
@@ -326,6 +327,12 @@ sc_core::sc_time AscendSoc::run(aicore::Task& task) {
   const LaunchTraffic after = traffic_so_far();
   last_launch_ = {after.dram_bytes - before.dram_bytes, after.l2_hits - before.l2_hits,
                   after.l2_lookups - before.l2_lookups, after.link_busy};
+  last_launch_.l2_fills = after.l2_fills - before.l2_fills;
+  // Every transfer of the launch was booked from its start on, so its DRAM bytes fit in the
+  // channels' time up to the last booking's end (issue 29: posted ones outlive the kernel).
+  sc_core::sc_time dram_end = sc_core::sc_time_stamp();
+  for (const auto& mc : dram_) dram_end = std::max(dram_end, mc->busy_until());
+  last_launch_.dram_busy = dram_end - start;
   for (size_t i = 0; i < before.link_busy.size(); ++i) last_launch_.link_busy[i] -= before.link_busy[i];
   return sc_core::sc_time_stamp() - start;
 }

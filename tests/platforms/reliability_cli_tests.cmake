@@ -58,3 +58,9 @@ foreach(setting "interconnect.link_bytes_per_cycle=0.001" "dram.channel_gbps=0.0
   set_tests_properties(platforms.cli.range_end_${index}_runs_in_bounded_memory PROPERTIES TIMEOUT 300)
   math(EXPR index "${index} + 1")
 endforeach()
+# The achieved DRAM rate never exceeds the channels' peak, and every L2 fill reads DRAM, over
+# several channel rates and L2 line sizes (posted write-backs and fills outlived the kernel
+# and were counted over its time: 508.8 of 200 GB/s).
+add_test(NAME platforms.cli.dram_rate_within_peak_and_fills_read_dram
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/platforms/dram_bound.sh ${cli})
+set_tests_properties(platforms.cli.dram_rate_within_peak_and_fills_read_dram PROPERTIES TIMEOUT 300)
