@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "platforms/host_memory.h"
 #include "tlm/config.h"
 #include "tlm/interrupt.h"
 #include "tlm/log.h"
@@ -38,7 +39,8 @@ AscendSoc::Params AscendSoc::params_from_config() {
                                 "simulated time before it is ended as an error (0: no watchdog)");
   aicore::StackGuard::set_watchdog_seconds(p.watchdog_seconds);
   p.host_memory_limit = c.get<uint64_t>("sim.host_memory_limit", p.host_memory_limit,
-                                        "host memory a sample's data may take, in bytes (0: 3/4 of the machine's)");
+                                        "host memory a run may take (the model's estimate, a sample's data), in bytes "
+                                        "(0: 3/4 of the machine's available memory)");
   p.gm_base = c.get<uint64_t>("gm.base", p.gm_base, "device address of GM");
   p.gm_size = c.get<uint64_t>("gm.size", p.gm_size, "GM capacity in bytes (backed lazily)");
   p.l2_slices = c.get_in<unsigned>("l2.slices", p.l2_slices, 0u, Config::kMaxUnits,
@@ -132,6 +134,16 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
       params_(params_from_config()),
       gm_("gm", backing_params(params_)),
       backing_router_("backing") {
+  // Issue 29: a configuration whose model would not fit the host is refused before building it.
+  AscendSocShape shape;
+  shape.cores = params_.separated ? params_.cores * (1 + params_.aiv_per_core) : params_.cores + params_.vector_cores;
+  shape.l2_slices = params_.l2_slices;
+  shape.l2_size = params_.l2_size;
+  shape.l2_line_bytes = params_.l2_line_bytes;
+  shape.dram_controllers = params_.dram_controllers;
+  shape.mesh = params_.interconnect.topology == "mesh";
+  shape.mesh_columns = params_.interconnect.mesh_columns;
+  require_host_memory_for_model(shape, params_.host_memory_limit);
   backing_router_.initiator_socket.bind(gm_.socket);
   backing_router_.map("gm", 0, params_.gm_size, 0);
   noc_ = std::make_unique<interconnect::ChiInterconnect>("ring", params_.interconnect);
