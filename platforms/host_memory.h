@@ -25,8 +25,8 @@ struct HostMemoryEstimate {
 
 // Per core: its pipes, queues, counters and stack guard, measured on ascend910b (see
 // docs/errors.md); its local buffers are mapped on demand and count only as touched.
-inline constexpr uint64_t kHostBytesPerCore = 1200 * 1024;
-inline constexpr uint64_t kHostBytesBase = 48ull << 20;  // the process, SystemC, one core's worth
+inline constexpr uint64_t kHostBytesPerCore = 128 * 1024;
+inline constexpr uint64_t kHostBytesBase = 32ull << 20;  // the process and SystemC
 
 HostMemoryEstimate estimate_host_memory(const AscendSocShape& shape);
 // sim.host_memory_limit's default: 3/4 of the memory the machine has available now
