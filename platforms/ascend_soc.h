@@ -104,6 +104,11 @@ class AscendSoc : public sc_core::sc_module {
     uint64_t dram_bytes = 0;
     uint64_t l2_hits = 0, l2_lookups = 0;
     std::vector<sc_core::sc_time> link_busy;  // by link channel (ChiInterconnect::link_busy_times)
+    // Issue 29: lines the L2 filled from DRAM (a whole-line write miss takes none), and the
+    // time from the launch's start until its DRAM transfers end: write-backs and the fills
+    // of partly written lines are posted, so they can end after the kernel.
+    uint64_t l2_fills = 0;
+    sc_core::sc_time dram_busy = sc_core::SC_ZERO_TIME;
   };
   const LaunchTraffic& last_launch_traffic() const { return last_launch_; }
 

@@ -19,10 +19,12 @@ RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed) {
   // The last launch's own traffic: host copies around it use the same L2 and DRAM.
   const AscendSoc::LaunchTraffic& traffic = soc.last_launch_traffic();
   const uint64_t dram = traffic.dram_bytes, hits = traffic.l2_hits, lookups = traffic.l2_lookups;
-  if (f.seconds > 0) {
-    f.cube_flops = 2.0 * double(macs) / f.seconds;
-    f.dram_bytes_per_second = double(dram) / f.seconds;
-  }
+  f.dram_bytes = dram;
+  f.dram_seconds = std::max(f.seconds, traffic.dram_busy.to_seconds());
+  if (f.seconds > 0) f.cube_flops = 2.0 * double(macs) / f.seconds;
+  if (f.dram_seconds > 0) f.dram_bytes_per_second = double(dram) / f.dram_seconds;
+  f.l2_misses = lookups - hits;
+  f.l2_fills = traffic.l2_fills;
   f.cube_peak_flops = soc.peak_flops();
   f.dram_peak_bytes_per_second = soc.dram_peak_bytes_per_second();
   f.l2_hit_rate = lookups ? double(hits) / double(lookups) : 0.0;
@@ -109,7 +111,21 @@ std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double 
   out += fmt::format("DRAM: {:.1f} GB/s achieved of {:.1f} GB/s peak ({:.1f}%)\n", f.dram_bytes_per_second / 1e9,
                      f.dram_peak_bytes_per_second / 1e9,
                      f.dram_peak_bytes_per_second > 0 ? 100 * f.dram_bytes_per_second / f.dram_peak_bytes_per_second : 0.0);
-  if (soc.num_l2_slices() > 0) out += fmt::format("L2: {:.1f}% hit rate\n", 100 * f.l2_hit_rate);
+  if (f.dram_seconds > f.seconds) {  // (python/npuvp/api.py reads the MB and us)
+    out.pop_back();
+    out += fmt::format("; {:.3f} MB in {:.3f} us: posted write-backs and line fills end {:.3f} us after the kernel\n",
+                       double(f.dram_bytes) / 1e6, f.dram_seconds * 1e6, (f.dram_seconds - f.seconds) * 1e6);
+  }
+  if (soc.num_l2_slices() > 0) {
+    out += fmt::format("L2: {:.1f}% hit rate", 100 * f.l2_hit_rate);
+    // A write miss that covers its whole line allocates it without reading DRAM; its bytes
+    // reach DRAM when the dirty line is evicted (issue 29: "misses but no DRAM traffic").
+    if (f.l2_misses > f.l2_fills) {
+      out += fmt::format("; {} of {} misses were whole-line writes (no fill: DRAM sees them on eviction)",
+                         f.l2_misses - f.l2_fills, f.l2_misses);
+    }
+    out += "\n";
+  }
   out += fmt::format("{}: busiest link {} at {:.1f}% utilisation\n", soc.interconnect().topology().kind(),
                      f.busiest_link.empty() ? "-" : f.busiest_link, 100 * f.max_link_utilisation);
   if (f.pcie_copies > 0) {

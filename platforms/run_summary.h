@@ -12,9 +12,14 @@ struct RunFigures {
   double seconds = 0;             // simulated
   double cube_flops = 0;          // achieved, 2 x MAC / s
   double cube_peak_flops = 0;
+  // Over dram_seconds: the kernel's time, or longer when its posted write-backs and fills
+  // end after it (issue 29), so the rate never exceeds the channels' peak.
   double dram_bytes_per_second = 0;
+  double dram_seconds = 0;
+  uint64_t dram_bytes = 0;
   double dram_peak_bytes_per_second = 0;
   double l2_hit_rate = 0;         // over every slice; 0 when there were no lookups
+  uint64_t l2_misses = 0, l2_fills = 0;  // misses that took no fill were whole-line writes
   double max_link_utilisation = 0;
   std::string busiest_link;
   // Host copies through the PCIe host bridge: bytes each way and the rate while copying.

@@ -82,16 +82,27 @@ void ChiInterconnect::finalize(unsigned stops) {
           "bytes");
     }
   }
-  request_bytes_by_route_.assign(topology_->routes(), 0);
+  target_rank_.assign(stops, -1);
+  target_stops_.clear();
+  for (const Node& t : targets_) {
+    if (target_rank_[t.stop] < 0) {
+      target_rank_[t.stop] = static_cast<int>(target_stops_.size());
+      target_stops_.push_back(t.stop);
+    }
+  }
+  request_bytes_by_route_.assign(size_t(stops) * target_stops_.size() * 2, 0);
   Stats::global().add_flush(this, [this] { flush_link_bytes(); });
 }
 
 void ChiInterconnect::flush_link_bytes() {
   if (!link_bytes_pending_) return;
-  for (unsigned id = 0; id < request_bytes_by_route_.size(); ++id) {
-    uint64_t& bytes = request_bytes_by_route_[id];
+  const auto targets = static_cast<unsigned>(target_stops_.size());
+  for (unsigned slot = 0; slot < request_bytes_by_route_.size(); ++slot) {
+    uint64_t& bytes = request_bytes_by_route_[slot];
     if (bytes == 0) continue;
-    for (unsigned link : topology_->route(id)) *links_[link * 2 + kRequest].bytes += bytes;
+    const unsigned stop = slot / 2 / targets, target = target_stops_[slot / 2 % targets];
+    const Topology::Route route = slot % 2 == 0 ? topology_->route(stop, target) : topology_->route(target, stop);
+    for (unsigned link : route) *links_[link * 2 + kRequest].bytes += bytes;
     bytes = 0;
   }
   for (LinkChannel& lc : links_) {

@@ -146,15 +146,15 @@ class ChiInterconnect : public sc_core::sc_module {
   // Bytes moving along a route from `start` (SystemC time units); `arrival` is the result.
   struct Flow {
     Topology::Route links;
-    unsigned route = 0;  // its id (Topology::route_id)
+    unsigned route = 0;  // its slot in request_bytes_by_route_ (request_slot)
     uint64_t bytes = 0, start = 0, arrival = 0;
   };
   // Appends it field by field: a Flow built apart and copied in is read back as vectors
   // before its scalar stores have landed (a store-forwarding stall on every flow).
   void add_flow(std::vector<Flow>& flows, unsigned from_stop, unsigned to_stop, uint64_t bytes, uint64_t start) const {
     Flow& f = flows.emplace_back();
-    f.route = topology_->route_id(from_stop, to_stop);
-    f.links = topology_->route(f.route);
+    f.route = request_slot(from_stop, to_stop);
+    f.links = topology_->route(from_stop, to_stop);
     f.bytes = bytes;
     f.start = start;
   }
@@ -176,7 +176,17 @@ class ChiInterconnect : public sc_core::sc_module {
   // matters on this path. The data channel's bytes wait in their LinkChannel (next to the
   // resource just booked, where the counter is elsewhere in memory). Stats runs
   // flush_link_bytes before any counter is read.
+  // Issue 29: by (stop, target stop, direction), not by every pair of stops: a flow always
+  // joins a target (home or subordinate) to another node, and a table of stops^2 routes was
+  // the largest part of a 1024-core chip's host memory.
   std::vector<uint64_t> request_bytes_by_route_;
+  std::vector<int> target_rank_;           // by stop: its index in target_stops_, or -1
+  std::vector<unsigned> target_stops_;     // the stops where targets sit, each once
+  unsigned request_slot(unsigned from_stop, unsigned to_stop) const {
+    const auto targets = static_cast<unsigned>(target_stops_.size());
+    if (target_rank_[to_stop] >= 0) return (from_stop * targets + unsigned(target_rank_[to_stop])) * 2;
+    return (to_stop * targets + unsigned(target_rank_[from_stop])) * 2 + 1;  // from a target back
+  }
   bool link_bytes_pending_ = false;
   void flush_link_bytes();
   // Working lists, one set per nesting level (a home node's fills come back through here

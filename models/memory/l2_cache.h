@@ -43,6 +43,7 @@ class L2Slice : public sc_core::sc_module {
   const CacheTags& tags() const { return tags_; }
   uint64_t hits() const { return hits_.value; }
   uint64_t misses() const { return misses_.value; }
+  uint64_t fills() const { return fills_.value; }  // misses less whole-line write misses (no fill)
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);

@@ -2,6 +2,7 @@
 // bandwidth resource with an access latency, chosen by address interleave. The bytes live in
 // one backing memory shared by every controller of the SoC (`downstream`, addressed from 0).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,6 +35,13 @@ class MemoryController : public sc_core::sc_module {
   const Params& params() const { return params_; }
   double peak_bytes_per_second() const { return params_.channel_gbps * 1e9 * params_.channels; }
   uint64_t bytes() const { return bytes_read_.value + bytes_written_.value; }
+  // When the last transfer booked on any channel ends (posted write-backs and fills may end
+  // after the kernel that caused them).
+  sc_core::sc_time busy_until() const {
+    sc_core::sc_time end = sc_core::SC_ZERO_TIME;
+    for (const BandwidthResource& c : channels_) end = std::max(end, c.next_free());
+    return end;
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);

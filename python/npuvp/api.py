@@ -134,7 +134,7 @@ _SIMULATED = re.compile(r"^simulated: (\d+) cycles \(([\d.]+) (\w+) at ([\d.]+) 
                         r"\s+wall: ([\d.]+) s")
 _RESULT = re.compile(r"^result: (PASS|FAIL|NOT CHECKED)(?: \((.*)\))?")
 _CUBE = re.compile(r"^cube: ([\d.]+) TFLOPS achieved of ([\d.]+) peak")
-_DRAM = re.compile(r"^DRAM: ([\d.]+) GB/s achieved of ([\d.]+) GB/s peak")
+_DRAM = re.compile(r"^DRAM: ([\d.]+) GB/s achieved of ([\d.]+) GB/s peak(?:.*; ([\d.]+) MB in ([\d.]+) us)?")
 _L2 = re.compile(r"^L2: ([\d.]+)% hit rate")
 _UNITS = {"ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
@@ -188,6 +188,8 @@ class Result:
         # The kernel's own DRAM traffic, as the summary line counts it (the stats' DRAM counters
         # also hold the host copies around the launch).
         dram_bytes = s["dram_gbps"] * 1e9 * self.seconds if "dram_gbps" in s and self.seconds else 0.0
+        if "dram_mb" in s:  # the rate is over a longer time than the kernel's
+            dram_bytes = s["dram_mb"] * 1e6
         flops = 2.0 * total_macs(self.stats)
         m = {
             "cycles": self.cycles,
@@ -258,6 +260,8 @@ def _parse_summary(stdout):
         m = _DRAM.match(line)
         if m:
             s["dram_gbps"], s["dram_peak_gbps"] = float(m.group(1)), float(m.group(2))
+            if m.group(3):  # the kernel's posted DRAM traffic ended after it (rate over that time)
+                s["dram_mb"], s["dram_us"] = float(m.group(3)), float(m.group(4))
             continue
         m = _L2.match(line)
         if m:

@@ -11,6 +11,7 @@
 
 #include "models/aicore/product.h"
 #include "platforms/ascend_soc.h"
+#include "platforms/host_memory.h"
 #include "sw/kernels/conv2d.h"
 #include "sw/kernels/conv2d_reference.h"
 #include "sw/kernels/elementwise.h"
@@ -254,7 +255,7 @@ MatmulShape matmul_sample_shape(uint32_t cores, uint32_t scale, bool a2) {
 // host memory as it is written) and in the reference's copies.
 void require_host_memory(const char* sample, uint64_t bytes) {
   uint64_t limit = Device::instance().soc().params().host_memory_limit;
-  if (limit == 0) limit = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 4 * 3;
+  if (limit == 0) limit = platform::default_host_memory_limit();
   if (bytes <= limit) return;
   auto size = [](uint64_t b) {
     return b >= (1ull << 30) ? fmt::format("{:.1f} GiB", double(b) / double(1ull << 30))

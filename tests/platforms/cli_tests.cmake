@@ -71,8 +71,8 @@ add_test(NAME platforms.cli.unwritable_stats_path_fails_before_the_run
 # OOM killer would end it otherwise): here with a small limit, so the test is the same on
 # any machine.
 add_test(NAME platforms.cli.sample_too_big_for_the_host_is_an_error
-         COMMAND ${expect} fail "matmul at this size needs about 54 MiB of host memory for its data, more than the 10 MiB it may take"
-                 ${cli} run matmul -p ascend910b --scale 2 --set sim.host_memory_limit=10MiB)
+         COMMAND ${expect} fail "matmul at this size needs about 54 MiB of host memory for its data, more than the 50 MiB it may take"
+                 ${cli} run matmul -p ascend910b --scale 2 --set sim.host_memory_limit=50MiB)
 add_test(NAME platforms.cli.trace_and_stats_files
          COMMAND sh -c "${expect} ok 'trace: ' $<TARGET_FILE:npuvp> run add --trace cli.trace.json --stats cli.stats.json && grep -q '\"ph\": *\"X\"' cli.trace.json && grep -q 'busy_cycles' cli.stats.json")
 

@@ -58,3 +58,19 @@ foreach(setting "interconnect.link_bytes_per_cycle=0.001" "dram.channel_gbps=0.0
   set_tests_properties(platforms.cli.range_end_${index}_runs_in_bounded_memory PROPERTIES TIMEOUT 300)
   math(EXPR index "${index} + 1")
 endforeach()
+# The achieved DRAM rate never exceeds the channels' peak, and every L2 fill reads DRAM, over
+# several channel rates and L2 line sizes (posted write-backs and fills outlived the kernel
+# and were counted over its time: 508.8 of 200 GB/s).
+add_test(NAME platforms.cli.dram_rate_within_peak_and_fills_read_dram
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/platforms/dram_bound.sh ${cli})
+set_tests_properties(platforms.cli.dram_rate_within_peak_and_fills_read_dram PROPERTIES TIMEOUT 300)
+# Bounded host memory in the core count (issue 29): 1024 AI Cores (3072 cores) elaborate and run
+# `add` under a 6 GiB virtual ceiling (1 MiB kernel stacks: 3072 default stacks alone would
+# reserve more address space than that; their local buffers are mapped on demand, the request
+# counters are O(stops x targets)); a model over sim.host_memory_limit is refused up front.
+add_test(NAME platforms.cli.1024_ai_cores_run_in_bounded_memory
+         COMMAND sh -c "ulimit -v 6291456; exec ${expect} ok 'result: NOT CHECKED' ${cli} run add -p ascend910b --mode perf -s gm.size=1GiB -s core.scalar.stack_size=1MiB -s platform.cores=1024")
+set_tests_properties(platforms.cli.1024_ai_cores_run_in_bounded_memory PROPERTIES TIMEOUT 600)
+add_test(NAME platforms.cli.model_over_the_host_memory_limit_is_refused
+         COMMAND ${expect} fail "model needs about .* for platform.cores.*sim.host_memory_limit.*reduce platform.cores"
+                 ${cli} run add -p ascend910b -s platform.cores=1024 -s sim.host_memory_limit=268435456)
