@@ -57,7 +57,7 @@ struct Operand {
   bool flat = false;                      // $lm[a,b,c,d]: one SW address per cycle
   std::array<uint32_t, 4> flat_addr{};    //   those addresses
   uint32_t address = 0;                   // SW (PE memories) or LW (block memories)
-  uint32_t stride = 0;                    // v<k>: address += k * width per cycle (v = 1)
+  uint32_t stride = 0;                    // SW addresses per cycle: v<k> = k, v = the width
   bool t_indirect = false;                // $lmt: + T[cycle] as an SW offset (LM0 only)
   bool negate = false;                    // -$x: sign flipped (float inputs)
   int madpe = -1;                         // j<k>: + one width for PEs 0..k of the MAB

@@ -196,7 +196,7 @@ class Runner {
 
   // ------------------------------------------------------------------ operands
   uint32_t pe_address(const Operand& o, unsigned pe, unsigned c) const {
-    uint32_t a = o.flat ? o.flat_addr[c] : o.address + o.stride * c * o.width_sw;
+    uint32_t a = o.flat ? o.flat_addr[c] : o.address + o.stride * c;
     if (o.madpe >= 0 && pe % sh_.pe_per_mab <= unsigned(o.madpe)) a += o.width_sw;  // j<k>
     if (o.space == Space::LM0 || o.space == Space::LM1) a += s_.bar[size_t(pe) * 2 + (o.space == Space::LM1)];  // M 3.3
     if (o.t_indirect) {

@@ -308,7 +308,9 @@ class LineParser {
       } else if (!addr.empty()) {
         o.address = number(addr, t.column, "address");
       }
-      if (m[5].length()) o.stride = m[6].length() ? number(m[6], t.column, "address increment") : 1;
+      // `v` advances by the operand's width; `v<k>` by k SW addresses whatever the width
+      // (public answers interleave `$ln0v4`/`$ln2v4` outputs and read `$lln0v8` as ln0,8,16,24).
+      if (m[5].length()) o.stride = m[6].length() ? number(m[6], t.column, "address increment") : o.width_sw;
       if (m[7].length()) {
         if (o.t_indirect) fail(t.column, fmt::format("'{}': t and j cannot be combined", t.text));
         o.madpe = int(number(m[8], t.column, "MAB address modification"));
@@ -324,6 +326,7 @@ class LineParser {
         for (uint32_t a : o.flat_addr) check_align(a);
       } else {
         check_align(o.address);
+        check_align(o.stride);  // every cycle's address stays aligned
       }
       return o;
     }

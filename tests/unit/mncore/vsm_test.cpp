@@ -161,8 +161,8 @@ TEST(Vsm, OperandFormsAddressPerCycle) {
   std::string set = "d set $lm0n0c0b0m0p0 8 ";
   for (int i = 0; i < 8; ++i) set += "l" + std::string(15, '0') + char('0' + i);
   set += "\nnop/2\n";
-  // v: +2 SW per cycle for a long word; v2: +4; flat: one address per cycle; ll: two long words.
-  std::string d = run(set + "lpassa $lm0v $lr0v\nlpassa $lm0v2 $ls0v\nlpassa $lm[14,0,6,2] $ln0v\n"
+  // v: +2 SW per cycle for a long word; v4: +4 SW; flat: one address per cycle; ll: two long words.
+  std::string d = run(set + "lpassa $lm0v $lr0v\nlpassa $lm0v4 $ls0v\nlpassa $lm[14,0,6,2] $ln0v\n"
                             "lpassa $llm0v $llr16v\nd get $lr0n0c0b0m0p0 4\nd get $ls0n0c0b0m0p0 4\n"
                             "d get $ln0n0c0b0m0p0 4\nd get $lr16n0c0b0m0p0 8\n");
   const char* want[] = {"0x0)", "0x1)", "0x2)", "0x3)", "0x0)", "0x2)", "0x4)", "0x6)", "0x7)", "0x0)", "0x3)", "0x1)",
