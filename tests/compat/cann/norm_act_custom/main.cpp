@@ -1,6 +1,6 @@
 /* Host of norm_act_custom: the tilings from CANN's tiling API (GetLayerNormMaxMinTmpSize,
  * GetLayerNormNDTilingInfo, GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetGeluMaxMinTmpSize,
- * GetMeanMaxMinTmpSize) in a TILING_DATA class, then input/ -> output/. */
+ * GetSiluTmpSize, GetMeanMaxMinTmpSize) in a TILING_DATA class, then input/ -> output/. */
 #include <vector>
 #include "data_utils.h"
 #include "norm_act_custom_tiling.h"
@@ -37,6 +37,8 @@ static bool ComputeTiling(optiling::NormActCustomTilingData &tiling)
     ge::Shape flat({ROWS_PER_CORE * H});
     AscendC::GetGeluMaxMinTmpSize(flat, sizeof(float), maxTmp, minTmp);
     tiling.set_geluTmp(maxTmp);
+    AscendC::GetSiluTmpSize(flat, sizeof(float), false, maxTmp, minTmp);  // 0: Silu takes no buffer
+    if (minTmp != 0) return false;
     AscendC::GetMeanMaxMinTmpSize(H, sizeof(float), sizeof(float), false, maxTmp, minTmp);
     tiling.set_meanTmp(minTmp);
     printf("norm_act_custom: tmp bytes LayerNorm %u, RmsNorm %u, Gelu %u, Mean %u\n", tiling.get_layerNormTmp(),
