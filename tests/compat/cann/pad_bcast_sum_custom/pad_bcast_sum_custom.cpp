@@ -23,7 +23,7 @@ public:
         sumGm.SetGlobalBuffer((__gm__ float *)sum + block * rows, rows);
         pipe.InitBuffer(inQueue, 1, (rows * width + padded) * sizeof(float));
         pipe.InitBuffer(outQueue, 1, (rows * width + rows) * sizeof(float));
-        pipe.InitBuffer(workBuf, 2 * rows * padded * sizeof(float) + 32);
+        pipe.InitBuffer(workBuf, (2 * rows * padded + (rows + 7) / 8 * 8) * sizeof(float));  // p, b, the row means
         pipe.InitBuffer(tmpBuf, t.tmpBytes);
     }
     __aicore__ inline void Process(optiling::PadBcastSumTilingData &t)
