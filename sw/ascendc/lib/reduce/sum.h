@@ -3,7 +3,8 @@
 // gets the row's sum, or the sum divided by n (Mean). Each row is one count-form ReduceSum in
 // float (a tree per 64 elements, then the repeats in order; half widened first), Mean then a
 // Div by n; the results are rounded to T once. Temporary buffer: 2 x 64 floats (the sums and
-// divisors of a group of 64 rows) + one float row (the widened row for half; ReduceSum's work).
+// divisors of a group of 64 rows) + the first n of a row, to 32 B, in float (the widened row
+// for half; ReduceSum's work).
 #pragma once
 #include <type_traits>
 #include "sw/ascendc/lib/lib_common.h"
@@ -40,7 +41,10 @@ void row_sums(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>&
   }
   require_size(src, uint64_t(outter) * inner, "srcTensor", api);
   require_size(dst, outter, "dstTensor", api);
-  require_tmp(tmp.GetSize(), npuvp::lib_tiling::row_reduce_tmp_bytes(outter, inner, sizeof(T)), api);
+  // Only the first n of a row (to 32 B) are read, so the temporary depends on n alone, as
+  // GetSumMaxMinTmpSize / GetMeanMaxMinTmpSize say.
+  require_tmp(tmp.GetSize(), npuvp::lib_tiling::row_reduce_tmp_bytes_for_row(n, sizeof(T)), api);
+  const uint32_t span = (n + block_elems<T>() - 1) / block_elems<T>() * block_elems<T>();
   // Rows in groups of kRowReduceGroup (the temporary does not grow with outter); each group's
   // results are rounded to T once, into dst[group start] (32 B aligned for half and float).
   const uint32_t group = npuvp::lib_tiling::kRowReduceGroup;
@@ -49,7 +53,7 @@ void row_sums(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>&
   for (uint32_t first = 0; first < outter; first += group) {
     const uint32_t rows = outter - first < group ? outter - first : group;
     for (uint32_t r = 0; r < rows; ++r) {
-      ReduceSum(sums[r], as_float(src[(first + r) * inner], work, inner), work, static_cast<int32_t>(n));
+      ReduceSum(sums[r], as_float(src[(first + r) * inner], work, span), work, static_cast<int32_t>(n));
     }
     if (mean) {
       Duplicate(divisor, static_cast<float>(n), static_cast<int32_t>(rows));
