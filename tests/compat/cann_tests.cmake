@@ -43,6 +43,12 @@ set(cann_socs_topk_custom Ascend910B3 Ascend310P3)
 # issue 23: ConfusionTranspose exists on the A2 and 310P cores (CANN 8.1 lib/transpose/confusion_transpose.h:
 # __CCE_AICORE__ 220 or 200).
 set(cann_socs_confusion_transpose_custom Ascend910B3 Ascend310P3)
+# issue 23, new-user projects: LayerNorm / RmsNorm / Gelu / Silu / Mean, Pad / UnPad /
+# Broadcast / Sum / Mean and SoftmaxFlashV2 / DropOut exist on the A2 and 310P cores (asc-devkit
+# docs/api: Atlas A2 and Atlas inference products), not on the 910.
+set(cann_socs_norm_act_custom Ascend910B3 Ascend310P3)
+set(cann_socs_pad_bcast_sum_custom Ascend910B3 Ascend310P3)
+set(cann_socs_flash_dropout_custom Ascend910B3 Ascend310P3)
 file(GLOB cann_projects LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/*)
 foreach(project IN LISTS cann_projects)
   if(NOT EXISTS ${project}/CMakeLists.txt)

@@ -9,3 +9,7 @@
 #include "sw/ascendc/lib/pad/pad_tiling.h"
 #include "sw/ascendc/lib/transpose/confusion_transpose_tiling.h"
 #include "sw/ascendc/lib/reduce/reduce_xor_sum_tiling.h"
+// issue 23 (new-user projects): Sum / Mean, DropOut, Silu / Swish temporary sizes.
+#include "sw/ascendc/lib/reduce/sum_tiling.h"
+#include "sw/ascendc/lib/filter/dropout_tiling.h"
+#include "sw/ascendc/lib/activation/silu_tiling.h"

@@ -112,10 +112,18 @@ inline uint32_t rmsnorm_tmp_bytes(uint32_t rows, uint32_t h) { return 4u * ((row
 // half); at least one 64-element chunk.
 inline uint32_t gate_bytes_per_element(uint32_t typeSize) { return typeSize == 2 ? 8u : 4u; }
 inline uint32_t gate_min_tmp_bytes(uint32_t typeSize) { return 64u * gate_bytes_per_element(typeSize); }
-// Sum and Mean (lib/reduce/sum.h): the sums and divisors (outter floats each, padded to 32 B)
-// and one float row.
+// Sum and Mean (lib/reduce/sum.h): rows go in groups of kRowReduceGroup, so the temporary is
+// the group's sums and divisors (kRowReduceGroup floats each) and one float row, whatever the
+// row count (CANN's GetSumMaxMinTmpSize / GetMeanMaxMinTmpSize take only the row length n).
+inline constexpr uint32_t kRowReduceGroup = 64;
+inline uint32_t row_reduce_tmp_bytes_for_row(uint32_t n, uint32_t typeSize) {
+  const uint32_t perBlock = typeSize ? 32u / typeSize : 8u;
+  const uint32_t inner = perBlock ? (n + perBlock - 1) / perBlock * perBlock : n;
+  return 4u * (2u * kRowReduceGroup + inner * (typeSize == 2 ? 2u : 1u));
+}
 inline uint32_t row_reduce_tmp_bytes(uint32_t outter, uint32_t inner, uint32_t typeSize) {
-  return 4u * (2u * ((outter + 7) / 8 * 8) + inner * (typeSize == 2 ? 2u : 1u));
+  (void)outter;
+  return row_reduce_tmp_bytes_for_row(inner, typeSize);
 }
 // TopK's temporary bytes for rows of `inner` elements: the scores (float), the indices, and two
 // record buffers of 8 B per element (lib/sort/topk.h).

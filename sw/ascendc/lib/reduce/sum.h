@@ -2,8 +2,9 @@
 // [outter, inner] (inner padded to 32 B), the first n of each row are summed; dstTensor[row]
 // gets the row's sum, or the sum divided by n (Mean). Each row is one count-form ReduceSum in
 // float (a tree per 64 elements, then the repeats in order; half widened first), Mean then a
-// Div by n; the results are rounded to T once. Temporary buffer: twice outter floats (padded
-// to 32 B: the sums, the divisor) + one float row (the widened row for half; ReduceSum's work).
+// Div by n; the results are rounded to T once. Temporary buffer: 2 x 64 floats (the sums and
+// divisors of a group of 64 rows) + the first n of a row, to 32 B, in float (the widened row
+// for half; ReduceSum's work).
 #pragma once
 #include <type_traits>
 #include "sw/ascendc/lib/lib_common.h"
@@ -40,18 +41,26 @@ void row_sums(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>&
   }
   require_size(src, uint64_t(outter) * inner, "srcTensor", api);
   require_size(dst, outter, "dstTensor", api);
-  require_tmp(tmp.GetSize(), npuvp::lib_tiling::row_reduce_tmp_bytes(outter, inner, sizeof(T)), api);
-  const uint32_t o8 = (outter + 7) / 8 * 8;
+  // Only the first n of a row (to 32 B) are read, so the temporary depends on n alone, as
+  // GetSumMaxMinTmpSize / GetMeanMaxMinTmpSize say.
+  require_tmp(tmp.GetSize(), npuvp::lib_tiling::row_reduce_tmp_bytes_for_row(n, sizeof(T)), api);
+  const uint32_t span = (n + block_elems<T>() - 1) / block_elems<T>() * block_elems<T>();
+  // Rows in groups of kRowReduceGroup (the temporary does not grow with outter); each group's
+  // results are rounded to T once, into dst[group start] (32 B aligned for half and float).
+  const uint32_t group = npuvp::lib_tiling::kRowReduceGroup;
   const LocalTensor<float> f = tmp.ReinterpretCast<float>();
-  const LocalTensor<float> sums = f, divisor = f[o8], work = f[2 * o8];
-  for (uint32_t r = 0; r < outter; ++r) {
-    ReduceSum(sums[r], as_float(src[r * inner], work, inner), work, static_cast<int32_t>(n));
+  const LocalTensor<float> sums = f, divisor = f[group], work = f[2 * group];
+  for (uint32_t first = 0; first < outter; first += group) {
+    const uint32_t rows = outter - first < group ? outter - first : group;
+    for (uint32_t r = 0; r < rows; ++r) {
+      ReduceSum(sums[r], as_float(src[(first + r) * inner], work, span), work, static_cast<int32_t>(n));
+    }
+    if (mean) {
+      Duplicate(divisor, static_cast<float>(n), static_cast<int32_t>(rows));
+      Div(sums, sums, divisor, static_cast<int32_t>(rows));
+    }
+    from_float(dst[first], sums, rows);
   }
-  if (mean) {
-    Duplicate(divisor, static_cast<float>(n), static_cast<int32_t>(outter));
-    Div(sums, sums, divisor, static_cast<int32_t>(outter));
-  }
-  from_float(dst, sums, outter);
 }
 
 }  // namespace npuvp::ascendc::lib

@@ -24,9 +24,16 @@ namespace optiling {
 #define NPUVP_TCUBE_HOST_FIELD(name) TILING_DATA_FIELD_DEF(int32_t, name);
 BEGIN_TILING_DATA_DEF(TCubeTiling)
 NPUVP_TCUBE_TILING_FIELDS(NPUVP_TCUBE_HOST_FIELD)
+ public:
+  // A kernel that reads its tiling class with GET_TILING_DATA holds this host form where CANN's
+  // generated kernel struct holds the plain TCubeTiling (`const TCubeTiling& t =
+  // tilingData.cubeTilingData;`): the same bytes, so the reference is the kernel's.
+  operator const ::TCubeTiling&() const { return *reinterpret_cast<const ::TCubeTiling*>(this); }
+  operator ::TCubeTiling&() { return *reinterpret_cast<::TCubeTiling*>(this); }
 END_TILING_DATA_DEF;
 #undef NPUVP_TCUBE_HOST_FIELD
 }  // namespace optiling
+static_assert(sizeof(optiling::TCubeTiling) == sizeof(TCubeTiling), "one layout");
 
 namespace matmul_tiling {
 

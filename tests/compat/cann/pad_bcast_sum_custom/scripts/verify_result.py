@@ -1,0 +1,34 @@
+#!/usr/bin/python3
+"""verify_result.py <output dir>: the row sums and the centred rows within 1e-5 relative
+(1e-5 absolute) of the float64 goldens."""
+import sys
+
+import numpy as np
+
+
+def close(name, output, golden, rtol=1e-5, atol=1e-5):
+    if output.size != golden.size:
+        print(f"[ERROR] {name}: {output.size} values, {golden.size} expected")
+        return False
+    bad = np.where(~np.isclose(output, golden, rtol=rtol, atol=atol))[0]
+    for index in bad[:10]:
+        print(f"{name} index {index:06d}: expected {golden[index]:.9f}, actual {output[index]:.9f}")
+    if bad.size:
+        print(f"[ERROR] {name}: {bad.size} of {golden.size} values off")
+        return False
+    return True
+
+
+def verify_result(out_dir):
+    ok = True
+    for name in ("y", "sum"):
+        got = np.fromfile(f"{out_dir}/output_{name}.bin", dtype=np.float32)
+        want = np.fromfile(f"{out_dir}/golden_{name}.bin", dtype=np.float32)
+        ok = close(name, got, want) and ok
+    if ok:
+        print("test pass")
+    return ok
+
+
+if __name__ == "__main__":
+    sys.exit(0 if verify_result(sys.argv[1]) else 1)
