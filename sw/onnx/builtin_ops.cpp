@@ -7,6 +7,7 @@ void register_elementwise_ops();  // ops_elementwise.cpp
 void register_matmul_ops();       // ops_matmul.cpp
 void register_shape_ops();        // ops_shape.cpp
 void register_softmax_ops();      // ops_softmax.cpp
+void register_aicpu_ops();        // ops_aicpu.cpp (issue 28: TopK, ArgMax, NonMaxSuppression)
 
 void register_builtin_ops() {
   // Topics are added here as their files land (ops_conv.cpp, ops_pool.cpp, ...).
@@ -14,6 +15,7 @@ void register_builtin_ops() {
   register_matmul_ops();
   register_shape_ops();
   register_softmax_ops();
+  register_aicpu_ops();
 }
 
 }  // namespace npuvp::onnx
