@@ -173,7 +173,9 @@ GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs,
         continue;
       }
       TensorDesc desc = model.tensors.at(out);
-      if (dynamic(desc)) desc.shape = op->output_bound(node, descs(model, node.inputs), o);
+      // A data-dependent size gets its bound (even where the model declares a shape: the
+      // kernel may write up to the bound); run() sets the size it wrote.
+      if (op->output_bound) desc.shape = op->output_bound(node, descs(model, node.inputs), o);
       place(desc, nullptr, false);
       ctx.outputs.push_back(&tensors.at(out));
     }

@@ -1,5 +1,6 @@
 #include "sw/onnx/model_loader.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <set>

@@ -93,7 +93,8 @@ struct OpLowering {
   std::function<void(OpContext&)> run;
   // Only for an output whose size depends on the values (NonMaxSuppression's selected indices;
   // ONNX shape inference leaves a dimension unknown, -1 here): its largest shape. The runtime
-  // allocates that much and run() sets the output's desc.shape to what it wrote.
+  // allocates that much (for every output of the node) and run() sets each output's desc.shape
+  // to what it wrote.
   std::function<std::vector<int64_t>(const Node&, const std::vector<TensorDesc>& inputs, size_t output)>
       output_bound;
 };
