@@ -21,9 +21,9 @@ TaskScheduler::TaskScheduler(sc_core::sc_module_name name, std::vector<AiCore*> 
       cross_core_(cross_core),
       status_(cores_.size()),
       unit_of_core_(cores_.size(), -1),
-      aicore_tasks_(Stats::global().counter(std::string(this->name()) + ".aicore_tasks", "tasks",
+      aicore_tasks_(Stats::global().counter(std::string(basename()) + ".aicore_tasks", "tasks",
                                             "AI Core kernels dispatched")),
-      aicpu_tasks_(Stats::global().counter(std::string(this->name()) + ".aicpu_tasks", "tasks",
+      aicpu_tasks_(Stats::global().counter(std::string(basename()) + ".aicpu_tasks", "tasks",
                                            "AI CPU kernels dispatched (issue 28)")) {
   status_socket.register_b_transport(this, &TaskScheduler::b_transport);
   status_socket.register_transport_dbg(this, &TaskScheduler::transport_dbg);
