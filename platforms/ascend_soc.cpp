@@ -191,8 +191,9 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
   aicpu.data = params_.mode != SimMode::Perf;
   aicpu.timed = params_.mode != SimMode::Functional;
   aicpu_ = std::make_unique<soc::AiCpu>("aicpu", aicpu);
-  aicpu_->ring_socket.bind(noc_->target_socket);
+  for (unsigned i = 0; i < aicpu_->ai_cores(); ++i) aicpu_->ring_socket(i).bind(noc_->target_socket);
   aicpu_->set_gm_window(gm_.data(), params_.gm_base, params_.gm_size);
+  scheduler_->set_aicpu(aicpu_.get());  // AI CPU kernels are tasks of the same stream
   soc::Dvpp::Params dvpp = soc::Dvpp::params_from_config();
   dvpp.timed = params_.mode != SimMode::Functional;
   dvpp_ = std::make_unique<soc::Dvpp>("dvpp", dvpp);
@@ -275,8 +276,9 @@ void AscendSoc::place_stops() {
   // The host bridge shares memory controller 0's stop (an I/O stop), so adding it changes no
   // other node's route.
   noc_->add_requester("host_bridge", mc_stop[0]);
-  // Issue 28: the AI CPU cluster and the DVPP also sit at I/O stops (the last controller's).
-  noc_->add_requester("aicpu", mc_stop.back());
+  // Issue 28: the AI CPU cluster and the DVPP also sit at I/O stops (the last controller's);
+  // each AI CPU core is a requester of its own there.
+  for (unsigned i = 0; i < aicpu_->ai_cores(); ++i) noc_->add_requester(fmt::format("aicpu{}", i), mc_stop.back());
   noc_->add_requester("dvpp", mc_stop.back());
   for (unsigned i = 0; i < params_.l2_slices; ++i) noc_->add_home(fmt::format("l2_{}", i), l2_stop[i]);
   for (unsigned i = 0; i < params_.dram_controllers; ++i) noc_->add_subordinate(fmt::format("dram{}", i), mc_stop[i]);

@@ -146,7 +146,6 @@ Counter& stat(const std::string& block, const char* what, const char* unit, cons
 
 AiCpu::AiCpu(sc_core::sc_module_name name, const Params& params)
     : sc_module(name),
-      ring_socket("ring_socket"),
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
       job_(std::make_unique<Job>()),
@@ -161,6 +160,8 @@ AiCpu::AiCpu(sc_core::sc_module_name name, const Params& params)
     core->l2 = std::make_unique<memory::CacheTags>(
         memory::CacheTags::Geometry{params_.l2_size, params_.line_bytes, params_.l2_ways, 1, 1}, (n + ".l2").c_str());
     cores_.push_back(std::move(core));
+    ring_sockets_.push_back(
+        std::make_unique<tlm_utils::simple_initiator_socket<AiCpu>>(fmt::format("ring_socket{}", i).c_str()));
   }
   l3_ = std::make_unique<memory::CacheTags>(
       memory::CacheTags::Geometry{params_.l3_size, params_.line_bytes, params_.l3_ways, 1, 1},
@@ -254,7 +255,7 @@ void AiCpu::thread() {
   }
 }
 
-sc_core::sc_time AiCpu::fill(uint64_t line, bool write, const sc_core::sc_time& at) {
+sc_core::sc_time AiCpu::fill(size_t core, uint64_t line, bool write, const sc_core::sc_time& at) {
   tlm::tlm_generic_payload tx;
   InitiatorExtension ext(-1, -1, false);  // timing only: the body moved the bytes
   prepare(tx, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line, nullptr, params_.line_bytes);
@@ -262,7 +263,7 @@ sc_core::sc_time AiCpu::fill(uint64_t line, bool write, const sc_core::sc_time& 
   sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
   {
     BorrowedExtension<InitiatorExtension> with_initiator(tx, &ext);
-    ring_socket->b_transport(tx, delay);
+    (*ring_sockets_[core])->b_transport(tx, delay);
   }
   ++fills_;
   if (tx.is_response_error() && error_.empty()) {
@@ -333,10 +334,10 @@ void AiCpu::time_job() {
       k.in_flight.pop_front();
     }
     if (l3.evicted_dirty) {
-      fill(l3.victim_line, true, k.at);
+      fill(c, l3.victim_line, true, k.at);
       ++r.writebacks;
     }
-    k.in_flight.push_back(fill(s.line, false, k.at));
+    k.in_flight.push_back(fill(c, s.line, false, k.at));
     ++r.line_fills;
   }
   sc_core::sc_time end = t0;

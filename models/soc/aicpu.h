@@ -3,9 +3,10 @@
 // the operators which are not matrix-shaped).
 //
 // `aicpu.cores` Arm cores, of which `aicpu.control_cores` run the control software and the rest
-// run AI CPU kernels. The cluster is one requester stop on the ring: a kernel's GM traffic
-// crosses L1 -> L2 -> L3 (tag-level caches, models/memory/cache_tags.h) and, on an L3 miss or
-// a dirty L3 eviction, the ring, L2 slices and DRAM like an AI Core's.
+// run AI CPU kernels. Each AI CPU core is its own requester on the ring (one port per core, all
+// at the cluster's stop): a kernel's GM traffic crosses L1 -> L2 -> L3 (tag-level caches,
+// models/memory/cache_tags.h) and, on an L3 miss or a dirty L3 eviction, goes out through the
+// port of the core that missed to the ring, L2 slices and DRAM like an AI Core's.
 //
 // Kernels are host-native C++ functions registered by name (AicpuRegistry). A launch runs each
 // block's body natively against the GM bytes through an AicpuContext, which records what the
@@ -138,7 +139,8 @@ class AiCpu : public sc_core::sc_module {
   };
   static Params params_from_config();  // the `aicpu.*` keys
 
-  tlm_utils::simple_initiator_socket<AiCpu> ring_socket;
+  // The ring port of AI CPU core `core` (< ai_cores()): bind each, in order.
+  tlm_utils::simple_initiator_socket<AiCpu>& ring_socket(unsigned core) { return *ring_sockets_.at(core); }
 
   AiCpu(sc_core::sc_module_name name, const Params& params);
   ~AiCpu() override;
@@ -165,9 +167,10 @@ class AiCpu : public sc_core::sc_module {
   struct Job;
   void thread();
   void time_job();
-  sc_core::sc_time fill(uint64_t line, bool write, const sc_core::sc_time& at);
+  sc_core::sc_time fill(size_t core, uint64_t line, bool write, const sc_core::sc_time& at);
 
   Params params_;
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<AiCpu>>> ring_sockets_;
   HostWindow gm_window_;
   sc_core::sc_time cycle_;
   std::vector<std::unique_ptr<Core>> cores_;

@@ -28,61 +28,72 @@ std::pair<uint64_t, uint64_t> my_rows(const AicpuContext& ctx, uint64_t rows) {
   return {first, std::min<uint64_t>(rows, first + per)};
 }
 
-// TopK along the last axis of a [rows, n] float tensor.
+// TopK along axis 1 of an [outer, n, inner] float tensor (inner 1: the last axis).
 void topk(AicpuContext& ctx) {
   need(ctx, 3, 3, 0);
   const auto& a = ctx.args();
   const int64_t rows = a.ints[0], n = a.ints[1], k = a.ints[2];
   const bool largest = a.ints.size() > 3 ? a.ints[3] != 0 : true;
   const bool sorted = a.ints.size() > 4 ? a.ints[4] != 0 : true;
-  if (rows < 0 || n < 1 || k < 0 || k > n) ctx.fail(fmt::format("TopK: k={} must be in [0, n={}] (rows {})", k, n, rows));
+  const int64_t inner = a.ints.size() > 5 ? a.ints[5] : 1;
+  if (rows < 0 || n < 1 || k < 0 || k > n || inner < 1) {
+    ctx.fail(fmt::format("TopK: k={} must be in [0, n={}] (rows {}, inner {})", k, n, rows, inner));
+  }
   const auto [first, last] = my_rows(ctx, uint64_t(rows));
   if (first >= last) return;
-  const float* x = ctx.input<float>(a.tensors[0] + first * n * 4, (last - first) * n);
-  float* values = ctx.output<float>(a.tensors[1] + first * k * 4, (last - first) * k);
-  int64_t* indices = ctx.output<int64_t>(a.tensors[2] + first * k * 8, (last - first) * k);
+  const uint64_t mine = last - first;
+  const float* x = ctx.input<float>(a.tensors[0] + first * n * inner * 4, mine * n * inner);
+  float* values = ctx.output<float>(a.tensors[1] + first * k * inner * 4, mine * k * inner);
+  int64_t* indices = ctx.output<int64_t>(a.tensors[2] + first * k * inner * 8, mine * k * inner);
   // A partial sort: about n log2(k) comparisons per row.
-  ctx.charge(AicpuOpClass::Compare, double(last - first) * double(n) * std::max(1.0, std::log2(double(k) + 1)));
-  ctx.charge(AicpuOpClass::Branchy, double(last - first) * double(k));
+  const double lines = double(mine) * double(inner);
+  ctx.charge(AicpuOpClass::Compare, lines * double(n) * std::max(1.0, std::log2(double(k) + 1)));
+  ctx.charge(AicpuOpClass::Branchy, lines * double(k));
   if (!ctx.has_data()) return;
   std::vector<int64_t> order(static_cast<size_t>(n));
-  for (uint64_t r = 0; r < last - first; ++r) {
-    const float* row = x + r * n;
-    std::iota(order.begin(), order.end(), 0);
-    // ONNX: of equal values the lower index comes first.
-    auto before = [&](int64_t i, int64_t j) {
-      if (row[i] != row[j]) return largest ? row[i] > row[j] : row[i] < row[j];
-      return i < j;
-    };
-    std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
-    if (!sorted) std::sort(order.begin(), order.begin() + k);  // unsorted: any order; ours is by index
-    for (int64_t j = 0; j < k; ++j) {
-      values[r * k + j] = row[order[j]];
-      indices[r * k + j] = order[j];
+  for (uint64_t r = 0; r < mine; ++r) {
+    for (int64_t j = 0; j < inner; ++j) {
+      auto at = [&](int64_t i) { return x[(int64_t(r) * n + i) * inner + j]; };
+      std::iota(order.begin(), order.end(), 0);
+      // ONNX: of equal values the lower index comes first.
+      auto before = [&](int64_t p, int64_t q) {
+        if (at(p) != at(q)) return largest ? at(p) > at(q) : at(p) < at(q);
+        return p < q;
+      };
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+      if (!sorted) std::sort(order.begin(), order.begin() + k);  // unsorted: any order; ours is by index
+      for (int64_t i = 0; i < k; ++i) {
+        values[(int64_t(r) * k + i) * inner + j] = at(order[i]);
+        indices[(int64_t(r) * k + i) * inner + j] = order[i];
+      }
     }
   }
 }
 
-// ArgMax along the last axis of a [rows, n] float tensor (int64 indices).
+// ArgMax along axis 1 of an [outer, n, inner] float tensor (int64 indices [outer, inner]).
 void argmax(AicpuContext& ctx) {
   need(ctx, 2, 2, 0);
   const auto& a = ctx.args();
   const int64_t rows = a.ints[0], n = a.ints[1];
   const bool select_last = a.ints.size() > 2 && a.ints[2] != 0;
-  if (rows < 0 || n < 1) ctx.fail(fmt::format("ArgMax: shape [{}, {}] is empty", rows, n));
+  const int64_t inner = a.ints.size() > 3 ? a.ints[3] : 1;
+  if (rows < 0 || n < 1 || inner < 1) ctx.fail(fmt::format("ArgMax: shape [{}, {}, {}] is empty", rows, n, inner));
   const auto [first, last] = my_rows(ctx, uint64_t(rows));
   if (first >= last) return;
-  const float* x = ctx.input<float>(a.tensors[0] + first * n * 4, (last - first) * n);
-  int64_t* out = ctx.output<int64_t>(a.tensors[1] + first * 8, last - first);
-  ctx.charge(AicpuOpClass::Compare, double(last - first) * double(n));
+  const uint64_t mine = last - first;
+  const float* x = ctx.input<float>(a.tensors[0] + first * n * inner * 4, mine * n * inner);
+  int64_t* out = ctx.output<int64_t>(a.tensors[1] + first * inner * 8, mine * inner);
+  ctx.charge(AicpuOpClass::Compare, double(mine) * double(n) * double(inner));
   if (!ctx.has_data()) return;
-  for (uint64_t r = 0; r < last - first; ++r) {
-    const float* row = x + r * n;
-    int64_t best = 0;
-    for (int64_t i = 1; i < n; ++i) {
-      if (row[i] > row[best] || (select_last && row[i] == row[best])) best = i;
+  for (uint64_t r = 0; r < mine; ++r) {
+    for (int64_t j = 0; j < inner; ++j) {
+      auto at = [&](int64_t i) { return x[(int64_t(r) * n + i) * inner + j]; };
+      int64_t best = 0;
+      for (int64_t i = 1; i < n; ++i) {
+        if (at(i) > at(best) || (select_last && at(i) == at(best))) best = i;
+      }
+      out[int64_t(r) * inner + j] = best;
     }
-    out[r] = best;
   }
 }
 
@@ -107,9 +118,25 @@ float iou(const Box& a, const Box& b) {
 void nms(AicpuContext& ctx) {
   need(ctx, 4, 4, 2);
   const auto& a = ctx.args();
-  const int64_t batches = a.ints[0], classes = a.ints[1], spatial = a.ints[2], max_out = a.ints[3];
+  const int64_t batches = a.ints[0], classes = a.ints[1], spatial = a.ints[2];
+  int64_t max_out = a.ints[3];
   const bool center = a.ints.size() > 4 && a.ints[4] != 0;
-  const double iou_threshold = a.floats[0], score_threshold = a.floats[1];
+  double iou_threshold = a.floats[0], score_threshold = a.floats[1];
+  // ONNX passes these as (optional) scalar tensors: read from GM where given.
+  auto scalar_tensor = [&](size_t t) { return a.tensors.size() > t && a.tensors[t] != 0; };
+  // (Perf mode has no data: the ints/floats stand.)
+  if (scalar_tensor(4)) {
+    const int64_t* v = ctx.input<int64_t>(a.tensors[4], 1);
+    if (ctx.has_data()) max_out = *v;
+  }
+  if (scalar_tensor(5)) {
+    const float* v = ctx.input<float>(a.tensors[5], 1);
+    if (ctx.has_data()) iou_threshold = double(*v);
+  }
+  if (scalar_tensor(6)) {
+    const float* v = ctx.input<float>(a.tensors[6], 1);
+    if (ctx.has_data()) score_threshold = double(*v);
+  }
   if (batches < 0 || classes < 0 || spatial < 0) ctx.fail("NonMaxSuppression: negative dimension");
   if (iou_threshold < 0 || iou_threshold > 1) {
     ctx.fail(fmt::format("NonMaxSuppression: iou_threshold {} is outside [0, 1]", iou_threshold));

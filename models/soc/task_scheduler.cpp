@@ -20,7 +20,11 @@ TaskScheduler::TaskScheduler(sc_core::sc_module_name name, std::vector<AiCore*> 
       aiv_per_group_(aiv_per_group),
       cross_core_(cross_core),
       status_(cores_.size()),
-      unit_of_core_(cores_.size(), -1) {
+      unit_of_core_(cores_.size(), -1),
+      aicore_tasks_(Stats::global().counter(std::string(basename()) + ".aicore_tasks", "tasks",
+                                            "AI Core kernels dispatched")),
+      aicpu_tasks_(Stats::global().counter(std::string(basename()) + ".aicpu_tasks", "tasks",
+                                           "AI CPU kernels dispatched (issue 28)")) {
   status_socket.register_b_transport(this, &TaskScheduler::b_transport);
   status_socket.register_transport_dbg(this, &TaskScheduler::transport_dbg);
   for (AiCore* core : cores_) core->set_listener(this);
@@ -67,6 +71,8 @@ void TaskScheduler::launch(aicore::Task& task) {
     raise(name(), "kernel '{}': this platform has no cores for a {} kernel", task.name, kernel_type_name(task.type));
   }
   task_ = &task;
+  history_.push_back(TaskRecord{Engine::AiCore, task.name, task.block_num, sc_core::sc_time_stamp(), {}});
+  ++aicore_tasks_.value;
   task.blocks_done = 0;
   task.resident_blocks = static_cast<uint32_t>(units_.size());
   next_block_ = 0;
@@ -124,6 +130,7 @@ void TaskScheduler::block_finished(AiCore& core) {
     dispatch(unsigned(unit), next_block_++);
   } else if (task_->blocks_done == task_->block_num) {
     task_ = nullptr;  // the host's Task ends with the launch
+    history_.back().end = sc_core::sc_time_stamp();
   }
 }
 
@@ -139,6 +146,29 @@ void TaskScheduler::mark_deadlock() {
   }
 }
 
+AiCpu::Report TaskScheduler::run_aicpu(const std::string& name, const AicpuArgs& args, uint32_t blocks) {
+  if (!aicpu_) raise(this->name(), "AI CPU kernel '{}': this SoC has no AI CPU attached to its task scheduler", name);
+  // One stream: the AI Core kernel before it has finished (the host's run() returned), so the
+  // AI CPU task starts now, and the next task cannot start before run() below returns.
+  if (task_) raise(this->name(), "AI CPU kernel '{}' dispatched while kernel '{}' still runs", name, task_->name);
+  history_.push_back(TaskRecord{Engine::AiCpu, name, blocks, sc_core::sc_time_stamp(), {}});
+  ++aicpu_tasks_.value;
+  aicpu_running_ = true;
+  AiCpu::Report r;
+  try {
+    r = aicpu_->run(name, args, blocks);
+  } catch (...) {
+    aicpu_running_ = false;
+    throw;
+  }
+  aicpu_running_ = false;
+  last_aicpu_blocks_ = r.blocks;
+  history_.back().blocks = r.blocks;
+  history_.back().start = r.start;
+  history_.back().end = r.start + r.took;
+  return r;
+}
+
 uint32_t TaskScheduler::register_value(uint64_t offset, bool* mapped) const {
   if (mapped) *mapped = true;
   switch (offset) {
@@ -146,6 +176,11 @@ uint32_t TaskScheduler::register_value(uint64_t offset, bool* mapped) const {
     case 0x4: return last_block_dim_;
     case 0x8: return last_blocks_done_;
     case 0xC: return uint32_t(last_type_);
+    case 0x10: return uint32_t(history_.size());
+    case 0x14: return history_.empty() ? 0 : uint32_t(history_.back().engine);
+    case 0x18: return uint32_t(aicpu_tasks_.value);
+    case 0x1C: return last_aicpu_blocks_;
+    case 0x20: return aicpu_running_ ? 1 : 0;
     default: break;
   }
   if (offset >= kCoreRegistersBase) {

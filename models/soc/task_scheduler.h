@@ -7,9 +7,17 @@
 // or each AI Core's group of one AIC and its AIVs (mixed 1:2: block i runs on the AIC and
 // both AIVs of one AI Core, GetBlockIdx() on the AIVs is 2i + GetSubBlockIdx()).
 //
+// AI CPU kernels (issue 28) go through the scheduler too: one stream of tasks, each task
+// starting after the one before it has finished, whichever engine runs it. `history()` keeps
+// every task's engine, name and simulated start and end, in dispatch order.
+//
 // Status registers (32-bit, little endian):
 //   0x000 number of cores        0x004 blockDim of the last launch
 //   0x008 blocks finished        0x00C kernel type (0 default, 1 AIV-only, 2 AIC-only, 3 mix 1:2)
+//   issue 28, the stream's tasks of both engines:
+//   0x010 tasks dispatched (AI Core and AI CPU kernels)   0x014 kind of the last (0 AI Core, 1 AI CPU)
+//   0x018 AI CPU tasks dispatched   0x01C AI CPU blocks of the last AI CPU task
+//   0x020 AI CPU state (0 idle, 1 running)
 //   0x100 + 0x20 * core:  +0x00 core id  +0x04 kind (0 coupled, 1 AIC, 2 AIV)
 //                         +0x08 state (0 idle, 1 running, 2 error)  +0x0C error code
 //                         +0x10 current (or last) block id  +0x14 blocks run
@@ -21,7 +29,9 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 #include "models/aicore/ai_core.h"
+#include "models/soc/aicpu.h"
 #include "models/soc/cross_core_sync.h"
+#include "tlm/stats.h"
 
 namespace npuvp::soc {
 
@@ -43,6 +53,22 @@ class TaskScheduler : public sc_core::sc_module, public aicore::BlockListener {
   void launch(aicore::Task& task);
   // Marks every busy core as failed with a deadlock (the SoC found that nothing can move).
   void mark_deadlock();
+
+  // Issue 28: the AI CPU this scheduler dispatches AI CPU kernels to.
+  void set_aicpu(AiCpu* aicpu) { aicpu_ = aicpu; }
+  // Runs AI CPU kernel `name` as the stream's next task (after every task dispatched before
+  // it has finished; from the host between launches) and returns when it has finished.
+  // Raises if no AI CPU is attached.
+  AiCpu::Report run_aicpu(const std::string& name, const AicpuArgs& args, uint32_t blocks);
+
+  enum class Engine : uint32_t { AiCore = 0, AiCpu = 1 };
+  struct TaskRecord {
+    Engine engine;
+    std::string name;
+    uint32_t blocks = 0;
+    sc_core::sc_time start, end;  // end is zero while the task runs
+  };
+  const std::vector<TaskRecord>& history() const { return history_; }
 
   // The register values (what status_socket reads).
   uint32_t register_value(uint64_t offset, bool* mapped = nullptr) const;
@@ -82,6 +108,13 @@ class TaskScheduler : public sc_core::sc_module, public aicore::BlockListener {
   uint32_t last_block_dim_ = 0;
   uint32_t last_blocks_done_ = 0;
   aicore::KernelType last_type_ = aicore::KernelType::Default;
+  // Issue 28: the stream's tasks of both engines.
+  AiCpu* aicpu_ = nullptr;
+  bool aicpu_running_ = false;
+  uint32_t last_aicpu_blocks_ = 0;
+  std::vector<TaskRecord> history_;
+  Counter& aicore_tasks_;
+  Counter& aicpu_tasks_;
 };
 
 }  // namespace npuvp::soc

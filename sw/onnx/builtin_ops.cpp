@@ -8,6 +8,7 @@ void register_elementwise_ops();  // ops_elementwise.cpp
 void register_matmul_ops();       // ops_matmul.cpp
 void register_shape_ops();        // ops_shape.cpp
 void register_softmax_ops();      // ops_softmax.cpp
+void register_aicpu_ops();        // ops_aicpu.cpp (issue 28: TopK, ArgMax, NonMaxSuppression)
 
 void register_builtin_ops() {
   register_elementwise_ops();
@@ -18,6 +19,7 @@ void register_builtin_ops() {
   register_pool_ops();
   register_norm_ops();
   register_reduce_ops();
+  register_aicpu_ops();
 }
 
 }  // namespace npuvp::onnx

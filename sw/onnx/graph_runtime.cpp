@@ -20,6 +20,10 @@ std::string shape_text(const std::vector<int64_t>& shape) {
   return shape.empty() ? std::string("scalar") : fmt::format("{}", fmt::join(shape, "x"));
 }
 
+bool dynamic(const TensorDesc& t) {
+  return std::any_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d < 0; });
+}
+
 std::vector<TensorDesc> descs(const Model& model, const std::vector<std::string>& names) {
   std::vector<TensorDesc> out;
   for (const auto& name : names) {
@@ -63,7 +67,12 @@ Peaks platform_peaks(Precision precision) {
 void fill_roofline(LayerRecord& layer, const std::vector<LayerLaunch>& launches, const Peaks& peaks) {
   std::map<std::string, double> by_bound;
   layer.roofline_seconds = 0;
+  bool aicpu = false;
   for (const LayerLaunch& l : launches) {
+    if (std::string(l.unit) == "aicpu") {
+      aicpu = true;  // the AI Cores' peaks do not apply: no roofline share
+      continue;
+    }
     const bool cube = std::string(l.unit) == "cube";
     const double unit_peak = cube ? peaks.cube_flops : peaks.vector_flops;
     const double compute = unit_peak > 0 ? l.flops / unit_peak : 0.0;
@@ -77,7 +86,9 @@ void fill_roofline(LayerRecord& layer, const std::vector<LayerLaunch>& launches,
     layer.roofline_percent = 100.0 * layer.roofline_seconds / layer.seconds;
   }
   layer.bound = "latency";
-  if (layer.seconds > 0 && layer.roofline_percent >= 25.0) {
+  if (aicpu) {
+    layer.bound = "aicpu";  // ran (at least partly) on the AI CPU
+  } else if (layer.seconds > 0 && layer.roofline_percent >= 25.0) {
     double most = -1;
     for (const auto& [bound, seconds] : by_bound) {
       if (seconds > most) {
@@ -92,8 +103,20 @@ void check_model(const Model& model) {
   for (const Node& node : model.nodes) {
     const OpLowering* op = find_op(node.op_type);
     if (!op) {
-      raise(node.source, "op type '{}' is not supported (supported: {})", node.op_type,
-            fmt::join(registered_ops(), ", "));
+      raise(node.source, "op type '{}' is not supported (supported: {}; on the AI CPU: {})", node.op_type,
+            fmt::join(registered_ops(), ", "), fmt::join(aicpu_kernel_names(), ", "));
+    }
+    // A value whose size depends on the data: only outputs of lowerings that bound it, and
+    // only read by nobody but the graph's outputs.
+    for (const auto& in : node.inputs) {
+      if (!in.empty() && dynamic(model.tensors.at(in))) {
+        raise(node.source, "input '{}' has no static shape (its size depends on the data of the node making it)", in);
+      }
+    }
+    for (const auto& out : node.outputs) {
+      if (!out.empty() && dynamic(model.tensors.at(out)) && !op->output_bound) {
+        raise(node.source, "output '{}' has no static shape after ONNX shape inference", out);
+      }
     }
     if (op->check) op->check(node, descs(model, node.inputs), descs(model, node.outputs));
   }
@@ -143,20 +166,25 @@ GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs,
     const OpLowering* op = find_op(node.op_type);
     OpContext ctx{device, node, {}, {}, precision, {}, {}};
     for (const auto& in : node.inputs) ctx.inputs.push_back(in.empty() ? nullptr : &tensors.at(in));
-    for (const auto& out : node.outputs) {
+    for (size_t o = 0; o < node.outputs.size(); ++o) {
+      const std::string& out = node.outputs[o];
       if (out.empty()) {
         ctx.outputs.push_back(nullptr);
         continue;
       }
-      place(model.tensors.at(out), nullptr, false);
+      TensorDesc desc = model.tensors.at(out);
+      // A data-dependent size gets its bound (even where the model declares a shape: the
+      // kernel may write up to the bound); run() sets the size it wrote.
+      if (op->output_bound) desc.shape = op->output_bound(node, descs(model, node.inputs), o);
+      place(desc, nullptr, false);
       ctx.outputs.push_back(&tensors.at(out));
     }
     LayerRecord layer;
     layer.name = node.name;
     layer.op_type = node.op_type;
-    layer.shape = shape_text(model.tensors.at(node.outputs.at(0)).shape);
     layer.start = sc_core::sc_time_stamp();
     op->run(ctx);
+    layer.shape = shape_text(ctx.outputs.at(0) ? ctx.outputs[0]->desc.shape : model.tensors.at(node.outputs.at(0)).shape);
     for (void* block : ctx.scratch_blocks) device.free(block);
     std::string unit = "vector";
     for (const LayerLaunch& l : ctx.launches) {
@@ -165,6 +193,7 @@ GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs,
       layer.flops += l.flops;
       layer.bytes += l.bytes;
       if (std::string(l.unit) == "cube") unit = "cube";
+      if (std::string(l.unit) == "aicpu" && unit != "cube") unit = "aicpu";
     }
     layer.unit = unit;
     layer.launches = ctx.launches.size();

@@ -16,14 +16,14 @@ struct LayerRecord {
   uint64_t cycles = 0;               // core clock cycles over its launches
   double seconds = 0;                // simulated
   double flops = 0, bytes = 0;
-  std::string unit;                  // the unit its launches name: cube or vector
+  std::string unit;                  // the unit its launches name: cube, vector or aicpu
   size_t launches = 0;
   sc_core::sc_time start;            // simulated time when its first launch began
   // From the platform's peaks (fill_roofline):
   double tflops = 0, gbps = 0;
   double roofline_seconds = 0;       // sum over launches of max(flops / unit peak, bytes / DRAM peak)
   double roofline_percent = 0;       // roofline_seconds / seconds
-  std::string bound;                 // cube, vector, memory or latency
+  std::string bound;                 // cube, vector, memory, latency, or aicpu (ran on the AI CPU)
 };
 
 struct Peaks {

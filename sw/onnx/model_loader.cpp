@@ -1,5 +1,6 @@
 #include "sw/onnx/model_loader.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -170,6 +171,18 @@ bool static_shape(const pb::TypeProto& type, std::vector<int64_t>* shape) {
   return true;
 }
 
+// A shape of known rank with -1 for each unknown dimension (a data-dependent output size).
+bool ranked_shape(const pb::TypeProto& type, std::vector<int64_t>* shape) {
+  if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return false;
+  shape->clear();
+  for (const auto& d : type.tensor_type().shape().dim()) shape->push_back(d.has_dim_value() ? d.dim_value() : -1);
+  return true;
+}
+
+bool has_unknown_dim(const TensorDesc& t) {
+  return std::any_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d < 0; });
+}
+
 }  // namespace
 
 std::vector<std::string> model_input_names(const std::string& path) {
@@ -234,7 +247,9 @@ Model load_model(const std::string& path, const std::map<std::string, HostTensor
     DType type;
     if (!dtype_of(v.type().tensor_type().elem_type(), &type)) return;  // reported where it is used
     d.type = type;
-    if (!static_shape(v.type(), &d.shape)) return;
+    if (!static_shape(v.type(), &d.shape) && !ranked_shape(v.type(), &d.shape)) return;
+    // Unknown dimensions are kept as -1: the graph runtime accepts them only on outputs
+    // whose lowering bounds them (NonMaxSuppression) and refuses them everywhere else.
     m.tensors[d.name] = d;
   };
   for (const auto& v : graph.input()) add_value(v);
@@ -247,7 +262,7 @@ Model load_model(const std::string& path, const std::map<std::string, HostTensor
   }
   for (const auto& in : graph.input()) {
     if (m.initializers.count(in.name())) continue;
-    if (!m.tensors.count(in.name())) {
+    if (!m.tensors.count(in.name()) || has_unknown_dim(m.tensors[in.name()])) {
       std::vector<int64_t> shape;
       if (in.type().has_tensor_type()) {
         checked_dtype(in.type().tensor_type().elem_type(), path, in.name());

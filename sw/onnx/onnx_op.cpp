@@ -79,6 +79,8 @@ std::map<std::string, OpLowering>& registry() {
 }  // namespace
 
 void register_builtin_ops();  // builtin_ops.cpp
+bool has_aicpu_kernel(const std::string& op_type);   // ops_aicpu.cpp
+OpLowering aicpu_fallback(const std::string& op_type);  // ops_aicpu.cpp
 
 void register_op(OpLowering lowering) {
   std::string type = lowering.op_type;
@@ -93,7 +95,16 @@ static void ensure_builtins() {
 const OpLowering* find_op(const std::string& op_type) {
   ensure_builtins();
   auto it = registry().find(op_type);
-  return it == registry().end() ? nullptr : &it->second;
+  if (it != registry().end()) return &it->second;
+  // No AI Core lowering: an AI CPU kernel of that name runs it (kept apart from the registry,
+  // so registered_ops() lists only the lowerings).
+  static std::map<std::string, OpLowering> fallbacks;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto fb = fallbacks.find(op_type);
+  if (fb != fallbacks.end()) return &fb->second;
+  if (!has_aicpu_kernel(op_type)) return nullptr;
+  return &fallbacks.emplace(op_type, aicpu_fallback(op_type)).first->second;
 }
 
 std::vector<std::string> registered_ops() {

@@ -66,7 +66,8 @@ struct LayerLaunch {
   RunReport report;
   double flops = 0;       // arithmetic operations (a multiply-add counts 2)
   double bytes = 0;       // GM bytes the kernel must move at least (inputs + outputs)
-  const char* unit = "vector";  // "cube" or "vector": which unit bounds it at best
+  const char* unit = "vector";  // "cube" or "vector": which unit bounds it at best; "aicpu": ran
+                                // on the AI CPU (issue 28), outside the AI Cores' roofline
 };
 
 struct OpContext {
@@ -90,6 +91,12 @@ struct OpLowering {
   std::function<void(const Node&, const std::vector<TensorDesc>& inputs,
                      const std::vector<TensorDesc>& outputs)> check;
   std::function<void(OpContext&)> run;
+  // Only for an output whose size depends on the values (NonMaxSuppression's selected indices;
+  // ONNX shape inference leaves a dimension unknown, -1 here): its largest shape. The runtime
+  // allocates that much (for every output of the node) and run() sets each output's desc.shape
+  // to what it wrote.
+  std::function<std::vector<int64_t>(const Node&, const std::vector<TensorDesc>& inputs, size_t output)>
+      output_bound;
 };
 
 // The registry. Each topic file (ops_elementwise.cpp, ops_conv.cpp, ...) defines
@@ -97,7 +104,16 @@ struct OpLowering {
 // every one of them the first time find_op is used (explicit calls, not static registrars,
 // because an object in libnpuvp.a that nothing references would be dropped by the linker).
 void register_op(OpLowering lowering);
+// The lowering of `op_type`; for an op type with none but an AI CPU kernel of the same name
+// (soc::AicpuRegistry), the AI CPU fallback (issue 28), which launches that kernel with
+//   tensors: the node's inputs' GM addresses then its outputs' (0 for an omitted one),
+//   ints:    for each input then each output, its rank then its dimensions (0 alone for an
+//            omitted one), then the node's integer attributes in attribute-name order,
+//   floats:  the node's float attributes in attribute-name order,
+//   blocks:  the kernel's own count.
+// Outputs need static shapes; other attribute kinds are refused.
 const OpLowering* find_op(const std::string& op_type);
 std::vector<std::string> registered_ops();
+std::vector<std::string> aicpu_kernel_names();  // what the fallback can run (ops_aicpu.cpp)
 
 }  // namespace npuvp::onnx

@@ -288,7 +288,8 @@ const RunReport& Device::launch_aicpu(const char* name, const soc::AicpuArgs& ar
     raise("runtime", "AI CPU kernel '{}' launched from inside a running kernel: only the host launches kernels", name);
   }
   const auto wall0 = std::chrono::steady_clock::now();
-  const soc::AiCpu::Report r = soc_->aicpu().run(name, args, blocks);
+  // Through the task scheduler: the stream's next task, after every launch before it.
+  const soc::AiCpu::Report r = soc_->scheduler().run_aicpu(name, args, blocks);
   // What the AI CPU wrote is initialised GM for the kernels after it (check.init).
   if (auto* san = check::Sanitizer::active()) {
     for (const auto& w : r.written) san->host_write(w.address, w.bytes);
