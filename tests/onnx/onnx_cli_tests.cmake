@@ -77,3 +77,13 @@ foreach(approximate none tanh)
     ${expect} ok "result: PASS" ${cli} run ${onnx_models}/gelu_${approximate}.onnx
     --data ${onnx_models}/gelu_${approximate}_data)
 endforeach()
+
+# A small network end to end (issue 26, networks): one BERT-base encoder layer at sequence 64
+# from scripts/models/build_models.py, on the 910B in perf mode; the per-layer table must have
+# one row per node of the model, in order, and a total that is their sum.
+onnx_cli_test(bert_layer_table_has_every_node
+  sh -c "/usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/../scripts/models/build_models.py --out ${onnx_models} \
+           --layers 1 --seq 64 bert > /dev/null && \
+         ${cli} run ${onnx_models}/bert_base_s64_l1.onnx --platform ascend910b --mode perf > ${onnx_models}/bert_l1.txt && \
+         /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/onnx/check_layer_table.py ${onnx_models}/bert_base_s64_l1.onnx \
+           ${onnx_models}/bert_l1.txt")
