@@ -26,5 +26,7 @@ echo "== npuvp: $platform, timed mode, with data"
 /usr/bin/time -f 'npuvp: %e s wall, %U s user + %S s sys' \
     "$build/npuvp" run "$models/resnet50_b1.onnx" --platform "$platform" --mode timed --data "$work/data" \
     > "$work/npuvp.log"
-grep -E '^(total|precision|result)' "$work/npuvp.log" || true
+grep -E '^(total|precision|result|simulated)' "$work/npuvp.log" || true
+echo "== the outputs against a float64 numpy evaluation of the same graph"
+/usr/bin/python3 "$src/scripts/models/host_reference.py" check "$models/resnet50_b1.onnx" "$work/data"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
