@@ -290,7 +290,17 @@ void run_gemm_cube(OpContext& ctx, const GemmPlan& p, bool trans_a, bool trans_b
   if (trans_a) a = transposed(ctx, a, p.k, p.m, "Gemm.transA");  // A' = A^T, M x K
   GmTensor& y = *ctx.outputs[0];
   if (ctx.precision == Precision::Fp16) {
-    if (trans_b) b = transposed(ctx, b, p.n, p.k, "Gemm.transB");  // B' = B^T, K x N
+    if (trans_b && ctx.inputs[1]->constant) {
+      // A weight: transposed on the host before the run, as CANN's offline compiler formats
+      // weights (a strided copy of N x K single elements is scalar work on the 910/310P).
+      float* bt = static_cast<float*>(ctx.scratch(size_t(p.k * p.n) * 4));
+      const float* src = static_cast<const float*>(b);
+      for (int64_t row = 0; row < p.n; ++row)
+        for (int64_t col = 0; col < p.k; ++col) bt[col * p.n + row] = src[row * p.k + col];
+      b = bt;
+    } else if (trans_b) {
+      b = transposed(ctx, b, p.n, p.k, "Gemm.transB");  // B' = B^T, K x N
+    }
     cube_matmul(ctx, to_half(ctx, a, p.m * p.k), to_half(ctx, b, p.k * p.n), y.data, p.m, p.n, p.k);
   } else {
     // The f32 kernel takes Bt (N x K): transB's B as it is, else B transposed.
