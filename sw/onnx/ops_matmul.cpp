@@ -264,10 +264,20 @@ void run_matmul(OpContext& ctx) {
     // Bt: every K x N matrix of B transposed to N x K.
     const int64_t b_matrices = b.desc.elements() / (p.k * p.n);
     void* bt = ctx.scratch(size_t(b.desc.elements()) * 4);
-    CopyView view;
-    view.shape = {b_matrices, p.n, p.k};
-    view.strides = {p.k * p.n, 1, p.n};
-    strided_copy(ctx, "MatMul.transB", b.data, bt, 4, view);
+    if (b.constant) {
+      // A weight: transposed on the host before the run, as an offline compiler formats weights.
+      const float* src = static_cast<const float*>(b.data);
+      float* dst = static_cast<float*>(bt);
+      for (int64_t mat = 0; mat < b_matrices; ++mat)
+        for (int64_t row = 0; row < p.k; ++row)
+          for (int64_t col = 0; col < p.n; ++col)
+            dst[(mat * p.n + col) * p.k + row] = src[(mat * p.k + row) * p.n + col];
+    } else {
+      CopyView view;
+      view.shape = {b_matrices, p.n, p.k};
+      view.strides = {p.k * p.n, 1, p.n};
+      strided_copy(ctx, "MatMul.transB", b.data, bt, 4, view);
+    }
     const char* a32 = static_cast<const char*>(a.data);
     const char* bt32 = static_cast<const char*>(bt);
     float* y = static_cast<float*>(ctx.outputs[0]->data);
