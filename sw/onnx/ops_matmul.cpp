@@ -264,10 +264,20 @@ void run_matmul(OpContext& ctx) {
     // Bt: every K x N matrix of B transposed to N x K.
     const int64_t b_matrices = b.desc.elements() / (p.k * p.n);
     void* bt = ctx.scratch(size_t(b.desc.elements()) * 4);
-    CopyView view;
-    view.shape = {b_matrices, p.n, p.k};
-    view.strides = {p.k * p.n, 1, p.n};
-    strided_copy(ctx, "MatMul.transB", b.data, bt, 4, view);
+    if (b.constant) {
+      // A weight: transposed on the host before the run, as an offline compiler formats weights.
+      const float* src = static_cast<const float*>(b.data);
+      float* dst = static_cast<float*>(bt);
+      for (int64_t mat = 0; mat < b_matrices; ++mat)
+        for (int64_t row = 0; row < p.k; ++row)
+          for (int64_t col = 0; col < p.n; ++col)
+            dst[(mat * p.n + col) * p.k + row] = src[(mat * p.k + row) * p.n + col];
+    } else {
+      CopyView view;
+      view.shape = {b_matrices, p.n, p.k};
+      view.strides = {p.k * p.n, 1, p.n};
+      strided_copy(ctx, "MatMul.transB", b.data, bt, 4, view);
+    }
     const char* a32 = static_cast<const char*>(a.data);
     const char* bt32 = static_cast<const char*>(bt);
     float* y = static_cast<float*>(ctx.outputs[0]->data);
@@ -290,7 +300,17 @@ void run_gemm_cube(OpContext& ctx, const GemmPlan& p, bool trans_a, bool trans_b
   if (trans_a) a = transposed(ctx, a, p.k, p.m, "Gemm.transA");  // A' = A^T, M x K
   GmTensor& y = *ctx.outputs[0];
   if (ctx.precision == Precision::Fp16) {
-    if (trans_b) b = transposed(ctx, b, p.n, p.k, "Gemm.transB");  // B' = B^T, K x N
+    if (trans_b && ctx.inputs[1]->constant) {
+      // A weight: transposed on the host before the run, as CANN's offline compiler formats
+      // weights (a strided copy of N x K single elements is scalar work on the 910/310P).
+      float* bt = static_cast<float*>(ctx.scratch(size_t(p.k * p.n) * 4));
+      const float* src = static_cast<const float*>(b);
+      for (int64_t row = 0; row < p.n; ++row)
+        for (int64_t col = 0; col < p.k; ++col) bt[col * p.n + row] = src[row * p.k + col];
+      b = bt;
+    } else if (trans_b) {
+      b = transposed(ctx, b, p.n, p.k, "Gemm.transB");  // B' = B^T, K x N
+    }
     cube_matmul(ctx, to_half(ctx, a, p.m * p.k), to_half(ctx, b, p.k * p.n), y.data, p.m, p.n, p.k);
   } else {
     // The f32 kernel takes Bt (N x K): transB's B as it is, else B transposed.

@@ -78,3 +78,32 @@ for approximate, y in references.items():
         f.write(numpy_helper.from_array(x, "x").SerializeToString())
     with open(f"{data}/output_0.pb", "wb") as f:
         f.write(numpy_helper.from_array(y.astype(np.float32), "y").SerializeToString())
+
+# Constant weights transposed on the host (issue 26): a Gemm with a transB weight initializer,
+# and the same Gemm with B as a graph input (transposed by a kernel), for fp16 on the 910; a
+# batched MatMul with a weight initializer (f32 on the 910B cube), with its float64 result.
+import os  # noqa: E402
+
+rng = np.random.default_rng(26)
+gemm_a = rng.uniform(-1, 1, (3, 40)).astype(np.float32)
+gemm_b = rng.uniform(-1, 1, (24, 40)).astype(np.float32)
+gemm_c = rng.uniform(-1, 1, (24,)).astype(np.float32)
+save("gemm_weight_transb", [helper.make_node("Gemm", ["a", "w", "c"], ["y"], name="fc", transB=1)],
+     [f32("a", [3, 40])], [f32("y", [3, 24])],
+     [numpy_helper.from_array(gemm_b, "w"), numpy_helper.from_array(gemm_c, "c")])
+save("gemm_input_transb", [helper.make_node("Gemm", ["a", "w", "c"], ["y"], name="fc", transB=1)],
+     [f32("a", [3, 40]), f32("w", [24, 40])], [f32("y", [3, 24])], [numpy_helper.from_array(gemm_c, "c")])
+for folder, tensors in (("gemm_weight_data", [gemm_a]), ("gemm_input_data", [gemm_a, gemm_b])):
+    os.makedirs(f"{out}/{folder}", exist_ok=True)
+    for n, t in enumerate(tensors):
+        with open(f"{out}/{folder}/input_{n}.pb", "wb") as f:
+            f.write(numpy_helper.from_array(t, ["a", "w"][n]).SerializeToString())
+mm_a = rng.uniform(-1, 1, (2, 5, 40)).astype(np.float32)
+mm_b = rng.uniform(-1, 1, (2, 40, 24)).astype(np.float32)
+save("matmul_weight", [helper.make_node("MatMul", ["a", "w"], ["y"], name="mm")],
+     [f32("a", [2, 5, 40])], [f32("y", [2, 5, 24])], [numpy_helper.from_array(mm_b, "w")])
+os.makedirs(f"{out}/matmul_weight_data", exist_ok=True)
+with open(f"{out}/matmul_weight_data/input_0.pb", "wb") as f:
+    f.write(numpy_helper.from_array(mm_a, "a").SerializeToString())
+with open(f"{out}/matmul_weight_data/output_0.pb", "wb") as f:
+    f.write(numpy_helper.from_array((mm_a.astype(np.float64) @ mm_b).astype(np.float32), "y").SerializeToString())

@@ -77,3 +77,28 @@ foreach(approximate none tanh)
     ${expect} ok "result: PASS" ${cli} run ${onnx_models}/gelu_${approximate}.onnx
     --data ${onnx_models}/gelu_${approximate}_data)
 endforeach()
+
+# A small network end to end (issue 26, networks): one BERT-base encoder layer at sequence 64
+# from scripts/models/build_models.py, on the 910B in perf mode; the per-layer table must have
+# one row per node of the model, in order, and a total that is their sum.
+onnx_cli_test(bert_layer_table_has_every_node
+  sh -c "/usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/../scripts/models/build_models.py --out ${onnx_models} \
+           --layers 1 --seq 64 bert > /dev/null && \
+         ${cli} run ${onnx_models}/bert_base_s64_l1.onnx --platform ascend910b --mode perf > ${onnx_models}/bert_l1.txt && \
+         /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/onnx/check_layer_table.py ${onnx_models}/bert_base_s64_l1.onnx \
+           ${onnx_models}/bert_l1.txt")
+
+# Constant weights are transposed on the host (issue 26): the fp16 Gemm with a transB weight
+# initializer on the 910 gives exactly what the same Gemm gives with B fed as an input (which
+# a kernel transposes); a batched MatMul with a weight initializer on the 910B's f32 cube
+# matches float64 within ONNX's tolerances.
+onnx_cli_test(gemm_transb_weight_same_as_input_910
+  sh -c "rm -f ${onnx_models}/gemm_weight_data/output_0.pb && \
+         ${cli} run ${onnx_models}/gemm_weight_transb.onnx --platform ascend910 --precision fp16 --mode functional \
+           --data ${onnx_models}/gemm_weight_data > /dev/null && \
+         cp ${onnx_models}/gemm_weight_data/output_0.pb ${onnx_models}/gemm_input_data/ && \
+         ${expect} ok 'result: PASS' ${cli} run ${onnx_models}/gemm_input_transb.onnx --platform ascend910 \
+           --precision fp16 --mode functional --data ${onnx_models}/gemm_input_data")
+onnx_cli_test(matmul_weight_f32_cube
+  ${expect} ok "result: PASS" ${cli} run ${onnx_models}/matmul_weight.onnx --platform ascend910b --mode functional
+  --data ${onnx_models}/matmul_weight_data)
