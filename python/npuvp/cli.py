@@ -153,6 +153,10 @@ def main(argv=None):
         return plot_command(args)
     except api.RunError as e:
         return _error(str(e), 1)
+    except BrokenPipeError:
+        # The reader of stdout went away (`--export csv | head`): as a Unix filter, stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, KeyError, OSError) as e:
         text = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         return _error(text, 2)
