@@ -7,6 +7,7 @@
 
 #include "platforms/ascend_soc.h"
 #include "tlm/stats.h"
+#include "tlm/tracer.h"
 
 namespace npuvp::platform {
 
@@ -139,6 +140,25 @@ std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double 
                        f.pcie_d2h_bytes_per_second / 1e9, f.pcie_peak_bytes_per_second / 1e9);
   }
   return out;
+}
+
+void write_run_outputs(const std::string& trace, const std::string& stats) {
+  if (!trace.empty()) {
+    Tracer::global().close();
+    fmt::print("trace: {} (open in ui.perfetto.dev)\n", trace);
+  }
+  if (!stats.empty()) {
+    Stats::global().write_json(stats);
+    fmt::print("stats: {}\n", stats);
+  }
+}
+
+void finish_run(AscendSoc& soc, double wall_seconds, const std::string& trace, const std::string& stats) {
+  using Direction = soc::HostBridge::Direction;
+  const sc_core::sc_time copies =
+      soc.host_bridge().busy_time(Direction::HostToDevice) + soc.host_bridge().busy_time(Direction::DeviceToHost);
+  fmt::print("{}", run_summary(soc, sc_core::sc_time_stamp() - copies, wall_seconds));
+  write_run_outputs(trace, stats);
 }
 
 }  // namespace npuvp::platform

@@ -33,4 +33,11 @@ struct RunFigures {
 RunFigures run_figures(AscendSoc& soc, const sc_core::sc_time& elapsed);
 std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double wall_seconds);
 
+// Closes the trace and writes the stats file (either path may be empty), naming each on stdout.
+void write_run_outputs(const std::string& trace, const std::string& stats);
+
+// The end of a successful `npuvp run` on an Ascend platform: the summary over the kernels' time
+// (the time now less the host copies', which get a line of their own), then write_run_outputs.
+void finish_run(AscendSoc& soc, double wall_seconds, const std::string& trace, const std::string& stats);
+
 }  // namespace npuvp::platform

@@ -51,20 +51,7 @@ int run_command(const std::string& kernel, const std::string& platform, std::vec
   const bool perf = soc.params().mode == npuvp::SimMode::Perf;  // no data: nothing to check
   fmt::print("result: {} ({})\n", perf ? "NOT CHECKED" : result.passed ? "PASS" : "FAIL",
              perf ? "perf mode computes no data" : result.detail);
-  // Time passes inside launches and during host copies (PCIe DMA, reported on their own line),
-  // so the kernels' time is the time now less the copies'.
-  using Direction = npuvp::soc::HostBridge::Direction;
-  const sc_core::sc_time copies =
-      soc.host_bridge().busy_time(Direction::HostToDevice) + soc.host_bridge().busy_time(Direction::DeviceToHost);
-  fmt::print("{}", npuvp::platform::run_summary(soc, sc_core::sc_time_stamp() - copies, dev.total_wall_seconds()));
-  if (!trace.empty()) {
-    npuvp::Tracer::global().close();
-    fmt::print("trace: {} (open in ui.perfetto.dev)\n", trace);
-  }
-  if (!stats.empty()) {
-    Stats::global().write_json(stats);
-    fmt::print("stats: {}\n", stats);
-  }
+  npuvp::platform::finish_run(soc, dev.total_wall_seconds(), trace, stats);
   return perf || result.passed ? 0 : 1;
 }
 

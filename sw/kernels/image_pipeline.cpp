@@ -415,14 +415,7 @@ int image_pipeline_command(const std::string& image, const std::string& platform
   }
   fmt::print("result: {} ({})\n", !r.checked ? "NOT CHECKED" : r.passed ? "PASS" : "FAIL",
              r.checked ? r.detail : "perf mode computes no data");
-  if (!trace.empty()) {
-    Tracer::global().close();
-    fmt::print("trace: {} (open in ui.perfetto.dev: DVPP, AI Core and AI CPU tracks)\n", trace);
-  }
-  if (!stats.empty()) {
-    Stats::global().write_json(stats);
-    fmt::print("stats: {}\n", stats);
-  }
+  platform::write_run_outputs(trace, stats);  // the trace has DVPP, AI Core and AI CPU tracks
   return !r.checked || r.passed ? 0 : 1;
 }
 

@@ -124,18 +124,7 @@ int cli_run(const std::string& meta_path, const std::string& data_dir, const std
     write_npy(path, a);
     fmt::print("output: {}\n", path);
   }
-  using Direction = soc::HostBridge::Direction;
-  const sc_core::sc_time copies =
-      soc.host_bridge().busy_time(Direction::HostToDevice) + soc.host_bridge().busy_time(Direction::DeviceToHost);
-  fmt::print("{}", platform::run_summary(soc, sc_core::sc_time_stamp() - copies, dev.total_wall_seconds()));
-  if (!trace.empty()) {
-    Tracer::global().close();
-    fmt::print("trace: {} (open in ui.perfetto.dev)\n", trace);
-  }
-  if (!stats.empty()) {
-    Stats::global().write_json(stats);
-    fmt::print("stats: {}\n", stats);
-  }
+  platform::finish_run(soc, dev.total_wall_seconds(), trace, stats);
   return 0;
 }
 
