@@ -1135,18 +1135,35 @@ class Runner {
   }
 
   // ------------------------------------------------------------------ L2BM <-> L1BM
+  // L1B i belongs to the instruction's L1B set (no @: all of them, however many the board has).
+  static bool in_set(const Instr& in, unsigned i) { return in.l1bset == 0xFF || (i < 8 && (in.l1bset >> i & 1)); }
+
   void l2bm(const Instr& in) {
     const uint64_t a = in.src[0].address, b = in.dst[0].address;
     const unsigned L = sh_.l1b_per_l2b;
     for (unsigned l2 = 0; l2 < sh_.l2bs(); ++l2) {
-      if (in.op == "l2bmb") {  // broadcast 64 long words to the L1Bs (@l1b: one of them)
+      if (in.op == "l2bmi") {  // L1BM -> L1BM (M 3.6.7.9): all reads first, then the writes
+        std::vector<std::pair<unsigned, std::vector<uint64_t>>> sent;
         for (unsigned i = 0; i < L; ++i) {
-          if (in.at >= 0 && unsigned(in.at) != i) continue;
+          if (!in_set(in, i)) continue;
+          std::vector<uint64_t> data(64);
+          for (uint64_t k = 0; k < 64; ++k) data[k] = lb(l2 * L + i, a + k);
+          sent.push_back({i, std::move(data)});
+        }
+        for (const auto& from : sent) {
+          for (unsigned i = 0; i < L; ++i) {
+            if ((i & in.immode) != (from.first & in.immode)) continue;
+            for (uint64_t k = 0; k < 64; ++k) lb(l2 * L + i, b + k) = from.second[k];
+          }
+        }
+      } else if (in.op == "l2bmb") {  // broadcast 64 long words to the L1Bs (@set: those of the set)
+        for (unsigned i = 0; i < L; ++i) {
+          if (!in_set(in, i)) continue;
           for (uint64_t k = 0; k < 64; ++k) lb(l2 * L + i, b + k) = lc(l2, a + k);
         }
       } else if (in.op == "l2bmd" && in.src[0].space == Space::L2BM) {  // distribute: 8 LW per L1B per cycle
         for (unsigned i = 0; i < L; ++i) {
-          if (in.at >= 0 && unsigned(in.at) != i) continue;
+          if (!in_set(in, i)) continue;
           for (unsigned c = 0; c < 4; ++c) {
             for (unsigned k = 0; k < 8; ++k) lb(l2 * L + i, b + 8 * c + k) = lc(l2, a + 64 * c + 8 * i + k);
           }
@@ -1160,10 +1177,15 @@ class Runner {
       } else if (in.op == "l2bm@") {
         if (unsigned(in.at) >= L) fail(fmt::format("L1B {} does not exist (0 to {})", in.at, L - 1));
         for (uint64_t k = 0; k < 64; ++k) lc(l2, b + k) = lb(l2 * L + unsigned(in.at), a + k);
-      } else {  // l2bmr: reduce the L1Bs, in increasing order
+      } else {  // l2bmr[@set]: reduce the L1Bs of the set, in increasing order (M 3.6.7.6)
         for (uint64_t k = 0; k < 64; ++k) {
-          uint64_t acc = lb(l2 * L, a + k);
-          for (unsigned i = 1; i < L; ++i) acc = combine(in.rrn, acc, lb(l2 * L + i, a + k));
+          bool first = true;
+          uint64_t acc = 0;
+          for (unsigned i = 0; i < L; ++i) {
+            if (!in_set(in, i)) continue;
+            acc = first ? lb(l2 * L + i, a + k) : combine(in.rrn, acc, lb(l2 * L + i, a + k));
+            first = false;
+          }
           lc(l2, b + k) = acc;
         }
       }
@@ -1216,13 +1238,67 @@ class Runner {
     if (so.space != Space::L2BM && dop.space != Space::L2BM && in.op != "mvp" && in.op != "mvd") {
       fail("MV broadcasts and reductions have an L2BM side");
     }
-    if (in.op == "mvb4" || in.op == "mvr4") {
-      fail(fmt::format("{}: the inter-group distribute-broadcast / combine-reduce layout is not public; not modelled", in.op));
-    }
     std::vector<Node> src = nodes(so), dst = nodes(dop);
     // The L2B's group of a node (L2BM nodes are numbered group * l2b_per_group + l2b).
     auto group_of = [&](const Node& n) { return n.space == Space::L2BM ? n.index / sh_.l2b_per_group : n.index; };
-    if (in.op == "mvd") {
+    const unsigned G = sh_.groups, C = sh_.l2b_per_group;
+    // Per 64-LW unit on the L2BM side, each Group's DRAM holds 64 / groups LW per L2B number.
+    const uint64_t share = 64 / G;
+    auto whole_board = [&](const char* shape) {
+      if (64 % G) fail(fmt::format("{}: a 64-long-word unit does not split over {} groups", in.op, G));
+      if (so.node >= 0 || dop.node >= 0 || so.node_l2b >= 0 || dop.node_l2b >= 0) {
+        fail(fmt::format("{} moves between every Group and every L2BM ({}): its operands take no @", in.op, shape));
+      }
+    };
+    if (in.op == "mvb4") {
+      // DRAM -> L2BM distribute-broadcast (M 3.5.8.16): per 64-LW unit u, L2B number l of every
+      // Group gets 64 / groups LW from each Group's DRAM, in Group order: Group g's words
+      // d + (64·C/G)·u + (64/G)·l + k land at L2BM word b + 64u + (64/G)·g + k.
+      whole_board("$d<a> $lc<b>");
+      if (so.space != Space::DRAM || dop.space != Space::L2BM) fail("mvb4 moves DRAM ($d) to L2BM ($lc)");
+      for (uint64_t u = 0; u < in.size / 64; ++u) {
+        for (unsigned l = 0; l < C; ++l) {
+          std::vector<uint64_t> row(64);
+          for (unsigned g = 0; g < G; ++g) {
+            for (uint64_t k = 0; k < share; ++k) row[g * share + k] = get({Space::DRAM, g}, so.address + u * share * C + l * share + k);
+          }
+          for (unsigned g = 0; g < G; ++g) {
+            for (uint64_t k = 0; k < 64; ++k) put({Space::L2BM, g * C + l}, dop.address + 64 * u + k, row[k]);
+          }
+        }
+      }
+    } else if (in.op == "mvr4") {
+      // L2BM -> DRAM combine-reduce (M 3.5.8.17): per unit u, L2B number l's 64 LW reduced over
+      // the Groups, split in Group order: Group g's DRAM gets its 64 / groups LW at
+      // d + (64·C/G)·u + (64/G)·l.
+      whole_board("$lc<a> $d<b>");
+      if (so.space != Space::L2BM || dop.space != Space::DRAM) fail("mvr4 moves L2BM ($lc) to DRAM ($d)");
+      for (uint64_t u = 0; u < in.size / 64; ++u) {
+        for (unsigned l = 0; l < C; ++l) {
+          std::vector<uint64_t> row(64);
+          for (uint64_t k = 0; k < 64; ++k) {
+            uint64_t acc = get({Space::L2BM, l}, so.address + 64 * u + k);
+            for (unsigned g = 1; g < G; ++g) acc = combine(in.rrn, acc, get({Space::L2BM, g * C + l}, so.address + 64 * u + k));
+            row[k] = acc;
+          }
+          for (unsigned g = 0; g < G; ++g) {
+            for (uint64_t k = 0; k < share; ++k) put({Space::DRAM, g}, dop.address + u * share * C + l * share + k, row[g * share + k]);
+          }
+        }
+      }
+    } else if (in.op == "mvr" && so.space == Space::L2BM && so.node < 0 && so.node_l2b < 0 && dop.space != Space::L2BM &&
+               dop.node < 0) {
+      // Every L2BM reduced into every Group's DRAM (or PDM) (M 3.5.8.21): per unit u, the 64 LW
+      // reduced over all L2Bs are split in Group order, Group g's share at d + (64/G)·u.
+      whole_board("$lc<a> $d<b>");
+      for (uint64_t u = 0; u < in.size / 64; ++u) {
+        for (uint64_t k = 0; k < 64; ++k) {
+          uint64_t acc = get(src[0], so.address + 64 * u + k);
+          for (size_t i = 1; i < src.size(); ++i) acc = combine(in.rrn, acc, get(src[i], so.address + 64 * u + k));
+          put(dst[k / share], dop.address + share * u + k % share, acc);
+        }
+      }
+    } else if (in.op == "mvd") {
       // Distribute one node over several (or collect several into one): node i of the many
       // takes the i-th contiguous size/N long words (assumed: M gives no unit layout).
       const bool spread = src.size() == 1;

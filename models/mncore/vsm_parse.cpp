@@ -357,6 +357,43 @@ class LineParser {
     return o;
   }
 
+  // An L1B set (M 3.6.7.1): `<b0>/<immode>` takes L1B b when b & ~immode == b0 & ~immode (of
+  // 3 bits); `<b0>` is `<b0>/0`; `[b,c,..]` lists them and must be one of those sets.
+  void l1b_set(const std::string& spec, unsigned column, Instr& in) const {
+    auto set_of = [](unsigned b0, unsigned immode) {
+      uint8_t set = 0;
+      for (unsigned b = 0; b < 8; ++b) {
+        if ((b & ~immode & 7u) == (b0 & ~immode & 7u)) set = uint8_t(set | 1u << b);
+      }
+      return set;
+    };
+    if (spec[0] == '[') {
+      if (spec.back() != ']') fail(column, fmt::format("'@{}': an L1B list is [b,c,...]", spec));
+      uint8_t set = 0;
+      for (const Token& t : tokens(spec.substr(1, spec.size() - 2), column)) {
+        const uint32_t b = number(t.text, t.column, "L1B");
+        if (b > 7) fail(t.column, fmt::format("L1B {} does not exist (0 to 7)", b));
+        set = uint8_t(set | 1u << b);
+      }
+      for (unsigned i = 0; i < 8; ++i) {
+        for (unsigned b0 = 0; b0 < 8; ++b0) {
+          if (set_of(b0, i) == set) {
+            in.l1bset = set;
+            in.immode = i;
+            return;
+          }
+        }
+      }
+      fail(column, fmt::format("'@{}': not an L1B set the hardware can select (M 3.6.7.1, table 3.7)", spec));
+    }
+    const size_t slash = spec.find('/');
+    const uint32_t b0 = number(spec.substr(0, slash), column, "L1B");
+    const uint32_t immode = slash == std::string::npos ? 0 : number(spec.substr(slash + 1), column + unsigned(slash) + 1, "immode");
+    if (b0 > 7 || immode > 7) fail(column, fmt::format("'@{}': the L1B and immode are 0 to 7", spec));
+    in.l1bset = set_of(b0, immode);
+    in.immode = immode;
+  }
+
   void expect_count(const Instr& in, const std::vector<Token>& args, size_t lo, size_t hi, const char* shape) const {
     if (args.size() < lo || args.size() > hi) fail(in.column, fmt::format("'{}' takes {}", in.text, shape));
   }
@@ -373,11 +410,11 @@ class LineParser {
     // `<op>/<mask>`: a zero-flush mask on the opcode; `hbfn/<n>`: the block's mantissa length.
     std::string head_option;
     const size_t slash = head.find('/');
-    if (slash != std::string::npos && head.compare(0, 2, "mv") != 0) {
+    // (mv.../<options> and an L2BM instruction's L1B set @<l1b>/<immode> keep their slash.)
+    if (slash != std::string::npos && head.compare(0, 2, "mv") != 0 && !(head.compare(0, 4, "l2bm") == 0 && head.find('@') < slash)) {
       head_option = head.substr(slash + 1);
       head = head.substr(0, slash);
       if (head_option.size() == 1 && std::isdigit(static_cast<unsigned char>(head_option[0]))) {
-        if (head.compare(0, 5, "l2bmi") == 0) fail(in.column, fmt::format("'{}': l2bmi (L1BM to L1BM through the L2B, its immode) is not modelled", tk[0].text));
         if (head != "hbfn") fail(in.column, fmt::format("'{}': /<mantissa length> belongs to hbfn", tk[0].text));
         in.bfn_mant = unsigned(head_option[0] - '0');
         if (in.bfn_mant < 6) fail(in.column, fmt::format("'{}': hbfn keeps 6 to 9 mantissa bits", tk[0].text));
@@ -445,7 +482,7 @@ class LineParser {
     if (head.compare(0, 2, "mv") == 0) fail(in.column, fmt::format("unknown MV instruction '{}' (mvp, mvb, mvb2, mvb4, mvd, mvr<op>, mvr2<op>, mvr4<op> with /n<size>[i<tag>])", head));
 
     // L2BM instructions.
-    static const std::regex l2(R"(^l2bm(b|d|r[a-z]+)?(@([0-9]+))?$)");
+    static const std::regex l2(R"(^l2bm(b|d|i|r[a-z]+)?(@(.+))?$)");
     if (std::regex_match(head, m, l2)) {
       no_zero_flush();
       in.unit = Unit::L2bm;
@@ -455,8 +492,26 @@ class LineParser {
         in.rrn = kind.substr(1);
         if (!kRrn.count(in.rrn)) fail(in.column, fmt::format("'{}': unknown reduction '{}'", head, in.rrn));
       }
-      if (m[3].length()) in.at = int(number(m[3], in.column, "L1B"));
-      if (in.op == "l2bm@" && in.at < 0) fail(in.column, "l2bm@<l1b> names the L1B it collects from");
+      if (m[3].length()) l1b_set(m[3], in.column + unsigned(head.find('@')) + 1, in);
+      if (in.op == "l2bm@") {
+        if (!m[3].length() || (in.l1bset & (in.l1bset - 1))) fail(in.column, "l2bm@<l1b> names the one L1B it collects from");
+        for (int b = 0; b < 8; ++b) {
+          if (in.l1bset == 1u << b) in.at = b;
+        }
+      }
+      if (in.op == "l2bmi") {
+        // L1BM -> L1BM through the L2B (M 3.6.7.9): the set names the sources, immode the groups.
+        if (!m[3].length() || m[3].str()[0] == '[') fail(in.column, fmt::format("'{}': l2bmi takes its sources as @<l1b>/<immode>", head));
+        if (in.immode == 7) fail(in.column, fmt::format("'{}': l2bmi's immode is 0 to 6 (7 would send every L1B to itself)", head));
+        expect_count(in, args, 2, 2, "a source and a destination ($lb<a> $lb<b>)");
+        in.src.push_back(operand(args[0], false));
+        in.dst.push_back(operand(args[1], true));
+        for (const Operand* o : {&in.src[0], &in.dst[0]}) {
+          if (o->space != Space::L1BM || o->turnaround) fail(o->column, fmt::format("'{}': l2bmi moves $lb to $lb", o->text));
+          if (o->address % 16) fail(o->column, fmt::format("'{}': l2bmi addresses are multiples of 16 long words", o->text));
+        }
+        return in;
+      }
       expect_count(in, args, 2, 2, "a source and a destination");
       in.src.push_back(operand(args[0], false));
       in.dst.push_back(operand(args[1], true));
