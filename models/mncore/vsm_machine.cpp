@@ -1431,6 +1431,22 @@ class Runner {
     dump_ += fmt::format("DEBUG-{}({},{}):{} #{}\n", name, where, addr, body, st_->text);
   }
 
+  // d get of a single word ($m, $n, $r, $s): the long word's forms narrowed to one word
+  // (assumed; the public material shows only long-word dumps).
+  void print_word(const Debug& d, const char* name, const std::string& where, uint32_t addr, uint32_t w) {
+    const uint16_t h0 = uint16_t(w >> 16), h1 = uint16_t(w);
+    std::string body;
+    if (d.type == 'f') {
+      body = fmt::format("({}) (0x{:08x})", value_text(mncore::to_double(FloatFormat::Single, w)), w);
+    } else if (d.type == 'h') {
+      body = fmt::format("({}, {}) (0x{:04x}, 0x{:04x})", value_text(mncore::to_double(FloatFormat::Half, h0)),
+                         value_text(mncore::to_double(FloatFormat::Half, h1)), h0, h1);
+    } else {
+      body = fmt::format("(f:{}, i:{{0x{:X},0x{:X}}}, v:0x{:X})", value_text(mncore::to_double(FloatFormat::Single, w)), h0, h1, w);
+    }
+    dump_ += fmt::format("DEBUG-{}({},{}):{} #{}\n", name, where, addr, body, st_->text);
+  }
+
   void debug(const Debug& d) {
     const Space sp = d.target.space;
     const bool pe_level = sp == Space::LM0 || sp == Space::LM1 || sp == Space::GRF0 || sp == Space::GRF1 || sp == Space::T || sp == Space::Omr;
@@ -1462,6 +1478,16 @@ class Runner {
           V& t = s_.t[size_t(pe) * 4 + i % 4];
           cell = i < 4 ? &t.hi : &t.lo;
           addr = i;
+        } else if (pe_level && d.target.width_sw == 1) {
+          const uint32_t sw = d.target.address + i;
+          if (sw >= s_.size_sw(sp)) fail(fmt::format("'{}': address {} is beyond the memory ({} words)", d.target.text, sw, s_.size_sw(sp)));
+          uint32_t& word = s_.words(sp)[size_t(pe) * s_.size_sw(sp) + sw];
+          if (d.set) {
+            word = uint32_t(d.payload[i]);
+          } else {
+            print_word(d, name, where, sw, word);
+          }
+          continue;
         } else if (pe_level) {
           const uint32_t sw = d.target.address + 2 * i;
           if (sw + 1 >= s_.size_sw(sp)) fail(fmt::format("'{}': address {} is beyond the memory ({} words)", d.target.text, sw, s_.size_sw(sp)));

@@ -584,7 +584,14 @@ class LineParser {
       if (kind == "m" && (op == "add" || op == "passa")) fail(in.column, fmt::format("unknown instruction '{}'", head));
       if (in.prec == 'g' && kind == "v") fail(in.column, fmt::format("'{}': vector operations have no g precision", head));
       const bool needs_half = in.prec == 'd' && (op == "fma" || op == "mul");
-      if (needs_half && !in.half) fail(in.column, fmt::format("'{}' needs u or d (which PE pair computes the product)", head));
+      // The double vector product is enabled for elements 0,1 or 2,3 only, the other pair's
+      // product term being 0 (the manual's vector FMA mode, as scrapbox.io/mncore quotes it):
+      // a four-wide dvfma has no hardware meaning, so u or d is required.
+      if (needs_half && !in.half) {
+        fail(in.column, fmt::format("'{}' needs u or d: the MAU enables the double product for PEs 0,1 (u) or 2,3 (d) only; "
+                                    "a full product is two steps, {}u ... $nowrite then {}d ... $mauf ...",
+                                    head, head, head == "dvmul" ? "dvfma" : head));
+      }
       if (!needs_half && in.half) fail(in.column, fmt::format("unknown instruction '{}'", head));
       in.op = kind + op;
       in.unit = op == "write" ? Unit::MauWrite : op == "read" ? Unit::MauRead : Unit::MauCalc;
@@ -733,10 +740,13 @@ class LineParser {
     if (std::regex_match(t.text, m, pe)) {
       const char mem = m[2].str()[0];
       o.space = mem == 'm' ? Space::LM0 : mem == 'n' ? Space::LM1 : mem == 'r' ? Space::GRF0 : Space::GRF1;
-      if (m[1] != "l") fail(t.column, fmt::format("'{}': d set/get address PE memories in long words ($lm, $ln, $lr, $ls)", t.text));
-      o.width_sw = 2;
+      // Long words ($lm0) or single words ($m1: count and payload in words, assumed as the
+      // public programs that use it need; no ll).
+      if (m[1] == "ll") fail(t.column, fmt::format("'{}': d set/get address PE memories in long words ($lm) or words ($m)", t.text));
+      o.width_sw = m[1] == "l" ? 2 : 1;
       o.address = number(m[3], t.column, "address");
-      if (o.address % 2) fail(t.column, fmt::format("'{}': a long-word address is even", t.text));
+      if (o.address % o.width_sw) fail(t.column, fmt::format("'{}': a long-word address is even", t.text));
+      if (o.width_sw == 1 && d.type == 'd') fail(tk[1].column, fmt::format("'{}': a double is a long word: d getd $l..", t.text));
       loc = m[4];
     } else if (std::regex_match(t.text, m, treg)) {
       o.space = Space::T;
@@ -771,10 +781,12 @@ class LineParser {
       if (!std::isxdigit(static_cast<unsigned char>(c))) fail(t.column, fmt::format("'{}': the payload is hexadecimal long words", t.text));
       hex += c;
     }
-    if (hex.size() != 16ull * d.count) {
-      fail(t.column, fmt::format("the payload has {} hex digits; {} long words need {}", hex.size(), d.count, 16 * d.count));
+    const unsigned digits = d.target.width_sw == 1 ? 8 : 16;  // a word or a long word each
+    if (hex.size() != uint64_t(digits) * d.count) {
+      fail(t.column, fmt::format("the payload has {} hex digits; {} {} need {}", hex.size(), d.count,
+                                 digits == 8 ? "words" : "long words", digits * d.count));
     }
-    for (uint32_t i = 0; i < d.count; ++i) d.payload.push_back(std::strtoull(hex.substr(16 * i, 16).c_str(), nullptr, 16));
+    for (uint32_t i = 0; i < d.count; ++i) d.payload.push_back(std::strtoull(hex.substr(size_t(digits) * i, digits).c_str(), nullptr, 16));
   }
 
   MaskControl mask_control(const std::vector<Token>& tk) const {
