@@ -1299,22 +1299,27 @@ class Runner {
         }
       }
     } else if (in.op == "mvd") {
-      // Distribute one node over several (or collect several into one): node i of the many
-      // takes the i-th contiguous size/N long words (assumed: M gives no unit layout).
+      // Distribute one node over several (or collect several into one) in 16-LW chunks: the
+      // one node's words 16N·t + 16i + k are node i's words 16t + k (N nodes). The chunk is
+      // the 16 LW per node the manual gives for the board-wide MV modes (M 3.5.8.16, 3.5.8.17,
+      // 3.5.8.21); an accepted count_up answer lays L2BM -> PDM concatenation out this way.
       const bool spread = src.size() == 1;
       const std::vector<Node>& many = spread ? dst : src;
-      if ((spread ? dst.size() : src.size()) < 1 || (!spread && dst.size() != 1)) {
+      if (many.empty() || (!spread && dst.size() != 1)) {
         fail(fmt::format("mvd distributes one node over many or collects many into one: '{}' names {} node(s), '{}' {}",
                          so.text, src.size(), dop.text, dst.size()));
       }
-      if (in.size % many.size()) fail(fmt::format("mvd: {} long words do not split evenly over {} nodes", in.size, many.size()));
-      const uint64_t part = in.size / many.size();
-      for (size_t i = 0; i < many.size(); ++i) {
-        for (uint64_t k = 0; k < part; ++k) {
-          if (spread) {
-            put(many[i], dop.address + k, get(src[0], so.address + i * part + k));
-          } else {
-            put(dst[0], dop.address + i * part + k, get(many[i], so.address + k));
+      const uint64_t round = 16 * many.size();
+      if (in.size % round) fail(fmt::format("mvd: {} long words are not whole 16-long-word chunks for {} nodes", in.size, many.size()));
+      for (uint64_t t = 0; t < in.size / round; ++t) {
+        for (size_t i = 0; i < many.size(); ++i) {
+          for (uint64_t k = 0; k < 16; ++k) {
+            const uint64_t one = round * t + 16 * i + k, each = 16 * t + k;
+            if (spread) {
+              put(many[i], dop.address + each, get(src[0], so.address + one));
+            } else {
+              put(dst[0], dop.address + one, get(many[i], so.address + each));
+            }
           }
         }
       }

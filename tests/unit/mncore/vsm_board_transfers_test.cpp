@@ -102,6 +102,22 @@ TEST(VsmBoardTransfers, MvrIntoEveryDramSplitsTheSumInGroupOrder) {
   }
 }
 
+TEST(VsmBoardTransfers, MvdConcatenatesInSixteenWordChunks) {
+  // Every L2BM word k = 1000·(2g + l) + k; mvd collects the 8 L2BMs into Group 1's PDM, 16 LW
+  // from each in L2B order, then the next 16 (the layout an accepted count_up answer derives).
+  std::string text;
+  for (unsigned g = 0; g < 4; ++g) {
+    for (unsigned l = 0; l < 2; ++l) {
+      text += fmt::format("d set $lc0n{}c{} 32 {}\n", g, l, words(32, [&](unsigned k) { return 1000 * (2 * g + l) + k; }));
+    }
+  }
+  text += "mvd/n256 $lc0 $p64@1\nd get $p64n1 256\n";
+  const std::vector<uint64_t> v = values(run(text));
+  ASSERT_EQ(v.size(), 256u);
+  for (unsigned w = 0; w < 256; ++w) EXPECT_EQ(v[w], 1000u * (w % 128 / 16) + 16 * (w / 128) + w % 16) << w;
+  EXPECT_NE(error_of([] { run("mvd/n64 $lc0 $p0@0\n"); }).find("16-long-word chunks for 8 nodes"), std::string::npos);
+}
+
 TEST(VsmBoardTransfers, L1bSetsSelectTheL1bsOfL2bmInstructions) {
   // L1B b of every L2B holds b + 1 at lb[0..63].
   std::string text;
