@@ -367,10 +367,11 @@ class LineParser {
       }
       return set;
     };
-    if (spec[0] == '[') {
-      if (spec.back() != ']') fail(column, fmt::format("'@{}': an L1B list is [b,c,...]", spec));
+    if (spec[0] == '[' || spec.find(',') != std::string::npos) {
+      const bool bracket = spec[0] == '[';
+      if (bracket && spec.back() != ']') fail(column, fmt::format("'@{}': an L1B list is [b,c,...]", spec));
       uint8_t set = 0;
-      for (const Token& t : tokens(spec.substr(1, spec.size() - 2), column)) {
+      for (const Token& t : tokens(bracket ? spec.substr(1, spec.size() - 2) : spec, column)) {
         const uint32_t b = number(t.text, t.column, "L1B");
         if (b > 7) fail(t.column, fmt::format("L1B {} does not exist (0 to 7)", b));
         set = uint8_t(set | 1u << b);
@@ -401,6 +402,13 @@ class LineParser {
   // One instruction of a step.
   Instr instruction(const std::string& text, unsigned base) const {
     std::vector<Token> tk = tokens(text, base);
+    // An L2BM instruction's L1B list may be written without brackets (M 3.6.7.6's example
+    // `l2bmrdfadd@0,4`): its commas belong to the opcode.
+    const size_t head_end = text.find_first_of(" \t");
+    if (text.compare(0, 4, "l2bm") == 0 && text.substr(0, head_end).find(',') != std::string::npos) {
+      tk = head_end == std::string::npos ? std::vector<Token>{} : tokens(text.substr(head_end), base + unsigned(head_end));
+      tk.insert(tk.begin(), Token{text.substr(0, head_end), base + 1});
+    }
     Instr in;
     in.column = tk[0].column;
     in.text = text;
@@ -501,7 +509,9 @@ class LineParser {
       }
       if (in.op == "l2bmi") {
         // L1BM -> L1BM through the L2B (M 3.6.7.9): the set names the sources, immode the groups.
-        if (!m[3].length() || m[3].str()[0] == '[') fail(in.column, fmt::format("'{}': l2bmi takes its sources as @<l1b>/<immode>", head));
+        if (!m[3].length() || m[3].str()[0] == '[' || m[3].str().find(',') != std::string::npos) {
+          fail(in.column, fmt::format("'{}': l2bmi takes its sources as @<l1b>/<immode>", head));
+        }
         if (in.immode == 7) fail(in.column, fmt::format("'{}': l2bmi's immode is 0 to 6 (7 would send every L1B to itself)", head));
         expect_count(in, args, 2, 2, "a source and a destination ($lb<a> $lb<b>)");
         in.src.push_back(operand(args[0], false));

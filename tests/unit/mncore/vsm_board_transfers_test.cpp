@@ -123,19 +123,20 @@ TEST(VsmBoardTransfers, L1bSetsSelectTheL1bsOfL2bmInstructions) {
   std::string text;
   for (unsigned b = 0; b < 8; ++b) text += fmt::format("d set $lb0b{} 64 {}\n", b, words(64, [&](unsigned) { return b + 1; }));
   // @0/4 = {0, 4}: their sum; @[2,6] the same set shape; @5 alone.
-  text += "l2bmriiadd@0/4 $lb0 $lc0\nl2bmriiadd@[2,6] $lb0 $lc64\nl2bmriiadd@5 $lb0 $lc128\n"
-          "d get $lc0n0c0 1\nd get $lc64n1c1 1\nd get $lc128n3c0 1\n"
+  text += "l2bmriiadd@0/4 $lb0 $lc0\nl2bmriiadd@[2,6] $lb0 $lc64\nl2bmriiadd@5 $lb0 $lc128\nl2bmriiadd@1,5 $lb0 $lc192\n"
+          "d get $lc0n0c0 1\nd get $lc64n1c1 1\nd get $lc128n3c0 1\nd get $lc192n2c0 1\n"
           // l2bmb@[1,3]: only L1Bs 1 and 3 take the broadcast.
           "d set $lc256 64 " + words(64, [](unsigned) { return 0xAB; }) + "\n"
           "l2bmb@[1,3] $lc256 $lb128\nd get $lb128n0c0b1 1\nd get $lb128n0c0b3 1\nd get $lb128n0c0b2 1\n";
   const std::vector<uint64_t> v = values(run(text));
-  ASSERT_EQ(v.size(), 6u);
+  ASSERT_EQ(v.size(), 7u);
   EXPECT_EQ(v[0], 1u + 5u);
   EXPECT_EQ(v[1], 3u + 7u);
   EXPECT_EQ(v[2], 6u);
-  EXPECT_EQ(v[3], 0xABu);
+  EXPECT_EQ(v[3], 2u + 6u);  // @1,5: the manual's bracketless list
   EXPECT_EQ(v[4], 0xABu);
-  EXPECT_EQ(v[5], 0u);
+  EXPECT_EQ(v[5], 0xABu);
+  EXPECT_EQ(v[6], 0u);
   EXPECT_NE(parse_error("l2bmb@[0,1,2] $lc0 $lb0\n").find("not an L1B set"), std::string::npos);
   EXPECT_NE(parse_error("l2bm@0/1 $lb0 $lc0\n").find("one L1B"), std::string::npos);
 }
