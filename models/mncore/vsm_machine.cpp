@@ -1433,7 +1433,18 @@ class Runner {
       body = fmt::format("(f:{}, i:{{{{0x{:X},0x{:X}}},{{0x{:X},0x{:X}}}}}, v:0x{:X})", value_text(f), lane(v, 16, 0), lane(v, 16, 1),
                          lane(v, 16, 2), lane(v, 16, 3), v);
     }
-    dump_ += fmt::format("DEBUG-{}({},{}):{} #{}\n", name, where, addr, body, st_->text);
+    dump_ += fmt::format("DEBUG-{}({},{}):{} #{}\n", name, where, addr, body, echo(d));
+  }
+
+  // The statement the dump line quotes. The emulator names the T register `$lt` there
+  // whatever the program wrote (T1: `d get $tn0c0b0m0p0 4` prints `#d get $ltn0c0b0m0p0 4`).
+  std::string echo(const Debug& d) const {
+    const std::string& text = st_->text;
+    if (d.target.space != Space::T) return text;
+    const size_t at = text.find(d.target.text);
+    if (at == std::string::npos) return text;
+    const size_t t = d.target.text.find('t');
+    return text.substr(0, at) + "$lt" + d.target.text.substr(t + 1) + text.substr(at + d.target.text.size());
   }
 
   // d get of a single word ($m, $n, $r, $s): the long word's forms narrowed to one word

@@ -173,6 +173,12 @@ TEST(VsmBoardTransfers, DebugStatementsOnSingleWords) {
   EXPECT_NE(parse_error("d set $s1 1 0000000000000001\n").find("1 words need 8"), std::string::npos);
 }
 
+TEST(VsmBoardTransfers, DumpLinesNameTheTRegisterLt) {
+  // The emulator quotes a d get of the T register as `$lt` however it was written (T1).
+  const std::string d = run("d set $lm4n0c0b0m0p0 1 0000000000000009\nnop/2\nlpassa $lm4 $lt\nd get $tn0c0b0m0p0 1\n");
+  EXPECT_NE(d.find("DEBUG-TREG(n0c0b0m0p0,0):(f:0, i:{{0x0,0x0},{0x0,0x9}}, v:0x9) #d get $ltn0c0b0m0p0 1\n"), std::string::npos) << d;
+}
+
 TEST(VsmBoardTransfers, DoubleVectorProductsNameTheirPePair) {
   EXPECT_NE(parse_error("dvfma $lm0 $ln0 $lr0 $nowrite\n").find("needs u or d"), std::string::npos);
   EXPECT_NE(parse_error("dvmul $lm0 $ln0 $nowrite\n").find("dvmulu ... $nowrite then dvfmad"), std::string::npos);
