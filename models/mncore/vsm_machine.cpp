@@ -1142,7 +1142,19 @@ class Runner {
     const uint64_t a = in.src[0].address, b = in.dst[0].address;
     const unsigned L = sh_.l1b_per_l2b;
     for (unsigned l2 = 0; l2 < sh_.l2bs(); ++l2) {
-      if (in.op == "l2bmi") {  // L1BM -> L1BM (M 3.6.7.9): all reads first, then the writes
+      if (in.op == "l2bmr2") {
+        // Combine-reduce (M 3.6.7.7): per cycle c, 16 LW at a + 16c of every L1B; L1Bs 2j and
+        // 2j+1 are reduced into words 16j.. of the 64 written at b + 64c.
+        if (L != 8) fail(fmt::format("l2bmr2 pairs the 8 L1Bs of an L2B; this board has {}", L));
+        for (uint64_t c = 0; c < 4; ++c) {
+          for (unsigned j = 0; j < L / 2; ++j) {
+            for (uint64_t k = 0; k < 16; ++k) {
+              const uint64_t x = lb(l2 * L + 2 * j, a + 16 * c + k), y = lb(l2 * L + 2 * j + 1, a + 16 * c + k);
+              lc(l2, b + 64 * c + 16 * j + k) = combine(in.rrn, x, y);
+            }
+          }
+        }
+      } else if (in.op == "l2bmi") {  // L1BM -> L1BM (M 3.6.7.9): all reads first, then the writes
         std::vector<std::pair<unsigned, std::vector<uint64_t>>> sent;
         for (unsigned i = 0; i < L; ++i) {
           if (!in_set(in, i)) continue;

@@ -490,12 +490,28 @@ class LineParser {
     if (head.compare(0, 2, "mv") == 0) fail(in.column, fmt::format("unknown MV instruction '{}' (mvp, mvb, mvb2, mvb4, mvd, mvr<op>, mvr2<op>, mvr4<op> with /n<size>[i<tag>])", head));
 
     // L2BM instructions.
-    static const std::regex l2(R"(^l2bm(b|d|i|r[a-z]+)?(@(.+))?$)");
+    static const std::regex l2(R"(^l2bm(b|d|i|r2[a-z]+|r[a-z]+)?(@(.+))?$)");
     if (std::regex_match(head, m, l2)) {
       no_zero_flush();
       in.unit = Unit::L2bm;
       const std::string kind = m[1];
-      in.op = kind.empty() ? "l2bm@" : kind[0] == 'r' ? "l2bmr" : "l2bm" + kind;
+      const bool pairs = kind.compare(0, 2, "r2") == 0;
+      in.op = kind.empty() ? "l2bm@" : pairs ? "l2bmr2" : kind[0] == 'r' ? "l2bmr" : "l2bm" + kind;
+      if (pairs) {
+        // L1BM -> L2BM combine-reduce (M 3.6.7.7): every L1B takes part, no set.
+        in.rrn = kind.substr(2);
+        if (!kRrn.count(in.rrn)) fail(in.column, fmt::format("'{}': unknown reduction '{}'", head, in.rrn));
+        if (m[3].length()) fail(in.column, fmt::format("'{}': l2bmr2 reads every L1B; it takes no L1B set", head));
+        expect_count(in, args, 2, 2, "a source and a destination ($lb<a> $lc<b>)");
+        in.src.push_back(operand(args[0], false));
+        in.dst.push_back(operand(args[1], true));
+        if (in.src[0].space != Space::L1BM || in.src[0].turnaround || in.dst[0].space != Space::L2BM) {
+          fail(in.column, fmt::format("'{}': l2bmr2 moves $lb to $lc", text));
+        }
+        if (in.src[0].address % 16) fail(in.src[0].column, fmt::format("'{}': l2bmr2 reads from a multiple of 16 long words", in.src[0].text));
+        if (in.dst[0].address % 64) fail(in.dst[0].column, fmt::format("'{}': l2bmr2 writes to a multiple of 64 long words", in.dst[0].text));
+        return in;
+      }
       if (in.op == "l2bmr") {
         in.rrn = kind.substr(1);
         if (!kRrn.count(in.rrn)) fail(in.column, fmt::format("'{}': unknown reduction '{}'", head, in.rrn));

@@ -141,6 +141,24 @@ TEST(VsmBoardTransfers, L1bSetsSelectTheL1bsOfL2bmInstructions) {
   EXPECT_NE(parse_error("l2bm@0/1 $lb0 $lc0\n").find("one L1B"), std::string::npos);
 }
 
+TEST(VsmBoardTransfers, L2bmr2ReducesL1bPairsAndConcatenatesThem) {
+  // L1B b word k = 100b + k: per cycle c, pair j's 16 words at 16c are summed into
+  // lc[64c + 16j + k] = (200(2j) + 100) + 2(16c + k).
+  std::string text;
+  for (unsigned b = 0; b < 8; ++b) text += fmt::format("d set $lb0b{} 64 {}\n", b, words(64, [&](unsigned k) { return 100 * b + k; }));
+  text += "l2bmr2iiadd $lb0 $lc256\nd get $lc256n1c1 256\n";
+  const std::vector<uint64_t> v = values(run(text));
+  ASSERT_EQ(v.size(), 256u);
+  for (unsigned w = 0; w < 256; ++w) {
+    const unsigned c = w / 64, j = w % 64 / 16, k = w % 16;
+    const uint64_t x = 100 * (2 * j) + 16 * c + k, y = 100 * (2 * j + 1) + 16 * c + k;
+    EXPECT_EQ(v[w], ((x + y) & 0xFFFFFFFFu) | (((x >> 32) + (y >> 32)) << 32)) << w;
+  }
+  EXPECT_NE(parse_error("l2bmr2dfadd $lb8 $lc0\n").find("multiple of 16"), std::string::npos);
+  EXPECT_NE(parse_error("l2bmr2dfadd $lb0 $lc32\n").find("multiple of 64"), std::string::npos);
+  EXPECT_NE(parse_error("l2bmr2dfadd@0 $lb0 $lc0\n").find("no L1B set"), std::string::npos);
+}
+
 TEST(VsmBoardTransfers, L2bmiMulticastsBetweenTheL1bsOfAnL2b) {
   std::string text;
   for (unsigned b = 0; b < 8; ++b) text += fmt::format("d set $lb0b{} 64 {}\n", b, words(64, [&](unsigned k) { return 16 * b + k; }));
