@@ -97,6 +97,10 @@ struct Instr {
   unsigned tag = 0;        // MV: i<tag>; wait: the tag
   int shift = 0;           // l1bmd+k / l1bmd-k: MAB m takes MAB (m+k)'s share (SDK vsmlink notes)
   unsigned bfn_mant = 0;   // hbfn/<n>: the block's mantissa length (6..9); 0 = the format's
+  // L2BM instructions' L1B set (M 3.6.7.1: @<l1b>, @<l1b>/<immode>, @[list]): bit i = L1B i
+  // takes part; 0xFF = all. l2bmi: `immode` groups the destinations (M 3.6.7.9).
+  uint8_t l1bset = 0xFF;
+  unsigned immode = 0;
   // Zero-flush mask on the opcode (`ipassa/$imr1 ...`): result words whose mask bit is 0
   // become 0 before they are written or forwarded (M 3.4, 7.8).
   Operand zero_flush;

@@ -1135,18 +1135,47 @@ class Runner {
   }
 
   // ------------------------------------------------------------------ L2BM <-> L1BM
+  // L1B i belongs to the instruction's L1B set (no @: all of them, however many the board has).
+  static bool in_set(const Instr& in, unsigned i) { return in.l1bset == 0xFF || (i < 8 && (in.l1bset >> i & 1)); }
+
   void l2bm(const Instr& in) {
     const uint64_t a = in.src[0].address, b = in.dst[0].address;
     const unsigned L = sh_.l1b_per_l2b;
     for (unsigned l2 = 0; l2 < sh_.l2bs(); ++l2) {
-      if (in.op == "l2bmb") {  // broadcast 64 long words to the L1Bs (@l1b: one of them)
+      if (in.op == "l2bmr2") {
+        // Combine-reduce (M 3.6.7.7): per cycle c, 16 LW at a + 16c of every L1B; L1Bs 2j and
+        // 2j+1 are reduced into words 16j.. of the 64 written at b + 64c.
+        if (L != 8) fail(fmt::format("l2bmr2 pairs the 8 L1Bs of an L2B; this board has {}", L));
+        for (uint64_t c = 0; c < 4; ++c) {
+          for (unsigned j = 0; j < L / 2; ++j) {
+            for (uint64_t k = 0; k < 16; ++k) {
+              const uint64_t x = lb(l2 * L + 2 * j, a + 16 * c + k), y = lb(l2 * L + 2 * j + 1, a + 16 * c + k);
+              lc(l2, b + 64 * c + 16 * j + k) = combine(in.rrn, x, y);
+            }
+          }
+        }
+      } else if (in.op == "l2bmi") {  // L1BM -> L1BM (M 3.6.7.9): all reads first, then the writes
+        std::vector<std::pair<unsigned, std::vector<uint64_t>>> sent;
         for (unsigned i = 0; i < L; ++i) {
-          if (in.at >= 0 && unsigned(in.at) != i) continue;
+          if (!in_set(in, i)) continue;
+          std::vector<uint64_t> data(64);
+          for (uint64_t k = 0; k < 64; ++k) data[k] = lb(l2 * L + i, a + k);
+          sent.push_back({i, std::move(data)});
+        }
+        for (const auto& from : sent) {
+          for (unsigned i = 0; i < L; ++i) {
+            if ((i & in.immode) != (from.first & in.immode)) continue;
+            for (uint64_t k = 0; k < 64; ++k) lb(l2 * L + i, b + k) = from.second[k];
+          }
+        }
+      } else if (in.op == "l2bmb") {  // broadcast 64 long words to the L1Bs (@set: those of the set)
+        for (unsigned i = 0; i < L; ++i) {
+          if (!in_set(in, i)) continue;
           for (uint64_t k = 0; k < 64; ++k) lb(l2 * L + i, b + k) = lc(l2, a + k);
         }
       } else if (in.op == "l2bmd" && in.src[0].space == Space::L2BM) {  // distribute: 8 LW per L1B per cycle
         for (unsigned i = 0; i < L; ++i) {
-          if (in.at >= 0 && unsigned(in.at) != i) continue;
+          if (!in_set(in, i)) continue;
           for (unsigned c = 0; c < 4; ++c) {
             for (unsigned k = 0; k < 8; ++k) lb(l2 * L + i, b + 8 * c + k) = lc(l2, a + 64 * c + 8 * i + k);
           }
@@ -1160,10 +1189,15 @@ class Runner {
       } else if (in.op == "l2bm@") {
         if (unsigned(in.at) >= L) fail(fmt::format("L1B {} does not exist (0 to {})", in.at, L - 1));
         for (uint64_t k = 0; k < 64; ++k) lc(l2, b + k) = lb(l2 * L + unsigned(in.at), a + k);
-      } else {  // l2bmr: reduce the L1Bs, in increasing order
+      } else {  // l2bmr[@set]: reduce the L1Bs of the set, in increasing order (M 3.6.7.6)
         for (uint64_t k = 0; k < 64; ++k) {
-          uint64_t acc = lb(l2 * L, a + k);
-          for (unsigned i = 1; i < L; ++i) acc = combine(in.rrn, acc, lb(l2 * L + i, a + k));
+          bool first = true;
+          uint64_t acc = 0;
+          for (unsigned i = 0; i < L; ++i) {
+            if (!in_set(in, i)) continue;
+            acc = first ? lb(l2 * L + i, a + k) : combine(in.rrn, acc, lb(l2 * L + i, a + k));
+            first = false;
+          }
           lc(l2, b + k) = acc;
         }
       }
@@ -1216,29 +1250,88 @@ class Runner {
     if (so.space != Space::L2BM && dop.space != Space::L2BM && in.op != "mvp" && in.op != "mvd") {
       fail("MV broadcasts and reductions have an L2BM side");
     }
-    if (in.op == "mvb4" || in.op == "mvr4") {
-      fail(fmt::format("{}: the inter-group distribute-broadcast / combine-reduce layout is not public; not modelled", in.op));
-    }
     std::vector<Node> src = nodes(so), dst = nodes(dop);
     // The L2B's group of a node (L2BM nodes are numbered group * l2b_per_group + l2b).
     auto group_of = [&](const Node& n) { return n.space == Space::L2BM ? n.index / sh_.l2b_per_group : n.index; };
-    if (in.op == "mvd") {
-      // Distribute one node over several (or collect several into one): node i of the many
-      // takes the i-th contiguous size/N long words (assumed: M gives no unit layout).
+    const unsigned G = sh_.groups, C = sh_.l2b_per_group;
+    // Per 64-LW unit on the L2BM side, each Group's DRAM holds 64 / groups LW per L2B number.
+    const uint64_t share = 64 / G;
+    auto whole_board = [&](const char* shape) {
+      if (64 % G) fail(fmt::format("{}: a 64-long-word unit does not split over {} groups", in.op, G));
+      if (so.node >= 0 || dop.node >= 0 || so.node_l2b >= 0 || dop.node_l2b >= 0) {
+        fail(fmt::format("{} moves between every Group and every L2BM ({}): its operands take no @", in.op, shape));
+      }
+    };
+    if (in.op == "mvb4") {
+      // DRAM -> L2BM distribute-broadcast (M 3.5.8.16): per 64-LW unit u, L2B number l of every
+      // Group gets 64 / groups LW from each Group's DRAM, in Group order: Group g's words
+      // d + (64·C/G)·u + (64/G)·l + k land at L2BM word b + 64u + (64/G)·g + k.
+      whole_board("$d<a> $lc<b>");
+      if (so.space != Space::DRAM || dop.space != Space::L2BM) fail("mvb4 moves DRAM ($d) to L2BM ($lc)");
+      for (uint64_t u = 0; u < in.size / 64; ++u) {
+        for (unsigned l = 0; l < C; ++l) {
+          std::vector<uint64_t> row(64);
+          for (unsigned g = 0; g < G; ++g) {
+            for (uint64_t k = 0; k < share; ++k) row[g * share + k] = get({Space::DRAM, g}, so.address + u * share * C + l * share + k);
+          }
+          for (unsigned g = 0; g < G; ++g) {
+            for (uint64_t k = 0; k < 64; ++k) put({Space::L2BM, g * C + l}, dop.address + 64 * u + k, row[k]);
+          }
+        }
+      }
+    } else if (in.op == "mvr4") {
+      // L2BM -> DRAM combine-reduce (M 3.5.8.17): per unit u, L2B number l's 64 LW reduced over
+      // the Groups, split in Group order: Group g's DRAM gets its 64 / groups LW at
+      // d + (64·C/G)·u + (64/G)·l.
+      whole_board("$lc<a> $d<b>");
+      if (so.space != Space::L2BM || dop.space != Space::DRAM) fail("mvr4 moves L2BM ($lc) to DRAM ($d)");
+      for (uint64_t u = 0; u < in.size / 64; ++u) {
+        for (unsigned l = 0; l < C; ++l) {
+          std::vector<uint64_t> row(64);
+          for (uint64_t k = 0; k < 64; ++k) {
+            uint64_t acc = get({Space::L2BM, l}, so.address + 64 * u + k);
+            for (unsigned g = 1; g < G; ++g) acc = combine(in.rrn, acc, get({Space::L2BM, g * C + l}, so.address + 64 * u + k));
+            row[k] = acc;
+          }
+          for (unsigned g = 0; g < G; ++g) {
+            for (uint64_t k = 0; k < share; ++k) put({Space::DRAM, g}, dop.address + u * share * C + l * share + k, row[g * share + k]);
+          }
+        }
+      }
+    } else if (in.op == "mvr" && so.space == Space::L2BM && so.node < 0 && so.node_l2b < 0 && dop.space != Space::L2BM &&
+               dop.node < 0) {
+      // Every L2BM reduced into every Group's DRAM (or PDM) (M 3.5.8.21): per unit u, the 64 LW
+      // reduced over all L2Bs are split in Group order, Group g's share at d + (64/G)·u.
+      whole_board("$lc<a> $d<b>");
+      for (uint64_t u = 0; u < in.size / 64; ++u) {
+        for (uint64_t k = 0; k < 64; ++k) {
+          uint64_t acc = get(src[0], so.address + 64 * u + k);
+          for (size_t i = 1; i < src.size(); ++i) acc = combine(in.rrn, acc, get(src[i], so.address + 64 * u + k));
+          put(dst[k / share], dop.address + share * u + k % share, acc);
+        }
+      }
+    } else if (in.op == "mvd") {
+      // Distribute one node over several (or collect several into one) in 16-LW chunks: the
+      // one node's words 16N·t + 16i + k are node i's words 16t + k (N nodes). The chunk is
+      // the 16 LW per node the manual gives for the board-wide MV modes (M 3.5.8.16, 3.5.8.17,
+      // 3.5.8.21); an accepted count_up answer lays L2BM -> PDM concatenation out this way.
       const bool spread = src.size() == 1;
       const std::vector<Node>& many = spread ? dst : src;
-      if ((spread ? dst.size() : src.size()) < 1 || (!spread && dst.size() != 1)) {
+      if (many.empty() || (!spread && dst.size() != 1)) {
         fail(fmt::format("mvd distributes one node over many or collects many into one: '{}' names {} node(s), '{}' {}",
                          so.text, src.size(), dop.text, dst.size()));
       }
-      if (in.size % many.size()) fail(fmt::format("mvd: {} long words do not split evenly over {} nodes", in.size, many.size()));
-      const uint64_t part = in.size / many.size();
-      for (size_t i = 0; i < many.size(); ++i) {
-        for (uint64_t k = 0; k < part; ++k) {
-          if (spread) {
-            put(many[i], dop.address + k, get(src[0], so.address + i * part + k));
-          } else {
-            put(dst[0], dop.address + i * part + k, get(many[i], so.address + k));
+      const uint64_t round = 16 * many.size();
+      if (in.size % round) fail(fmt::format("mvd: {} long words are not whole 16-long-word chunks for {} nodes", in.size, many.size()));
+      for (uint64_t t = 0; t < in.size / round; ++t) {
+        for (size_t i = 0; i < many.size(); ++i) {
+          for (uint64_t k = 0; k < 16; ++k) {
+            const uint64_t one = round * t + 16 * i + k, each = 16 * t + k;
+            if (spread) {
+              put(many[i], dop.address + each, get(src[0], so.address + one));
+            } else {
+              put(dst[0], dop.address + one, get(many[i], so.address + each));
+            }
           }
         }
       }
@@ -1352,6 +1445,33 @@ class Runner {
       body = fmt::format("(f:{}, i:{{{{0x{:X},0x{:X}}},{{0x{:X},0x{:X}}}}}, v:0x{:X})", value_text(f), lane(v, 16, 0), lane(v, 16, 1),
                          lane(v, 16, 2), lane(v, 16, 3), v);
     }
+    dump_ += fmt::format("DEBUG-{}({},{}):{} #{}\n", name, where, addr, body, echo(d));
+  }
+
+  // The statement the dump line quotes. The emulator names the T register `$lt` there
+  // whatever the program wrote (T1: `d get $tn0c0b0m0p0 4` prints `#d get $ltn0c0b0m0p0 4`).
+  std::string echo(const Debug& d) const {
+    const std::string& text = st_->text;
+    if (d.target.space != Space::T) return text;
+    const size_t at = text.find(d.target.text);
+    if (at == std::string::npos) return text;
+    const size_t t = d.target.text.find('t');
+    return text.substr(0, at) + "$lt" + d.target.text.substr(t + 1) + text.substr(at + d.target.text.size());
+  }
+
+  // d get of a single word ($m, $n, $r, $s): the long word's forms narrowed to one word
+  // (assumed; the public material shows only long-word dumps).
+  void print_word(const Debug& d, const char* name, const std::string& where, uint32_t addr, uint32_t w) {
+    const uint16_t h0 = uint16_t(w >> 16), h1 = uint16_t(w);
+    std::string body;
+    if (d.type == 'f') {
+      body = fmt::format("({}) (0x{:08x})", value_text(mncore::to_double(FloatFormat::Single, w)), w);
+    } else if (d.type == 'h') {
+      body = fmt::format("({}, {}) (0x{:04x}, 0x{:04x})", value_text(mncore::to_double(FloatFormat::Half, h0)),
+                         value_text(mncore::to_double(FloatFormat::Half, h1)), h0, h1);
+    } else {
+      body = fmt::format("(f:{}, i:{{0x{:X},0x{:X}}}, v:0x{:X})", value_text(mncore::to_double(FloatFormat::Single, w)), h0, h1, w);
+    }
     dump_ += fmt::format("DEBUG-{}({},{}):{} #{}\n", name, where, addr, body, st_->text);
   }
 
@@ -1386,6 +1506,16 @@ class Runner {
           V& t = s_.t[size_t(pe) * 4 + i % 4];
           cell = i < 4 ? &t.hi : &t.lo;
           addr = i;
+        } else if (pe_level && d.target.width_sw == 1) {
+          const uint32_t sw = d.target.address + i;
+          if (sw >= s_.size_sw(sp)) fail(fmt::format("'{}': address {} is beyond the memory ({} words)", d.target.text, sw, s_.size_sw(sp)));
+          uint32_t& word = s_.words(sp)[size_t(pe) * s_.size_sw(sp) + sw];
+          if (d.set) {
+            word = uint32_t(d.payload[i]);
+          } else {
+            print_word(d, name, where, sw, word);
+          }
+          continue;
         } else if (pe_level) {
           const uint32_t sw = d.target.address + 2 * i;
           if (sw + 1 >= s_.size_sw(sp)) fail(fmt::format("'{}': address {} is beyond the memory ({} words)", d.target.text, sw, s_.size_sw(sp)));

@@ -357,6 +357,44 @@ class LineParser {
     return o;
   }
 
+  // An L1B set (M 3.6.7.1): `<b0>/<immode>` takes L1B b when b & ~immode == b0 & ~immode (of
+  // 3 bits); `<b0>` is `<b0>/0`; `[b,c,..]` lists them and must be one of those sets.
+  void l1b_set(const std::string& spec, unsigned column, Instr& in) const {
+    auto set_of = [](unsigned b0, unsigned immode) {
+      uint8_t set = 0;
+      for (unsigned b = 0; b < 8; ++b) {
+        if ((b & ~immode & 7u) == (b0 & ~immode & 7u)) set = uint8_t(set | 1u << b);
+      }
+      return set;
+    };
+    if (spec[0] == '[' || spec.find(',') != std::string::npos) {
+      const bool bracket = spec[0] == '[';
+      if (bracket && spec.back() != ']') fail(column, fmt::format("'@{}': an L1B list is [b,c,...]", spec));
+      uint8_t set = 0;
+      for (const Token& t : tokens(bracket ? spec.substr(1, spec.size() - 2) : spec, column)) {
+        const uint32_t b = number(t.text, t.column, "L1B");
+        if (b > 7) fail(t.column, fmt::format("L1B {} does not exist (0 to 7)", b));
+        set = uint8_t(set | 1u << b);
+      }
+      for (unsigned i = 0; i < 8; ++i) {
+        for (unsigned b0 = 0; b0 < 8; ++b0) {
+          if (set_of(b0, i) == set) {
+            in.l1bset = set;
+            in.immode = i;
+            return;
+          }
+        }
+      }
+      fail(column, fmt::format("'@{}': not an L1B set the hardware can select (M 3.6.7.1, table 3.7)", spec));
+    }
+    const size_t slash = spec.find('/');
+    const uint32_t b0 = number(spec.substr(0, slash), column, "L1B");
+    const uint32_t immode = slash == std::string::npos ? 0 : number(spec.substr(slash + 1), column + unsigned(slash) + 1, "immode");
+    if (b0 > 7 || immode > 7) fail(column, fmt::format("'@{}': the L1B and immode are 0 to 7", spec));
+    in.l1bset = set_of(b0, immode);
+    in.immode = immode;
+  }
+
   void expect_count(const Instr& in, const std::vector<Token>& args, size_t lo, size_t hi, const char* shape) const {
     if (args.size() < lo || args.size() > hi) fail(in.column, fmt::format("'{}' takes {}", in.text, shape));
   }
@@ -364,6 +402,13 @@ class LineParser {
   // One instruction of a step.
   Instr instruction(const std::string& text, unsigned base) const {
     std::vector<Token> tk = tokens(text, base);
+    // An L2BM instruction's L1B list may be written without brackets (M 3.6.7.6's example
+    // `l2bmrdfadd@0,4`): its commas belong to the opcode.
+    const size_t head_end = text.find_first_of(" \t");
+    if (text.compare(0, 4, "l2bm") == 0 && text.substr(0, head_end).find(',') != std::string::npos) {
+      tk = head_end == std::string::npos ? std::vector<Token>{} : tokens(text.substr(head_end), base + unsigned(head_end));
+      tk.insert(tk.begin(), Token{text.substr(0, head_end), base + 1});
+    }
     Instr in;
     in.column = tk[0].column;
     in.text = text;
@@ -373,11 +418,11 @@ class LineParser {
     // `<op>/<mask>`: a zero-flush mask on the opcode; `hbfn/<n>`: the block's mantissa length.
     std::string head_option;
     const size_t slash = head.find('/');
-    if (slash != std::string::npos && head.compare(0, 2, "mv") != 0) {
+    // (mv.../<options> and an L2BM instruction's L1B set @<l1b>/<immode> keep their slash.)
+    if (slash != std::string::npos && head.compare(0, 2, "mv") != 0 && !(head.compare(0, 4, "l2bm") == 0 && head.find('@') < slash)) {
       head_option = head.substr(slash + 1);
       head = head.substr(0, slash);
       if (head_option.size() == 1 && std::isdigit(static_cast<unsigned char>(head_option[0]))) {
-        if (head.compare(0, 5, "l2bmi") == 0) fail(in.column, fmt::format("'{}': l2bmi (L1BM to L1BM through the L2B, its immode) is not modelled", tk[0].text));
         if (head != "hbfn") fail(in.column, fmt::format("'{}': /<mantissa length> belongs to hbfn", tk[0].text));
         in.bfn_mant = unsigned(head_option[0] - '0');
         if (in.bfn_mant < 6) fail(in.column, fmt::format("'{}': hbfn keeps 6 to 9 mantissa bits", tk[0].text));
@@ -445,18 +490,54 @@ class LineParser {
     if (head.compare(0, 2, "mv") == 0) fail(in.column, fmt::format("unknown MV instruction '{}' (mvp, mvb, mvb2, mvb4, mvd, mvr<op>, mvr2<op>, mvr4<op> with /n<size>[i<tag>])", head));
 
     // L2BM instructions.
-    static const std::regex l2(R"(^l2bm(b|d|r[a-z]+)?(@([0-9]+))?$)");
+    static const std::regex l2(R"(^l2bm(b|d|i|r2[a-z]+|r[a-z]+)?(@(.+))?$)");
     if (std::regex_match(head, m, l2)) {
       no_zero_flush();
       in.unit = Unit::L2bm;
       const std::string kind = m[1];
-      in.op = kind.empty() ? "l2bm@" : kind[0] == 'r' ? "l2bmr" : "l2bm" + kind;
+      const bool pairs = kind.compare(0, 2, "r2") == 0;
+      in.op = kind.empty() ? "l2bm@" : pairs ? "l2bmr2" : kind[0] == 'r' ? "l2bmr" : "l2bm" + kind;
+      if (pairs) {
+        // L1BM -> L2BM combine-reduce (M 3.6.7.7): every L1B takes part, no set.
+        in.rrn = kind.substr(2);
+        if (!kRrn.count(in.rrn)) fail(in.column, fmt::format("'{}': unknown reduction '{}'", head, in.rrn));
+        if (m[3].length()) fail(in.column, fmt::format("'{}': l2bmr2 reads every L1B; it takes no L1B set", head));
+        expect_count(in, args, 2, 2, "a source and a destination ($lb<a> $lc<b>)");
+        in.src.push_back(operand(args[0], false));
+        in.dst.push_back(operand(args[1], true));
+        if (in.src[0].space != Space::L1BM || in.src[0].turnaround || in.dst[0].space != Space::L2BM) {
+          fail(in.column, fmt::format("'{}': l2bmr2 moves $lb to $lc", text));
+        }
+        if (in.src[0].address % 16) fail(in.src[0].column, fmt::format("'{}': l2bmr2 reads from a multiple of 16 long words", in.src[0].text));
+        if (in.dst[0].address % 64) fail(in.dst[0].column, fmt::format("'{}': l2bmr2 writes to a multiple of 64 long words", in.dst[0].text));
+        return in;
+      }
       if (in.op == "l2bmr") {
         in.rrn = kind.substr(1);
         if (!kRrn.count(in.rrn)) fail(in.column, fmt::format("'{}': unknown reduction '{}'", head, in.rrn));
       }
-      if (m[3].length()) in.at = int(number(m[3], in.column, "L1B"));
-      if (in.op == "l2bm@" && in.at < 0) fail(in.column, "l2bm@<l1b> names the L1B it collects from");
+      if (m[3].length()) l1b_set(m[3], in.column + unsigned(head.find('@')) + 1, in);
+      if (in.op == "l2bm@") {
+        if (!m[3].length() || (in.l1bset & (in.l1bset - 1))) fail(in.column, "l2bm@<l1b> names the one L1B it collects from");
+        for (int b = 0; b < 8; ++b) {
+          if (in.l1bset == 1u << b) in.at = b;
+        }
+      }
+      if (in.op == "l2bmi") {
+        // L1BM -> L1BM through the L2B (M 3.6.7.9): the set names the sources, immode the groups.
+        if (!m[3].length() || m[3].str()[0] == '[' || m[3].str().find(',') != std::string::npos) {
+          fail(in.column, fmt::format("'{}': l2bmi takes its sources as @<l1b>/<immode>", head));
+        }
+        if (in.immode == 7) fail(in.column, fmt::format("'{}': l2bmi's immode is 0 to 6 (7 would send every L1B to itself)", head));
+        expect_count(in, args, 2, 2, "a source and a destination ($lb<a> $lb<b>)");
+        in.src.push_back(operand(args[0], false));
+        in.dst.push_back(operand(args[1], true));
+        for (const Operand* o : {&in.src[0], &in.dst[0]}) {
+          if (o->space != Space::L1BM || o->turnaround) fail(o->column, fmt::format("'{}': l2bmi moves $lb to $lb", o->text));
+          if (o->address % 16) fail(o->column, fmt::format("'{}': l2bmi addresses are multiples of 16 long words", o->text));
+        }
+        return in;
+      }
       expect_count(in, args, 2, 2, "a source and a destination");
       in.src.push_back(operand(args[0], false));
       in.dst.push_back(operand(args[1], true));
@@ -529,7 +610,14 @@ class LineParser {
       if (kind == "m" && (op == "add" || op == "passa")) fail(in.column, fmt::format("unknown instruction '{}'", head));
       if (in.prec == 'g' && kind == "v") fail(in.column, fmt::format("'{}': vector operations have no g precision", head));
       const bool needs_half = in.prec == 'd' && (op == "fma" || op == "mul");
-      if (needs_half && !in.half) fail(in.column, fmt::format("'{}' needs u or d (which PE pair computes the product)", head));
+      // The double vector product is enabled for elements 0,1 or 2,3 only, the other pair's
+      // product term being 0 (the manual's vector FMA mode, as scrapbox.io/mncore quotes it):
+      // a four-wide dvfma has no hardware meaning, so u or d is required.
+      if (needs_half && !in.half) {
+        fail(in.column, fmt::format("'{}' needs u or d: the MAU enables the double product for PEs 0,1 (u) or 2,3 (d) only; "
+                                    "a full product is two steps, {}u ... $nowrite then {}d ... $mauf ...",
+                                    head, head, head == "dvmul" ? "dvfma" : head));
+      }
       if (!needs_half && in.half) fail(in.column, fmt::format("unknown instruction '{}'", head));
       in.op = kind + op;
       in.unit = op == "write" ? Unit::MauWrite : op == "read" ? Unit::MauRead : Unit::MauCalc;
@@ -678,10 +766,13 @@ class LineParser {
     if (std::regex_match(t.text, m, pe)) {
       const char mem = m[2].str()[0];
       o.space = mem == 'm' ? Space::LM0 : mem == 'n' ? Space::LM1 : mem == 'r' ? Space::GRF0 : Space::GRF1;
-      if (m[1] != "l") fail(t.column, fmt::format("'{}': d set/get address PE memories in long words ($lm, $ln, $lr, $ls)", t.text));
-      o.width_sw = 2;
+      // Long words ($lm0) or single words ($m1: count and payload in words, assumed as the
+      // public programs that use it need; no ll).
+      if (m[1] == "ll") fail(t.column, fmt::format("'{}': d set/get address PE memories in long words ($lm) or words ($m)", t.text));
+      o.width_sw = m[1] == "l" ? 2 : 1;
       o.address = number(m[3], t.column, "address");
-      if (o.address % 2) fail(t.column, fmt::format("'{}': a long-word address is even", t.text));
+      if (o.address % o.width_sw) fail(t.column, fmt::format("'{}': a long-word address is even", t.text));
+      if (o.width_sw == 1 && d.type == 'd') fail(tk[1].column, fmt::format("'{}': a double is a long word: d getd $l..", t.text));
       loc = m[4];
     } else if (std::regex_match(t.text, m, treg)) {
       o.space = Space::T;
@@ -716,10 +807,12 @@ class LineParser {
       if (!std::isxdigit(static_cast<unsigned char>(c))) fail(t.column, fmt::format("'{}': the payload is hexadecimal long words", t.text));
       hex += c;
     }
-    if (hex.size() != 16ull * d.count) {
-      fail(t.column, fmt::format("the payload has {} hex digits; {} long words need {}", hex.size(), d.count, 16 * d.count));
+    const unsigned digits = d.target.width_sw == 1 ? 8 : 16;  // a word or a long word each
+    if (hex.size() != uint64_t(digits) * d.count) {
+      fail(t.column, fmt::format("the payload has {} hex digits; {} {} need {}", hex.size(), d.count,
+                                 digits == 8 ? "words" : "long words", digits * d.count));
     }
-    for (uint32_t i = 0; i < d.count; ++i) d.payload.push_back(std::strtoull(hex.substr(16 * i, 16).c_str(), nullptr, 16));
+    for (uint32_t i = 0; i < d.count; ++i) d.payload.push_back(std::strtoull(hex.substr(size_t(digits) * i, digits).c_str(), nullptr, 16));
   }
 
   MaskControl mask_control(const std::vector<Token>& tk) const {

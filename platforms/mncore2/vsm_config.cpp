@@ -21,7 +21,7 @@ constexpr NotApplicable kNotApplicable[] = {
     {"mncore2.dram.latency_ns", "MV transfers start after mncore2.data_engine.latency_cycles"},
     {"mncore2.pdm.lw_per_cycle", "every MV path (PDM, DRAM, L2BM) uses mncore2.data_engine.*"},
     {"mncore2.pdm.latency_cycles", "every MV path (PDM, DRAM, L2BM) uses mncore2.data_engine.*"},
-    {"mncore2.l2b.", "an L2BM instruction moves its 256 LW in its step (docs/mncore2-isa.md)"},
+    {"mncore2.l2b.", "an L2BM instruction moves its 64 to 256 LW within its step (docs/mncore2-isa.md)"},
     {"mncore2.l1b.", "an L1BM instruction moves its words in its step (docs/mncore2-isa.md)"},
     {"mncore2.engine.", "VSM transfers are synchronised by tags and `wait`, not queues"},
     {"mncore2.pe.mask_registers", "VSM has the 16 mask register entries $omr0..15"},

@@ -46,3 +46,7 @@ add_test(NAME platforms.mncore2.vsm.options_that_do_not_apply_are_refused
 # --trace: a Perfetto slice per instruction on its unit's track (hello.vsm: linc on the ALU).
 add_test(NAME platforms.mncore2.vsm.trace_has_a_slice_per_instruction
          COMMAND sh -c "rm -f vsm_trace.json && $<TARGET_FILE:npuvp> run ${PROJECT_SOURCE_DIR}/examples/mncore2/hello.vsm --trace vsm_trace.json >/dev/null && grep -q '\"ALU\"' vsm_trace.json && grep -q 'linc [$]lm0 [$]ln0' vsm_trace.json")
+# Board-wide MV modes and single-word debug statements from the command line: Group 1's DRAM
+# word 0 lands at word 16 of every Group's L2B 0 (mvb4, M 3.5.8.16); d set/getf on $s269.
+add_test(NAME platforms.mncore2.vsm.mvb4_and_single_word_dump
+         COMMAND sh -c "printf 'd set $d0n1 1 00000000000000AB\\nmvb4/n64i1 $d0 $lc0\\nnop ; wait i1\\nd get $lc16n3c0 1\\nd set $s269n0c0b0m0p0 1 40400000\\nd getf $s269n0c0b0m0p0 1\\n' > vsm_mvb4.vsm && ${expect} ok 'DEBUG-L2BM.n3c0,16.:.*v:0xAB. .*DEBUG-GREG1.n0c0b0m0p0,269.:.3. .0x40400000.' $<TARGET_FILE:npuvp> run vsm_mvb4.vsm")
