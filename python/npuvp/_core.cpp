@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <string_view>
 
 #include "sw/runtime/device.h"
 #include "sw/tik/tik_console.h"
@@ -57,12 +58,90 @@ nlohmann::json to_json(PyObject* o) {
   throw std::runtime_error(std::string("a TIK program holds a ") + Py_TYPE(o)->tp_name + ", not a JSON value");
 }
 
+// The recorder's compact vector tuple read straight into a VectorRecord: strings and numbers
+// in place, JSON built only for the fields that hold expressions (`keep` owns it: at most
+// 2 mask words + 4 operands + 8 parameters + the extras).
+struct JsonSlots {
+  nlohmann::json slot[16];
+  int used = 0;
+  nlohmann::json* add(nlohmann::json j) { slot[used] = std::move(j); return &slot[used++]; }
+};
+std::string_view utf8(PyObject* o) {
+  Py_ssize_t len = 0;
+  const char* s = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : nullptr;
+  if (!s) throw std::runtime_error("a TIK vector instruction's names are strings");
+  return {s, static_cast<size_t>(len)};
+}
+
+void read_field(PyObject* o, npuvp::tik::VectorRecord::Field& f, JsonSlots& keep) {
+  if (PyLong_CheckExact(o)) {
+    const long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    f.value.i = v;
+  } else if (PyFloat_CheckExact(o)) {
+    f.value.is_float = true;
+    f.value.f = PyFloat_AS_DOUBLE(o);
+  } else {
+    f.json = keep.add(to_json(o));
+  }
+}
+
+void read_operand(PyObject* o, npuvp::tik::VectorRecord::Operand& op, JsonSlots& keep) {
+  if (o == Py_None) return;
+  if (!(PyTuple_Check(o) || PyList_Check(o)) || PySequence_Fast_GET_SIZE(o) != 2) {
+    throw std::runtime_error("a TIK vector operand is [tensor, byte offset]");
+  }
+  PyObject* id = PySequence_Fast_GET_ITEM(o, 0);
+  if (!PyLong_Check(id)) throw std::runtime_error("a TIK vector operand's tensor is a number");
+  op.present = true;
+  op.tensor = static_cast<int>(PyLong_AsLong(id));
+  read_field(PySequence_Fast_GET_ITEM(o, 1), op.offset, keep);
+}
+
+bool is_vector_tuple(PyObject* o) {
+  static PyObject* const kV = PyUnicode_InternFromString("v");
+  if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 12) return false;
+  PyObject* tag = PyTuple_GET_ITEM(o, 0);
+  return tag == kV || (PyUnicode_Check(tag) && PyUnicode_Compare(tag, kV) == 0);
+}
+
+npuvp::tik::Stmt vector_stmt(npuvp::tik::StreamParser& parser, PyObject* o) {
+  npuvp::tik::VectorRecord r;
+  JsonSlots keep;
+  r.api = utf8(PyTuple_GET_ITEM(o, 1));
+  r.loc = utf8(PyTuple_GET_ITEM(o, 2));
+  r.op = utf8(PyTuple_GET_ITEM(o, 3));
+  r.dtype = utf8(PyTuple_GET_ITEM(o, 4));
+  PyObject* mask = PyTuple_GET_ITEM(o, 5);
+  if (!(PyTuple_Check(mask) || PyList_Check(mask)) || PySequence_Fast_GET_SIZE(mask) < 2) {
+    throw std::runtime_error("a TIK vector mask is [form, value...]");
+  }
+  const std::string_view form = utf8(PySequence_Fast_GET_ITEM(mask, 0));
+  r.mask_form = form == "b" ? 'b' : form == "c" ? 'c' : 'n';
+  read_field(PySequence_Fast_GET_ITEM(mask, 1), r.mask[0], keep);
+  if (r.mask_form == 'b') {
+    if (PySequence_Fast_GET_SIZE(mask) != 3) throw std::runtime_error("a TIK bit mask is [\"b\", hi, lo]");
+    read_field(PySequence_Fast_GET_ITEM(mask, 2), r.mask[1], keep);
+  }
+  read_operand(PyTuple_GET_ITEM(o, 6), r.dst, keep);
+  for (int i = 0; i < 3; ++i) read_operand(PyTuple_GET_ITEM(o, 7 + i), r.src[i], keep);
+  PyObject* params = PyTuple_GET_ITEM(o, 10);
+  if (!(PyTuple_Check(params) || PyList_Check(params)) || PySequence_Fast_GET_SIZE(params) != 8) {
+    throw std::runtime_error("a TIK vector instruction has 8 parameters");
+  }
+  for (int i = 0; i < 8; ++i) read_field(PySequence_Fast_GET_ITEM(params, i), r.params[i], keep);
+  PyObject* extra = PyTuple_GET_ITEM(o, 11);
+  if (PyDict_Check(extra)) r.extra = keep.add(to_json(extra));
+  return parser.vector(r);
+}
+
 // One statement of the recorder's body: converted and parsed alone, its nested bodies
 // statement by statement, so the JSON form of a statement lives only while it is parsed.
 npuvp::tik::Stmt stream_stmt(npuvp::tik::StreamParser& parser, PyObject* o) {
   static PyObject* const kBody = PyUnicode_InternFromString("body");
   static PyObject* const kThen = PyUnicode_InternFromString("then");
   static PyObject* const kElse = PyUnicode_InternFromString("else");
+  if (is_vector_tuple(o)) return vector_stmt(parser, o);
   if (!PyDict_Check(o)) return parser.stmt(to_json(o));
   PyObject* body = PyDict_GetItem(o, kBody);
   PyObject* then = PyDict_GetItem(o, kThen);

@@ -11,6 +11,8 @@ using aicore::DType;
 using aicore::MemSpace;
 using nlohmann::json;
 
+static_assert(sizeof(Expr) == 16, "Expr stays compact (docs/performance.md)");
+
 namespace {
 struct TypeInfo {
   const char* name;
@@ -98,21 +100,27 @@ class Parser {
   Expr expr(const json& j) {
     Expr e;
     if (j.is_number_integer()) {
-      e.value.i = j.get<int64_t>();
+      Value v;
+      v.i = j.get<int64_t>();
+      e = Expr(v);
     } else if (j.is_number_float()) {
-      e.value.is_float = true;
-      e.value.f = j.get<double>();
+      Value v;
+      v.is_float = true;
+      v.f = j.get<double>();
+      e = Expr(v);
     } else if (j.is_boolean()) {
-      e.value.i = j.get<bool>() ? 1 : 0;
+      Value v;
+      v.i = j.get<bool>() ? 1 : 0;
+      e = Expr(v);
     } else if (j.is_array() && !j.empty() && j[0].is_string()) {
-      const std::string op = j[0].get<std::string>();
+      const std::string& op = j[0].get_ref<const std::string&>();
       if (op == "s") {
-        e.kind = Expr::Kind::Scalar;
+        e.make(Expr::Kind::Scalar);
         e.id = scalar_id(j.at(1));
       } else if (op == "ld") {
-        e.kind = Expr::Kind::Load;
+        Expr* args = e.make(Expr::Kind::Load);
         e.id = tensor_id(j.at(1));
-        e.args.push_back(expr(j.at(2)));
+        args[0] = expr(j.at(2));
         e.type = type_from_name(j.at(3).get<std::string>());
       } else {
         unsigned i = 0;
@@ -120,11 +128,11 @@ class Parser {
           if (op == kOps[i]) break;
         }
         if (i == sizeof(kOps) / sizeof(kOps[0])) fail(fmt::format("unknown operator '{}'", op));
-        e.op = static_cast<uint8_t>(i);
-        e.kind = i < kUnaryOps ? Expr::Kind::Unary : Expr::Kind::Binary;
         const size_t n = i < kUnaryOps ? 1 : 2;
         if (j.size() != n + 1) fail(fmt::format("operator '{}' takes {} operands", op, n));
-        for (size_t k = 1; k <= n; ++k) e.args.push_back(expr(j[k]));
+        Expr* args = e.make(i < kUnaryOps ? Expr::Kind::Unary : Expr::Kind::Binary);
+        e.op = static_cast<uint8_t>(i);
+        for (size_t k = 1; k <= n; ++k) args[k - 1] = expr(j[k]);
       }
     } else {
       fail(fmt::format("malformed expression {}", j.dump()));
@@ -197,25 +205,61 @@ class Parser {
   // ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra (object or 0)].
   Stmt vector_stmt(const json& j) {
     if (j.size() != 12 || j[0] != "v") fail("malformed vector instruction " + j.dump());
-    const std::string& loc = j[2].get_ref<const std::string&>();
-    if (loc != loc_) loc_ = loc;
+    VectorRecord r;
+    r.api = j[1].get_ref<const std::string&>();
+    r.loc = j[2].get_ref<const std::string&>();
+    r.op = j[3].get_ref<const std::string&>();
+    r.dtype = j[4].get_ref<const std::string&>();
+    const json& m = j[5];
+    const std::string& form = m.at(0).get_ref<const std::string&>();
+    r.mask_form = form == "b" ? 'b' : form == "c" ? 'c' : 'n';
+    r.mask[0].json = &m.at(1);
+    if (r.mask_form == 'b') r.mask[1].json = &m.at(2);
+    auto operand = [](const json& v, VectorRecord::Operand& o) {
+      if (v.is_null()) return;
+      o.present = true;
+      o.tensor = v.at(0).get<int>();
+      o.offset.json = &v.at(1);
+    };
+    operand(j[6], r.dst);
+    for (int i = 0; i < 3; ++i) operand(j[7 + i], r.src[i]);
+    if (j[10].size() != 8) fail("a vector instruction has 8 parameters");
+    for (int i = 0; i < 8; ++i) r.params[i].json = &j[10][i];
+    if (j[11].is_object()) r.extra = &j[11];
+    return vector(r);
+  }
+
+  Stmt vector(const VectorRecord& r) {
+    if (r.loc != loc_) loc_.assign(r.loc.data(), r.loc.size());
     auto in = std::make_shared<Instr>();
     in->kind = Instr::Kind::Vector;
-    in->api = j[1].get<std::string>();
+    in->api.assign(r.api.data(), r.api.size());
     in->loc = loc_;
-    in->vec.op = vec_op(j[3].get_ref<const std::string&>());
-    in->vec.dtype = isa_type(type_from_name(j[4].get_ref<const std::string&>()));
+    in->vec.op = vec_op(r.op);
+    in->vec.dtype = isa_type(type_from_name(std::string(r.dtype)));
     in->vec.dst_dtype = in->vec.dtype;
-    vector_mask(*in, j[5]);
-    in->dst = view(j[6]);
-    in->src0 = view(j[7]);
-    in->src1 = view(j[8]);
-    in->src2 = view(j[9]);
-    in->params.reserve(8);
-    for (const auto& x : j[10]) in->params.push_back(expr(x));
-    if (in->params.size() != 8) fail("a vector instruction has 8 parameters");
-    const json& extra = j[11];
-    if (extra.is_object()) {
+    if (r.mask_form == 'b') {
+      in->mask_bits = true;
+      in->mask_hi = field(r.mask[0]);
+      in->mask_lo = field(r.mask[1]);
+    } else {
+      in->vec.counter_mode = r.mask_form == 'c';  // counter mode: a total element count
+      in->mask_count = field(r.mask[0]);
+    }
+    auto operand = [&](const VectorRecord::Operand& o) {
+      View v;
+      if (!o.present) return v;
+      v.tensor = tensor_id(o.tensor);
+      v.offset = field(o.offset);
+      return v;
+    };
+    in->dst = operand(r.dst);
+    in->src0 = operand(r.src[0]);
+    in->src1 = operand(r.src[1]);
+    in->src2 = operand(r.src[2]);
+    for (const auto& x : r.params) in->params.push_back(field(x));
+    if (r.extra) {
+      const json& extra = *r.extra;
       auto small = [&](const char* key) { const json* v = member(extra, key); return v ? v->get<int>() : 0; };
       if (const json* d = member(extra, "ddt")) in->vec.dst_dtype = isa_type(type_from_name(d->get<std::string>()));
       in->vec.round = static_cast<aicore::RoundMode>(small("round"));
@@ -231,18 +275,9 @@ class Parser {
     return s;
   }
 
-  void vector_mask(Instr& in, const json& m) {
-    const std::string& form = m.at(0).get_ref<const std::string&>();
-    if (form == "b") {
-      in.mask_bits = true;
-      in.mask_hi = expr(m.at(1));
-      in.mask_lo = expr(m.at(2));
-    } else if (form == "c") {  // counter mode: a total element count
-      in.vec.counter_mode = true;
-      in.mask_count = expr(m.at(1));
-    } else {
-      in.mask_count = expr(m.at(1));
-    }
+  Expr field(const VectorRecord::Field& f) {
+    if (f.json) return expr(*f.json);
+    return Expr(f.value);
   }
 
   Instr instr(const json& j) {
@@ -251,7 +286,7 @@ class Parser {
     in.loc = loc_;
     const std::string& kind = j.at("kind").get_ref<const std::string&>();
     if (const json* p = member(j, "p")) {
-      in.params.reserve(p->size());
+      if (p->size() > Params::kMax) fail("an instruction has at most 8 parameters");
       for (const auto& x : *p) in.params.push_back(expr(x));
     }
     if (kind == "vec") {
@@ -364,14 +399,14 @@ class Parser {
     if (id < 0 || id >= static_cast<int>(p_.scalars.size())) fail(fmt::format("no scalar #{}", id));
     return id;
   }
-  int tensor_id(const json& j) {
-    const int id = j.get<int>();
+  int tensor_id(const json& j) { return tensor_id(j.get<int>()); }
+  int tensor_id(int id) {
     if (id < 0 || id >= static_cast<int>(p_.tensors.size())) fail(fmt::format("no tensor #{}", id));
     return id;
   }
-  aicore::VecOp vec_op(const std::string& name) {
-    static const std::unordered_map<std::string, aicore::VecOp> ops = [] {
-      std::unordered_map<std::string, aicore::VecOp> m;
+  aicore::VecOp vec_op(std::string_view name) {
+    static const std::unordered_map<std::string_view, aicore::VecOp> ops = [] {
+      std::unordered_map<std::string_view, aicore::VecOp> m;
       for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::FusedMulAddRelu); ++i) {
         m.emplace(aicore::vec_op_name(static_cast<aicore::VecOp>(i)), static_cast<aicore::VecOp>(i));
       }
@@ -395,6 +430,7 @@ struct StreamParser::Impl {
 StreamParser::StreamParser(Program& p) : impl_(std::make_unique<Impl>(p)) {}
 StreamParser::~StreamParser() = default;
 Stmt StreamParser::stmt(const json& j) { return impl_->parser.stmt(j); }
+Stmt StreamParser::vector(const VectorRecord& r) { return impl_->parser.vector(r); }
 
 Program parse_header(const json& j) {
   Program p;

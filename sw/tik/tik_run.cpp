@@ -139,7 +139,7 @@ class Interpreter {
   // ---- values ----
   Value eval(const Expr& e) {
     switch (e.kind) {
-      case Expr::Kind::Const: return e.value;
+      case Expr::Kind::Const: return e.value();
       case Expr::Kind::Scalar:
         // The TIK reference gives an uninitialised Scalar no value (Scalar, init_value=None):
         // reading one before any set_as is an error, not a made-up number.
@@ -148,16 +148,16 @@ class Interpreter {
                                 p_.scalars[e.id].name));
         }
         return scalars_[e.id];
-      case Expr::Kind::Load: return load(e.id, eval(e.args[0]).as_int(), e.type);
+      case Expr::Kind::Load: return load(e.id, eval(e.arg(0)).as_int(), e.type);
       case Expr::Kind::Unary: {
-        Value a = eval(e.args[0]);
+        Value a = eval(e.arg(0));
         switch (e.op) {
           case 0: if (a.is_float) a.f = -a.f; else a.i = -a.i; return a;
           case 1: return int_value(!(a.is_float ? a.f != 0 : a.i != 0));
           default: return int_value(~a.as_int());
         }
       }
-      case Expr::Kind::Binary: return binary(e.op, eval(e.args[0]), eval(e.args[1]));
+      case Expr::Kind::Binary: return binary(e.op, eval(e.arg(0)), eval(e.arg(1)));
     }
     return {};
   }

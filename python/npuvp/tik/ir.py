@@ -19,21 +19,26 @@ DTYPE_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint3
 FLOATS = ("float16", "float32", "bfloat16")
 
 
-_OURS = {}   # code object -> whether it is this package's (the frames user_loc skips)
-_NAMES = {}  # code object -> its file's base name
+_OURS = object()  # marks this package's code objects (the frames user_loc skips)
+_LINES = {}       # code object -> _OURS, or {line: "file.py:line"} for an operator's code
 
 
 def user_loc(depth=2):
-    """file:line of the first caller outside this package (the operator's line)."""
+    """file:line of the first caller outside this package (the operator's line). Each
+    location string is made once and reused (an operator's loops record the same lines)."""
     f = sys._getframe(depth)
     while f is not None:
-        code = f.f_code
-        ours = _OURS.get(code)
-        if ours is None:
-            ours = _OURS[code] = code.co_filename.startswith(_OUR_DIRS)
-            _NAMES[code] = os.path.basename(code.co_filename)
-        if not ours:
-            return "%s:%d" % (_NAMES[code], f.f_lineno)
+        lines = _LINES.get(f.f_code)
+        if lines is None:
+            code = f.f_code
+            lines = _LINES[code] = _OURS if code.co_filename.startswith(_OUR_DIRS) else {
+                -1: os.path.basename(code.co_filename)}
+        if lines is not _OURS:
+            line = f.f_lineno
+            loc = lines.get(line)
+            if loc is None:
+                loc = lines[line] = "%s:%d" % (lines[-1], line)
+            return loc
         f = f.f_back
     return "?:0"
 

@@ -44,6 +44,8 @@ _ROUND = {"": 0, "none": 0, "round": 1, "floor": 2, "ceil": 3, "ceiling": 3, "aw
 _BLK_NAMES = ("dst_blk_stride", "src0_blk_stride", "src1_blk_stride")
 _REP_NAMES = ("dst_rep_stride", "src0_rep_stride", "src1_rep_stride")
 _ARITH = ("float16", "float32", "int32", "int16")
+# Elements of one 256-byte repeat addressable by a count mask (at most 128).
+_PER_REPEAT = {d: 128 if DTYPE_SIZE[d] <= 2 else 64 for d in DTYPE_SIZE}
 _FLOAT = ("float16", "float32")
 
 
@@ -297,40 +299,53 @@ class Tik:
         # ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
         # The common case (immediate operands in range, UB views at known aligned offsets) takes
         # the inline checks below; anything else goes through the checks that name the rule.
-        if extra:
-            extra = dict(extra)
         if extra and "mask" in extra:
+            extra = dict(extra)
             mask_j = extra.pop("mask")
-        elif type(mask) is int and mask_mode == "normal" and 1 <= mask <= (128 if DTYPE_SIZE[dtype] <= 2 else 64):
+        elif type(mask) is int and mask_mode == "normal" and 0 < mask <= _PER_REPEAT[dtype]:
             mask_j = ("n", mask)
         elif mask is not None:
             mask_j = self._mask(mask, dtype, api, loc, mask_mode)
         else:
             mask_j = ["b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1]
-        ops = [None, None, None]
+        ops = [None, None, None] if len(srcs) != 1 else None
         i = 0
         for t in srcs:
             if t is not None:
-                if type(t) is Tensor and t.scope == scope_ubuf and type(t.boff) is int and not t.boff % 32:
-                    ops[i] = (t.tid, t.boff)
+                if type(t) is Tensor and t.scope is scope_ubuf and type(t.boff) is int and not t.boff & 31:
+                    o = (t.tid, t.boff)
                 else:
-                    ops[i] = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
+                    o = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
+                if ops is None:  # one source: no list
+                    ops = (o, None, None)
+                else:
+                    ops[i] = o
             i += 1
+        if ops is None:
+            ops = (None, None, None)
         if dst is None:
             dst_j = None
-        elif type(dst) is Tensor and dst.scope == scope_ubuf and type(dst.boff) is int and not dst.boff % dst_align:
+        elif type(dst) is Tensor and dst.scope is scope_ubuf and type(dst.boff) is int and not dst.boff % dst_align:
             dst_j = (dst.tid, dst.boff)
         else:
             dst_j = self._operand(dst, "dst", api, dst_align, loc)
-        p = [repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
-             else self._repeat(repeat, api, loc, repeat_limit)]
-        for group, names in ((blk, _BLK_NAMES), (rep, _REP_NAMES)):
-            for v, name in zip(group, names):
-                p.append(v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc))
-        p.append(scalar if type(scalar) in (int, float) else enc(scalar))
+        b0, b1, b2 = blk
+        r0, r1, r2 = rep
+        # All immediates: one test for all six strides in [0, 65535] (a negative one sets high bits).
+        if (type(repeat) is type(b0) is type(b1) is type(b2) is type(r0) is type(r1) is type(r2) is int
+                and 0 < repeat <= repeat_limit and not (b0 | b1 | b2 | r0 | r1 | r2) >> 16):
+            p = (repeat, b0, b1, b2, r0, r1, r2, scalar if type(scalar) is float or type(scalar) is int else enc(scalar))
+        else:
+            p = [repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
+                 else self._repeat(repeat, api, loc, repeat_limit)]
+            for group, names in ((blk, _BLK_NAMES), (rep, _REP_NAMES)):
+                for v, name in zip(group, names):
+                    p.append(v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc))
+            p.append(scalar if type(scalar) in (int, float) else enc(scalar))
+            p = tuple(p)
         # Tuples of numbers and strings leave the garbage collector's lists once it has seen
         # them, so a long recording does not make every collection slower.
-        self._cur.append(("v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], tuple(p), extra or 0))
+        self._cur.append(("v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], p, extra or 0))
         self._last_if = None
         self._instructions += 1
 
@@ -383,19 +398,28 @@ class Tik:
         self._instructions += 1
 
     # ---- vector: two sources ----
+    # The wrappers below are the hot path of recording (docs/performance.md, "TIK front end"):
+    # the common operand types are checked inline, the rest by _types, which names the rule.
     def _binary(self, api, op, allowed, mask, dst, src0, src1, repeat, blk, rep):
         loc = user_loc(3)
-        dt = self._types(api, loc, allowed, dst, src0, src1)
+        dt = getattr(dst, "dtype", None)
+        if not (type(src0) is Tensor and type(src1) is Tensor and dt in allowed and src0.dtype == dt
+                and src1.dtype == dt):
+            dt = self._types(api, loc, allowed, dst, src0, src1)
         self._vec(api, op, dt, mask, dst, (src0, src1), repeat, blk, rep, loc=loc)
 
     def _unary(self, api, op, allowed, mask, dst, src, repeat, blk, rep):
         loc = user_loc(3)
-        dt = self._types(api, loc, allowed, dst, src)
+        dt = getattr(dst, "dtype", None)
+        if not (type(src) is Tensor and dt in allowed and src.dtype == dt):
+            dt = self._types(api, loc, allowed, dst, src)
         self._vec(api, op, dt, mask, dst, (src,), repeat, (blk[0], blk[1], 0), (rep[0], rep[1], 0), loc=loc)
 
     def _with_scalar(self, api, op, allowed, mask, dst, src, scalar, repeat, blk, rep, mask_mode="normal"):
         loc = user_loc(3)
-        dt = self._types(api, loc, allowed, dst, src)
+        dt = getattr(dst, "dtype", None)
+        if not (type(src) is Tensor and dt in allowed and src.dtype == dt):
+            dt = self._types(api, loc, allowed, dst, src)
         self._vec(api, op, dt, mask, dst, (src,), repeat, (blk[0], blk[1], 0), (rep[0], rep[1], 0), scalar,
                   mask_mode=mask_mode, loc=loc)
 
