@@ -665,7 +665,7 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("h_reduce_argmax", "h_reduce_argmin", "load3dv2"))
+_NOT_YET = frozenset(("load3dv2",))
 
 
 def last_built():
@@ -1278,3 +1278,5 @@ _define("load3dv1", _load3dv1)
 
 
 from . import more_ops  # noqa: E402,F401 (defines its instructions on Tik)
+from . import trans_ops  # noqa: E402,F401 (vnchwconv / vec_trans_scatter for 8-, 16- and 32-bit types)
+from . import argreduce_ops  # noqa: E402,F401 (h_reduce_argmax / h_reduce_argmin)
