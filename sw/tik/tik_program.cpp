@@ -80,8 +80,12 @@ MemSpace mem_space(Scope s) {
 // Operators of expressions: unary ones first. The interpreter switches on the index.
 const char* const kOps[] = {"neg", "!", "~",                                         // unary
                             "+",   "-", "*", "/", "//", "%", "<", "<=", ">", ">=", "==", "!=",
-                            "&&",  "||", "&", "|", "^", "<<", ">>", "min", "max"};
+                            "&&",  "||", "&", "|", "^", "<<", ">>", "min", "max",
+                            // issue 24, TIK's scalar_sqrt / scalar_countbit0/1 / scalar_countleading0 (unary):
+                            "sqrt", "countbit0", "countbit1", "countleading0"};
 constexpr unsigned kUnaryOps = 3;
+constexpr unsigned kLateUnaryOps = 24;  // kOps[24..] are unary too
+bool is_unary_op(unsigned i) { return i < kUnaryOps || i >= kLateUnaryOps; }
 const char* expr_op_name(unsigned op) { return kOps[op]; }
 
 namespace {
@@ -128,9 +132,9 @@ class Parser {
           if (op == kOps[i]) break;
         }
         if (i == sizeof(kOps) / sizeof(kOps[0])) fail(fmt::format("unknown operator '{}'", op));
-        const size_t n = i < kUnaryOps ? 1 : 2;
+        const size_t n = is_unary_op(i) ? 1 : 2;
         if (j.size() != n + 1) fail(fmt::format("operator '{}' takes {} operands", op, n));
-        Expr* args = e.make(i < kUnaryOps ? Expr::Kind::Unary : Expr::Kind::Binary);
+        Expr* args = e.make(is_unary_op(i) ? Expr::Kind::Unary : Expr::Kind::Binary);
         e.op = static_cast<uint8_t>(i);
         for (size_t k = 1; k <= n; ++k) args[k - 1] = expr(j[k]);
       }

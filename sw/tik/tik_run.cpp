@@ -154,7 +154,18 @@ class Interpreter {
         switch (e.op) {
           case 0: if (a.is_float) a.f = -a.f; else a.i = -a.i; return a;
           case 1: return int_value(!(a.is_float ? a.f != 0 : a.i != 0));
-          default: return int_value(~a.as_int());
+          case 2: return int_value(~a.as_int());
+          // sqrt in double: rounded once more to the Scalar's float type when stored, which
+          // is the correctly rounded float result (double has more than 2p + 2 bits).
+          case 24: return float_value(std::sqrt(a.as_double()));
+          case 25: case 26: case 27: {  // the 64 bits of the value (TIK: a uint64 source)
+            const uint64_t bits = static_cast<uint64_t>(a.as_int());
+            const int ones = __builtin_popcountll(bits);
+            if (e.op == 25) return int_value(64 - ones);
+            if (e.op == 26) return int_value(ones);
+            return int_value(bits == 0 ? 64 : __builtin_clzll(bits));
+          }
+          default: fail_here(fmt::format("unknown unary operator {}", expr_op_name(e.op)));
         }
       }
       case Expr::Kind::Binary: return binary(e.op, eval(e.arg(0)), eval(e.arg(1)));
