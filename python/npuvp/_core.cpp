@@ -86,21 +86,24 @@ void read_field(PyObject* o, npuvp::tik::VectorRecord::Field& f, JsonSlots& keep
   }
 }
 
-void read_operand(PyObject* o, npuvp::tik::VectorRecord::Operand& op, JsonSlots& keep) {
-  if (o == Py_None) return;
-  if (!(PyTuple_Check(o) || PyList_Check(o)) || PySequence_Fast_GET_SIZE(o) != 2) {
-    throw std::runtime_error("a TIK vector operand is [tensor, byte offset]");
-  }
-  PyObject* id = PySequence_Fast_GET_ITEM(o, 0);
+// An operand: its tensor id and byte offset, two fields of the record (None, None: absent).
+void read_operand(PyObject* id, PyObject* offset, npuvp::tik::VectorRecord::Operand& op, JsonSlots& keep) {
+  if (id == Py_None) return;
   if (!PyLong_Check(id)) throw std::runtime_error("a TIK vector operand's tensor is a number");
   op.present = true;
   op.tensor = static_cast<int>(PyLong_AsLong(id));
-  read_field(PySequence_Fast_GET_ITEM(o, 1), op.offset, keep);
+  read_field(offset, op.offset, keep);
 }
+
+// The recorder's flat vector tuple (python/npuvp/tik/tik.py, Tik._vec; docs/tik.md):
+// ("v", api, loc, op, dtype, mask form, mask value, mask low word, dst tensor, dst offset,
+//  src0 tensor, src0 offset, src1 ..., src2 ..., repeat, 3 block strides, 3 repeat strides,
+//  scalar, extra).
+constexpr Py_ssize_t kVectorFields = 25;
 
 bool is_vector_tuple(PyObject* o) {
   static PyObject* const kV = PyUnicode_InternFromString("v");
-  if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 12) return false;
+  if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != kVectorFields) return false;
   PyObject* tag = PyTuple_GET_ITEM(o, 0);
   return tag == kV || (PyUnicode_Check(tag) && PyUnicode_Compare(tag, kV) == 0);
 }
@@ -108,29 +111,19 @@ bool is_vector_tuple(PyObject* o) {
 npuvp::tik::Stmt vector_stmt(npuvp::tik::StreamParser& parser, PyObject* o) {
   npuvp::tik::VectorRecord r;
   JsonSlots keep;
-  r.api = utf8(PyTuple_GET_ITEM(o, 1));
-  r.loc = utf8(PyTuple_GET_ITEM(o, 2));
-  r.op = utf8(PyTuple_GET_ITEM(o, 3));
-  r.dtype = utf8(PyTuple_GET_ITEM(o, 4));
-  PyObject* mask = PyTuple_GET_ITEM(o, 5);
-  if (!(PyTuple_Check(mask) || PyList_Check(mask)) || PySequence_Fast_GET_SIZE(mask) < 2) {
-    throw std::runtime_error("a TIK vector mask is [form, value...]");
-  }
-  const std::string_view form = utf8(PySequence_Fast_GET_ITEM(mask, 0));
+  auto item = [o](Py_ssize_t i) { return PyTuple_GET_ITEM(o, i); };
+  r.api = utf8(item(1));
+  r.loc = utf8(item(2));
+  r.op = utf8(item(3));
+  r.dtype = utf8(item(4));
+  const std::string_view form = utf8(item(5));
   r.mask_form = form == "b" ? 'b' : form == "c" ? 'c' : 'n';
-  read_field(PySequence_Fast_GET_ITEM(mask, 1), r.mask[0], keep);
-  if (r.mask_form == 'b') {
-    if (PySequence_Fast_GET_SIZE(mask) != 3) throw std::runtime_error("a TIK bit mask is [\"b\", hi, lo]");
-    read_field(PySequence_Fast_GET_ITEM(mask, 2), r.mask[1], keep);
-  }
-  read_operand(PyTuple_GET_ITEM(o, 6), r.dst, keep);
-  for (int i = 0; i < 3; ++i) read_operand(PyTuple_GET_ITEM(o, 7 + i), r.src[i], keep);
-  PyObject* params = PyTuple_GET_ITEM(o, 10);
-  if (!(PyTuple_Check(params) || PyList_Check(params)) || PySequence_Fast_GET_SIZE(params) != 8) {
-    throw std::runtime_error("a TIK vector instruction has 8 parameters");
-  }
-  for (int i = 0; i < 8; ++i) read_field(PySequence_Fast_GET_ITEM(params, i), r.params[i], keep);
-  PyObject* extra = PyTuple_GET_ITEM(o, 11);
+  read_field(item(6), r.mask[0], keep);
+  if (r.mask_form == 'b') read_field(item(7), r.mask[1], keep);
+  read_operand(item(8), item(9), r.dst, keep);
+  for (int i = 0; i < 3; ++i) read_operand(item(10 + 2 * i), item(11 + 2 * i), r.src[i], keep);
+  for (int i = 0; i < 8; ++i) read_field(item(16 + i), r.params[i], keep);
+  PyObject* extra = item(24);
   if (PyDict_Check(extra)) r.extra = keep.add(to_json(extra));
   return parser.vector(r);
 }

@@ -205,9 +205,13 @@ class Parser {
     return s;
   }
 
-  // The compact form of a vector instruction:
-  // ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra (object or 0)].
+  // The compact form of a vector instruction, flat (what the recorder writes):
+  // ["v", api, loc, op, dtype, mask form, mask value, mask low word, dst tensor, dst offset,
+  //  src0 tensor, src0 offset, src1 ..., src2 ..., repeat, 3 block strides, 3 repeat strides,
+  //  scalar, extra (object or 0)], an absent operand null, null; or nested (earlier .o files):
+  // ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
   Stmt vector_stmt(const json& j) {
+    if (j.size() == 25 && j[0] == "v") return flat_vector_stmt(j);
     if (j.size() != 12 || j[0] != "v") fail("malformed vector instruction " + j.dump());
     VectorRecord r;
     r.api = j[1].get_ref<const std::string&>();
@@ -230,6 +234,29 @@ class Parser {
     if (j[10].size() != 8) fail("a vector instruction has 8 parameters");
     for (int i = 0; i < 8; ++i) r.params[i].json = &j[10][i];
     if (j[11].is_object()) r.extra = &j[11];
+    return vector(r);
+  }
+
+  Stmt flat_vector_stmt(const json& j) {
+    VectorRecord r;
+    r.api = j[1].get_ref<const std::string&>();
+    r.loc = j[2].get_ref<const std::string&>();
+    r.op = j[3].get_ref<const std::string&>();
+    r.dtype = j[4].get_ref<const std::string&>();
+    const std::string& form = j[5].get_ref<const std::string&>();
+    r.mask_form = form == "b" ? 'b' : form == "c" ? 'c' : 'n';
+    r.mask[0].json = &j[6];
+    if (r.mask_form == 'b') r.mask[1].json = &j[7];
+    auto operand = [&](size_t i, VectorRecord::Operand& o) {
+      if (j[i].is_null()) return;
+      o.present = true;
+      o.tensor = j[i].get<int>();
+      o.offset.json = &j[i + 1];
+    };
+    operand(8, r.dst);
+    for (size_t i = 0; i < 3; ++i) operand(10 + 2 * i, r.src[i]);
+    for (size_t i = 0; i < 8; ++i) r.params[i].json = &j[16 + i];
+    if (j[24].is_object()) r.extra = &j[24];
     return vector(r);
   }
 

@@ -295,57 +295,62 @@ class Tik:
     def _vec(self, api, op, dtype, mask, dst, srcs, repeat, blk, rep, scalar=0, extra=None, mask_mode="normal",
              dst_align=32, loc=None, repeat_limit=255):
         loc = loc or user_loc(3)
-        # A vector instruction is recorded as a list (the compact form docs/tik.md describes):
-        # ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
-        # The common case (immediate operands in range, UB views at known aligned offsets) takes
-        # the inline checks below; anything else goes through the checks that name the rule.
+        # A vector instruction is recorded as one flat tuple (the compact form docs/tik.md
+        # describes): ("v", api, loc, op, dtype, mask form, mask value, mask low word,
+        # dst tensor, dst offset, src0 tensor, src0 offset, src1 ..., src2 ..., repeat,
+        # 3 block strides, 3 repeat strides, scalar, extra); an absent operand is None, None.
+        # One tuple of numbers and strings is one allocation, and the garbage collector stops
+        # tracking it once it has seen it. The common case (immediate operands in range, UB
+        # views at known aligned offsets) takes the inline checks below; anything else goes
+        # through the checks that name the rule.
         if extra and "mask" in extra:
             extra = dict(extra)
-            mask_j = extra.pop("mask")
+            m = extra.pop("mask")
+            mf, ma, mb = m[0], m[1], m[2] if len(m) > 2 else None
         elif type(mask) is int and mask_mode == "normal" and 0 < mask <= _PER_REPEAT[dtype]:
-            mask_j = ("n", mask)
+            mf, ma, mb = "n", mask, None
         elif mask is not None:
-            mask_j = self._mask(mask, dtype, api, loc, mask_mode)
+            m = self._mask(mask, dtype, api, loc, mask_mode)
+            mf, ma, mb = m[0], m[1], m[2] if len(m) > 2 else None
         else:
-            mask_j = ["b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1]
-        ops = [None, None, None] if len(srcs) != 1 else None
+            mf, ma, mb = "b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1
+        t0 = o0 = t1 = o1 = t2 = o2 = None
+        n = len(srcs)
         i = 0
         for t in srcs:
             if t is not None:
                 if type(t) is Tensor and t.scope is scope_ubuf and type(t.boff) is int and not t.boff & 31:
-                    o = (t.tid, t.boff)
+                    tid, off = t.tid, t.boff
                 else:
-                    o = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
-                if ops is None:  # one source: no list
-                    ops = (o, None, None)
+                    tid, off = self._operand(t, ("src0", "src1", "src2")[i] if n > 1 else "src", api, 32, loc)
+                if i == 0:
+                    t0, o0 = tid, off
+                elif i == 1:
+                    t1, o1 = tid, off
                 else:
-                    ops[i] = o
+                    t2, o2 = tid, off
             i += 1
-        if ops is None:
-            ops = (None, None, None)
         if dst is None:
-            dst_j = None
+            td = od = None
         elif type(dst) is Tensor and dst.scope is scope_ubuf and type(dst.boff) is int and not dst.boff % dst_align:
-            dst_j = (dst.tid, dst.boff)
+            td, od = dst.tid, dst.boff
         else:
-            dst_j = self._operand(dst, "dst", api, dst_align, loc)
+            td, od = self._operand(dst, "dst", api, dst_align, loc)
         b0, b1, b2 = blk
         r0, r1, r2 = rep
         # All immediates: one test for all six strides in [0, 65535] (a negative one sets high bits).
-        if (type(repeat) is type(b0) is type(b1) is type(b2) is type(r0) is type(r1) is type(r2) is int
+        if not (type(repeat) is type(b0) is type(b1) is type(b2) is type(r0) is type(r1) is type(r2) is int
                 and 0 < repeat <= repeat_limit and not (b0 | b1 | b2 | r0 | r1 | r2) >> 16):
-            p = (repeat, b0, b1, b2, r0, r1, r2, scalar if type(scalar) is float or type(scalar) is int else enc(scalar))
-        else:
-            p = [repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
-                 else self._repeat(repeat, api, loc, repeat_limit)]
-            for group, names in ((blk, _BLK_NAMES), (rep, _REP_NAMES)):
-                for v, name in zip(group, names):
-                    p.append(v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc))
-            p.append(scalar if type(scalar) in (int, float) else enc(scalar))
-            p = tuple(p)
-        # Tuples of numbers and strings leave the garbage collector's lists once it has seen
-        # them, so a long recording does not make every collection slower.
-        self._cur.append(("v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], p, extra or 0))
+            repeat = (repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
+                      else self._repeat(repeat, api, loc, repeat_limit))
+            b0, b1, b2 = (v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc)
+                          for v, name in zip(blk, _BLK_NAMES))
+            r0, r1, r2 = (v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc)
+                          for v, name in zip(rep, _REP_NAMES))
+        if not (type(scalar) is float or type(scalar) is int):
+            scalar = enc(scalar)
+        self._cur.append(("v", api, loc, op, dtype, mf, ma, mb, td, od, t0, o0, t1, o1, t2, o2,
+                          repeat, b0, b1, b2, r0, r1, r2, scalar, extra or 0))
         self._last_if = None
         self._instructions += 1
 
@@ -353,6 +358,11 @@ class Tik:
         """Replaces one field of the vector instruction just recorded (records are tuples)."""
         rec = self._cur[-1]
         self._cur[-1] = rec[:field] + (value,) + rec[field + 1:]
+
+    def _patch_last_mask(self, mask_j):
+        """Replaces the mask (form and words) of the vector instruction just recorded."""
+        rec = self._cur[-1]
+        self._cur[-1] = rec[:5] + (mask_j[0], mask_j[1], mask_j[2] if len(mask_j) > 2 else None) + rec[8:]
 
     # ---- data movement ----
     def data_move(self, dst, src, sid=0, nburst=1, burst=1, src_stride=0, dst_stride=0, *args, **kwargs):
@@ -797,7 +807,7 @@ def _conv(self, api, mask, round_mode, dst, src, repeat_times, blk, rep, deqscal
     mdt = "float32" if wide == 4 else "float16"
     self._vec(api, "Cast", src.dtype, mask, dst, (src,), repeat_times, (blk[0], blk[1], 0), (rep[0], rep[1], 0),
               extra={"ddt": dst.dtype, "round": _ROUND[round_mode]}, loc=loc)
-    self._patch_last(5, self._mask(mask, mdt, api, loc))
+    self._patch_last_mask(self._mask(mask, mdt, api, loc))
 
 
 def _vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride, deqscale=None,
