@@ -675,7 +675,7 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("load3dv2",))
+_NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vrpsort16", "vmrgsort4"))
 
 
 def last_built():
@@ -1291,3 +1291,4 @@ from . import more_ops  # noqa: E402,F401 (defines its instructions on Tik)
 from . import trans_ops  # noqa: E402,F401 (vnchwconv / vec_trans_scatter for 8-, 16- and 32-bit types)
 from . import argreduce_ops  # noqa: E402,F401 (h_reduce_argmax / h_reduce_argmin)
 from . import scalar_relu_ops  # noqa: E402,F401 (scalar_sqrt, scalar_countbit0/1, scalar_countleading0, vaddrelu, vsubrelu)
+from . import load3dv2_ops  # noqa: E402,F401 (load3dv2)
