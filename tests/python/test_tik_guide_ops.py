@@ -285,3 +285,78 @@ def test_double_buffered_multicore_elementwise_with_input_scalar_length():
     assert y[:n].tobytes() == want.tobytes()
     # Never written: the documented uninitialised-GM pattern.
     assert y[n:].view(np.uint16).tolist() == [0xA5A5] * (op.MAX_N - n)
+
+
+# ---- 6. the TIK samples' multi-core vadd: 2-D GM tensors indexed by flat offsets ----
+class VaddSample:
+    """As the public sample writes it: sizes from get_soc_spec, a flat offset per core into
+    2-D GM tensors (one index addresses a tensor as 1-D, TIK API reference "Obtaining Partial
+    Tensor Data"), 255-repeat chunks, then whole repeats, then a masked tail."""
+
+    def __init__(self, shape, dtype):
+        import te.platform as tbe_platform
+        from te.platform import cce_intrin
+        self.tik_instance = tik.Tik()
+        t = self.tik_instance
+        self.cores = tbe_platform.get_soc_spec("CORE_NUM")
+        self.per_block = 32 // (cce_intrin.get_bit_len(dtype) // 8)
+        self.ub_elems = tbe_platform.get_soc_spec("UB_SIZE") // (cce_intrin.get_bit_len(dtype) // 8) // 2
+        self.mask_max = 8 * self.per_block
+        self.num = shape[0] * shape[1]
+        self.x_gm = t.Tensor(dtype, shape, name="input_x_gm", scope=tik.scope_gm)
+        self.y_gm = t.Tensor(dtype, shape, name="input_y_gm", scope=tik.scope_gm)
+        self.z_gm = t.Tensor(dtype, shape, name="output_z_gm", scope=tik.scope_gm)
+        self.dtype = dtype
+
+    def compute(self):
+        t = self.tik_instance
+        each = self.num // self.cores
+        with t.for_range(0, self.cores, block_num=self.cores) as index:
+            self.x_ub = t.Tensor(self.dtype, (self.ub_elems,), name="input_x_ub", scope=tik.scope_ubuf)
+            self.y_ub = t.Tensor(self.dtype, (self.ub_elems,), name="input_y_ub", scope=tik.scope_ubuf)
+            self._each_loop(index * each, each)
+        t.BuildCCE(kernel_name="vadd_sample", inputs=[self.x_gm, self.y_gm], outputs=[self.z_gm])
+
+    def _each_loop(self, offset, num):
+        t = self.tik_instance
+        burst = (num + self.per_block - 1) // self.per_block
+        t.data_move(self.x_ub, self.x_gm[offset], 0, 1, burst, 0, 0)
+        t.data_move(self.y_ub, self.y_gm[offset], 0, 1, burst, 0, 0)
+        chunks = num // (self.mask_max * 255)
+        add_offset = 0
+        if chunks > 0:
+            with t.for_range(0, chunks) as k:
+                o = k * self.mask_max * 255
+                t.vec_add(self.mask_max, self.x_ub[o], self.x_ub[o], self.y_ub[o], 255, 8, 8, 8)
+            add_offset = chunks * self.mask_max * 255
+        repeats = num % (self.mask_max * 255) // self.mask_max
+        if repeats > 0:
+            t.vec_add(self.mask_max, self.x_ub[add_offset], self.x_ub[add_offset], self.y_ub[add_offset], repeats,
+                      8, 8, 8)
+            add_offset += repeats * self.mask_max
+        last = num % self.mask_max
+        if last > 0:
+            t.vec_add(last, self.x_ub[add_offset], self.x_ub[add_offset], self.y_ub[add_offset], 1, 8, 8, 8)
+        t.data_move(self.z_gm[offset], self.x_ub, 0, 1, burst, 0, 0)
+
+
+def test_vadd_sample_with_flat_offsets_into_2d_tensors():
+    op = VaddSample((32, 32768 + 48), "float16")   # per core: 128 x 255 + 1 repeat + 48 elements
+    op.compute()
+    rng = np.random.default_rng(46)
+    x = rng.uniform(1, 10, (32, 32816)).astype(np.float16)
+    y = rng.uniform(1, 10, (32, 32816)).astype(np.float16)
+    z, = run_both(op, "vadd_sample", {"input_x_gm": x, "input_y_gm": y}, ["output_z_gm"])
+    assert z.tobytes() == (x + y).tobytes()
+
+
+def test_one_index_addresses_a_tensor_as_1d():
+    t = tik.Tik()
+    g = t.Tensor("float32", (4, 16), name="g", scope=tik.scope_gm)
+    assert g[20].boff == 80 and g[20].shape == (44,)        # not row 20
+    assert g[-8].boff == 56 * 4                             # from the end
+    assert g[16:32].boff == 64 and g[16:32].shape == (16,)
+    assert g[1, 4].boff == 80                               # a full tuple: row and column
+    with pytest.raises(tik.TikError) as e:
+        g[64]
+    assert "outside the 64 elements of tensor g" in str(e.value)
