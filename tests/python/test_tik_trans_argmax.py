@@ -94,3 +94,28 @@ def test_h_reduce_argmax_rejects_float_dst():
     with pytest.raises(tik.TikError) as e:
         t.h_reduce_argmax(xu, xu)
     assert "test_tik_trans_argmax.py:" in str(e.value) and "integer type" in str(e.value)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_h_reduce_over_rows_axis_0(dtype):
+    """[positions, C] reduced over the positions, as pooling operators do: rows combined in order."""
+    rows, cols = 5, 144   # 144 columns: one full float16 repeat + 16 (float32: 2 repeats + 16)
+    t = tik.Tik()
+    x = t.Tensor(dtype, (rows, cols), name="x", scope=tik.scope_gm)
+    y = t.Tensor(dtype, (3, cols), name="y", scope=tik.scope_gm)
+    xu = t.Tensor(dtype, (rows, cols), name="xu", scope=tik.scope_ubuf)
+    yu = t.Tensor(dtype, (3, cols), name="yu", scope=tik.scope_ubuf)
+    t.h_data_move(xu, x)
+    t.h_reduce_sum(yu[0:cols], xu, 0)
+    t.h_reduce_max(yu[cols:2 * cols], xu, axis=0)
+    t.h_reduce_min(yu[2 * cols:], xu, axis=-2)
+    t.h_data_move(y, yu)
+    t.BuildCCE("rows", [x], [y])
+    a = np.random.default_rng(9).uniform(-4, 4, (rows, cols)).astype(dtype)
+    got, = t.tikdb.start_debug({"x": a})
+    s = a[0]
+    for r in range(1, rows):
+        s = (s + a[r]).astype(dtype)
+    assert got[0].tobytes() == s.tobytes()
+    assert got[1].tobytes() == a.max(axis=0).tobytes()
+    assert got[2].tobytes() == a.min(axis=0).tobytes()

@@ -58,3 +58,40 @@ def _h_arg(api, op):
 
 _t._define("h_reduce_argmax", _h_arg("h_reduce_argmax", "ReduceMax"))
 _t._define("h_reduce_argmin", _h_arg("h_reduce_argmin", "ReduceMin"))
+
+
+# ---- h_reduce_sum / max / min over the first axis of a 2-D tensor (rows combined column-wise) ----
+# Pooling operators reduce [positions, C0] over the positions: dst[c] = op over rows of src[:, c].
+# Rows are combined in order by the vector unit's Add/Max/Min (dst = row 0 op row 1, then
+# dst = dst op row r), so a sum is rounded after every row; other axes go to more_ops' forms.
+def _axis0(api, op, whole):
+    def f(self, dst, src, axis=None, keep_dims=False):
+        shape = src.shape if isinstance(src, Tensor) else ()
+        axes = axis if isinstance(axis, (list, tuple)) else [axis]
+        if len(shape) != 2 or [a + 2 if a is not None and a < 0 else a for a in axes] != [0]:
+            return whole(self, dst, src, axis, keep_dims)
+        loc = user_loc()
+        for what, t in (("dst", dst), ("src", src)):
+            if not isinstance(t, Tensor) or t.scope != _t.scope_ubuf:
+                fail("%s must be a Tensor in scope_ubuf" % what, api, loc)
+        dt = self._types(api, loc, _t._FLOAT, dst, src)
+        rows, cols = shape
+        if dst.size < cols:
+            fail("dst %s has %d elements, %d columns are reduced" % (dst.name, dst.size, cols), api, loc)
+        if rows > 1 and (cols * DTYPE_SIZE[dt]) % 32:
+            fail("rows of %d %s elements do not start 32-byte aligned (vector operands must)" % (cols, dt), api, loc)
+        per = 256 // DTYPE_SIZE[dt]
+        fs, fd = _t._flat(src), _t._flat(dst)
+        for off, mask, rep in _t._h_spans(cols, per):
+            if rows == 1:  # one row: dst = row 0 (x * 1 keeps every bit of a number, and -0)
+                self._vec(api, "Muls", dt, mask, fd[off], (fs[off],), rep, (1, 1, 0), (8, 8, 0), 1.0, loc=loc)
+                continue
+            self._vec(api, op, dt, mask, fd[off], (fs[off], fs[cols + off]), rep, (1, 1, 1), (8, 8, 8), loc=loc)
+            for r in range(2, rows):
+                self._vec(api, op, dt, mask, fd[off], (fd[off], fs[r * cols + off]), rep, (1, 1, 1), (8, 8, 8),
+                          loc=loc)
+    return f
+
+
+for _n, _op in (("sum", "Add"), ("max", "Max"), ("min", "Min")):
+    _t._define("h_reduce_" + _n, _axis0("h_reduce_" + _n, _op, getattr(_t.Tik, "h_reduce_" + _n)))
