@@ -119,3 +119,23 @@ def test_h_reduce_over_rows_axis_0(dtype):
     assert got[0].tobytes() == s.tobytes()
     assert got[1].tobytes() == a.max(axis=0).tobytes()
     assert got[2].tobytes() == a.min(axis=0).tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_h_reduce_argmax_argmin_over_rows(dtype):
+    """The ROI-pooling form: the row of each channel's extreme over [positions, C0]."""
+    rows, cols = 7, 16
+    t = tik.Tik()
+    x = t.Tensor(dtype, (rows, cols), name="x", scope=tik.scope_gm)
+    y = t.Tensor("int32", (2, cols), name="y", scope=tik.scope_gm)
+    xu = t.Tensor(dtype, (rows, cols), name="xu", scope=tik.scope_ubuf)
+    yu = t.Tensor("int32", (2, cols), name="yu", scope=tik.scope_ubuf)
+    t.h_data_move(xu, x)
+    t.h_reduce_argmax(yu[0:cols], xu, 0)
+    t.h_reduce_argmin(yu[cols:], xu, 0)
+    t.h_data_move(y, yu)
+    t.BuildCCE("argrows", [x], [y])
+    a = np.random.default_rng(10).integers(-5, 5, (rows, cols)).astype(dtype)   # ties: the lowest row
+    got, = t.tikdb.start_debug({"x": a})
+    assert got[0].tolist() == a.argmax(axis=0).tolist()
+    assert got[1].tolist() == a.argmin(axis=0).tolist()

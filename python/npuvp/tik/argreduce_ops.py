@@ -28,6 +28,9 @@ def _h_arg(api, op):
         axes = None if axis is None else (list(axis) if isinstance(axis, (list, tuple)) else [axis])
         if axes is not None:
             axes = [a + len(shape) if a < 0 else a for a in axes]
+        if len(shape) == 2 and axes == [0]:
+            _arg_axis0(self, api, op, dt, dst, src, loc)
+            return
         if axes is None or sorted(axes) == list(range(len(shape))):
             n, rows = src.size, 1
         elif axes == [len(shape) - 1]:
@@ -54,6 +57,51 @@ def _h_arg(api, op):
                           mask_mode="counter", dst_align=DTYPE_SIZE[dt], loc=loc, repeat_limit=4095)
                 fd[r].set_as(bits[1])
     return f
+
+
+def _arg_axis0(self, api, op, dt, dst, src, loc):
+    """The row index of each column's extreme, as pooling operators take it over [positions, C0]:
+    the extreme by Max/Min over the rows, then from the last row to the first, where a row
+    equals it, its number (a float) is selected, so the lowest row wins; then the numbers are
+    converted to dst's integer type. A column with a NaN gets 0."""
+    rows, cols = src.shape
+    esize = DTYPE_SIZE[dt]
+    if rows > 1 and (cols * esize) % 32:
+        fail("rows of %d %s elements do not start 32-byte aligned (vector operands must)" % (cols, dt), api, loc)
+    if dst.size < cols:
+        fail("dst %s has %d elements, %d columns are reduced" % (dst.name, dst.size, cols), api, loc)
+    if rows > 2048 and dt == "float16":
+        fail("%d rows: a float16 row number is exact up to 2048" % rows, api, loc)
+    per = 256 // esize
+    spans = _t._h_spans(cols, per)
+    field = 16 if esize == 2 else 8            # Compare's bits per repeat, in bytes
+    slot = (255 * field + 31) // 32 * 32        # one 32-byte aligned bit field per span
+    fs, fd = _t._flat(src), _t._flat(dst)
+    extreme = "Max" if op == "ReduceMax" else "Min"
+    with self._scope(self._cur):
+        ext = self.Tensor(dt, (cols,), _t.scope_ubuf, api + "_extreme")
+        idx = self.Tensor(dt, (cols,), _t.scope_ubuf, api + "_index")
+        bits = self.Tensor("uint8", (slot * len(spans),), _t.scope_ubuf, api + "_bits")
+        for off, mask, rep in spans:
+            self._vec(api, "Duplicate", dt, mask, idx[off], (), rep, (1, 1, 0), (8, 0, 0), 0, loc=loc)
+            if rows == 1:
+                continue
+            self._vec(api, extreme, dt, mask, ext[off], (fs[off], fs[cols + off]), rep, (1, 1, 1), (8, 8, 8), loc=loc)
+            for r in range(2, rows):
+                self._vec(api, extreme, dt, mask, ext[off], (ext[off], fs[r * cols + off]), rep, (1, 1, 1),
+                          (8, 8, 8), loc=loc)
+        for r in (range(rows - 1, -1, -1) if rows > 1 else ()):
+            for k, (off, mask, rep) in enumerate(spans):
+                b = bits[k * slot]
+                self._vec(api, "Compare", dt, mask, b, (fs[r * cols + off], ext[off]), rep, (1, 1, 1), (0, 8, 8),
+                          extra={"cmp": _t._CMP["ne"]}, loc=loc)
+                self._vec(api, "Select", dt, mask, idx[off], (idx[off], None, b), rep, (1, 1, 1), (8, 8, 8), r,
+                          extra={"sel": 1}, loc=loc)
+        wide = max(esize, DTYPE_SIZE[dst.dtype])
+        cper = 256 // wide
+        for off, mask, rep in _t._h_spans(cols, cper):
+            _t._conv(self, api, mask, "round", fd[off], idx[off], rep, (1, 1),
+                     (cper * DTYPE_SIZE[dst.dtype] // 32, cper * esize // 32), None, loc)
 
 
 _t._define("h_reduce_argmax", _h_arg("h_reduce_argmax", "ReduceMax"))
