@@ -480,6 +480,14 @@ Program parse_header(const json& j) {
     d.addr[0] = a.at(0).get<uint64_t>();
     d.addr[1] = a.size() > 1 ? a[1].get<uint64_t>() : d.addr[0];
     d.db_loop = t.value("db", -1);
+    if (const json* init = member(t, "init")) {  // hex bytes of a GM tensor's init_value
+      const std::string& hex = init->get_ref<const std::string&>();
+      if (hex.size() != 2 * d.bytes) {
+        raise("tik", "tensor {}: init_value has {} bytes, the tensor {}", d.name, hex.size() / 2, d.bytes);
+      }
+      d.init.resize(d.bytes);
+      for (size_t i = 0; i < d.bytes; ++i) d.init[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    }
     p.tensors.push_back(std::move(d));
   }
   for (const auto& s : j.at("scalars")) {

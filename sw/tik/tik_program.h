@@ -127,6 +127,7 @@ struct TensorDecl {
   uint64_t bytes = 0;
   uint64_t addr[2] = {0, 0};  // local scopes: the front end's allocation; [1]: double buffer
   int db_loop = -1;           // the thread_num=2 loop whose iteration parity picks addr[0/1]
+  std::vector<uint8_t> init;  // GM: init_value's bytes, copied in before the launch (empty: none)
 };
 
 struct ScalarDecl {

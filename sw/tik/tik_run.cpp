@@ -692,7 +692,8 @@ RunResult run(const Program& p, const std::vector<Feed>& feeds, Console* console
     host[i] = dev.malloc(std::max<uint64_t>(t.bytes, 32));
     gm[i] = dev.device_address(host[i]);
     std::vector<uint8_t> pattern(t.bytes, kUninitialisedByte);
-    dev.memcpy(host[i], pattern.data(), t.bytes, Device::Copy::HostToDevice);
+    const uint8_t* bytes = t.init.empty() ? pattern.data() : t.init.data();  // init_value, else the pattern
+    dev.memcpy(host[i], bytes, t.bytes, Device::Copy::HostToDevice);
   }
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     if (p.inputs[i].is_scalar) continue;

@@ -360,3 +360,28 @@ def test_one_index_addresses_a_tensor_as_1d():
     with pytest.raises(tik.TikError) as e:
         g[64]
     assert "outside the 64 elements of tensor g" in str(e.value)
+
+
+# ---- 7. a GM index table given by init_value (as the ROI-pooling sample keeps its assist data) ----
+def test_gm_tensor_init_value_table():
+    t = tik.Tik()
+    rows = [list(range(16))] * 4                        # a nested list, as the sample builds it
+    assist = t.Tensor("float32", (4, 16), name="assist_gm", scope=tik.scope_gm, init_value=rows)
+    x = t.Tensor("float32", (64,), name="x", scope=tik.scope_gm)
+    y = t.Tensor("float32", (64,), name="y", scope=tik.scope_gm)
+    au = t.Tensor("float32", (64,), name="au", scope=tik.scope_ubuf)
+    xu = t.Tensor("float32", (64,), name="xu", scope=tik.scope_ubuf)
+    t.data_move(au, assist, 0, 1, 8, 0, 0)
+    t.data_move(xu, x, 0, 1, 8, 0, 0)
+    t.vec_add(64, xu, xu, au, 1, 8, 8, 8)
+    t.data_move(y, xu, 0, 1, 8, 0, 0)
+    t.BuildCCE("assist_table", [x], [y])
+
+    class Op:
+        tik_instance = t
+    a = np.random.default_rng(48).uniform(-1, 1, 64).astype(np.float32)
+    got, = run_both(Op, "assist_table", {"x": a}, ["y"])
+    assert got.tobytes() == (a + np.tile(np.arange(16, dtype=np.float32), 4)).tobytes()
+    with pytest.raises(tik.TikError) as e:
+        t.Tensor("float32", (8,), name="bad", scope=tik.scope_gm, init_value=[1, 2, 3])
+    assert "test_tik_guide_ops.py:" in str(e.value) and "holds 3 values, the tensor 8" in str(e.value)

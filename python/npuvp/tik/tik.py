@@ -131,6 +131,9 @@ class Tik:
             rec["addr"] = addrs
             if copies == 2:
                 rec["db"] = self._db_loop
+        init_value = kwargs.get("init_value")
+        if init_value is not None:
+            rec["init"] = _init_bytes(init_value, dtype, n, scope, name, loc)
         self._tensors.append(rec)
         t = Tensor(self, tid, dtype, shape, scope, name, 0, nbytes)
         self._tensor_objs.append(t)
@@ -676,6 +679,23 @@ _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
 _NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vrpsort16", "vmrgsort4"))
+
+
+def _init_bytes(init_value, dtype, n, scope, name, loc):
+    """A GM tensor's init_value (a number or a nested list of n numbers) as hex bytes: the
+    launch copies them into GM before the blocks start, as the TIK reference describes for
+    scope_gm tensors with init_value (operators keep index tables this way)."""
+    import numpy as np
+    if scope != scope_gm:
+        fail("init_value is for scope_gm tensors; %s is %s" % (name, scope), "Tensor", loc)
+    if dtype == "bfloat16":
+        fail("init_value of a bfloat16 tensor is not supported by npuvp", "Tensor", loc)
+    a = np.asarray(init_value, dtype=np.dtype(dtype)).ravel()
+    if a.size == 1:
+        a = np.full(n, a[0], dtype=a.dtype)
+    if a.size != n:
+        fail("init_value of tensor %s holds %d values, the tensor %d" % (name, a.size, n), "Tensor", loc)
+    return a.tobytes().hex()
 
 
 def last_built():
