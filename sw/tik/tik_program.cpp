@@ -82,7 +82,9 @@ const char* const kOps[] = {"neg", "!", "~",                                    
                             "+",   "-", "*", "/", "//", "%", "<", "<=", ">", ">=", "==", "!=",
                             "&&",  "||", "&", "|", "^", "<<", ">>", "min", "max",
                             // issue 24, TIK's scalar_sqrt / scalar_countbit0/1 / scalar_countleading0 (unary):
-                            "sqrt", "countbit0", "countbit1", "countleading0"};
+                            "sqrt", "countbit0", "countbit1", "countleading0",
+                            // scalar_conv's float -> integer round modes (unary):
+                            "floor", "ceil", "rint", "round", "trunc"};
 constexpr unsigned kUnaryOps = 3;
 constexpr unsigned kLateUnaryOps = 24;  // kOps[24..] are unary too
 bool is_unary_op(unsigned i) { return i < kUnaryOps || i >= kLateUnaryOps; }

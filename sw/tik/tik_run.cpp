@@ -165,6 +165,12 @@ class Interpreter {
             if (e.op == 26) return int_value(ones);
             return int_value(bits == 0 ? 64 : __builtin_clzll(bits));
           }
+          case 28: case 29: case 30: case 31: case 32: {  // floor, ceil, rint (ties even), round (ties away), trunc
+            if (!a.is_float) return a;
+            const double x = a.f;
+            return float_value(e.op == 28 ? std::floor(x) : e.op == 29 ? std::ceil(x) : e.op == 30 ? std::nearbyint(x)
+                               : e.op == 31 ? std::round(x) : std::trunc(x));
+          }
           default: fail_here(fmt::format("unknown unary operator {}", expr_op_name(e.op)));
         }
       }

@@ -68,3 +68,27 @@ def test_vaddrelu_vsubrelu(api):
     lanes = np.arange(256) % 128 < 100
     want = np.where(lanes, want, np.float16(9))
     assert got.tobytes() == want.tobytes()
+
+
+def test_scalar_conv_round_modes_to_int():
+    """The ROI-pooling sample's bin edges: scalar_conv('floor'/'ceil', int, float), and the others."""
+    t = tik.Tik()
+    x = t.Tensor("float32", (8,), name="x", scope=tik.scope_gm)
+    n = t.Tensor("int32", (6, 8), name="n", scope=tik.scope_gm)
+    xu = t.Tensor("float32", (8,), name="xu", scope=tik.scope_ubuf)
+    nu = t.Tensor("int32", (6, 8), name="nu", scope=tik.scope_ubuf)
+    t.data_move(xu, x, 0, 1, 1, 0, 0)
+    f = t.Scalar("float32", "f")
+    k = t.Scalar("int32", "k")
+    modes = ["floor", "ceil", "round", "away-zero", "to-zero", ""]
+    with t.for_range(0, 8) as i:
+        f.set_as(xu[i])
+        for m, mode in enumerate(modes):
+            t.scalar_conv(mode, k, f)
+            nu[m * 8 + i].set_as(k)
+    t.data_move(n, nu, 0, 1, 6, 0, 0)
+    t.BuildCCE("scalar_conv", [x], [n])
+    a = np.array([2.5, -2.5, 3.4, -3.4, 0.5, 1.5, -0.6, 7.0], np.float32)
+    got, = t.tikdb.start_debug({"x": a})
+    want = [np.floor(a), np.ceil(a), np.rint(a), np.sign(a) * np.floor(np.abs(a) + 0.5), np.trunc(a), np.trunc(a)]
+    assert got.tolist() == np.array(want).astype(np.int32).tolist()

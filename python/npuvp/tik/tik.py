@@ -1091,11 +1091,22 @@ def _scalar_abs(self, dst, src):
     dst.set_as(Expr(["max", enc(src), ["neg", enc(src)]], dst.dtype))
 
 
+# scalar_conv's round modes for a float converted to an integer (TIK reference, scalar_conv):
+# the value is rounded by the scalar unit, then stored (exact); '' and 'none' truncate.
+_SCALAR_ROUND = {"floor": "floor", "ceil": "ceil", "ceiling": "ceil", "round": "rint", "away-zero": "round",
+                 "to-zero": "trunc"}
+
+
 def _scalar_conv(self, round_mode, dst, src):
-    """Scalar conversion; the store into dst's dtype rounds to nearest (integers truncate)."""
+    """Scalar conversion: to an integer dst by round_mode; to a float dst the store rounds to
+    nearest ('odd' is not modelled: it rounds to nearest too)."""
     if round_mode not in _ROUND:
         fail("round_mode '%s' is not one of %s" % (round_mode, ", ".join(repr(r) for r in _ROUND)), "scalar_conv")
-    dst.set_as(src)
+    op = _SCALAR_ROUND.get(round_mode)
+    if op is not None and dst.dtype not in ("float16", "float32", "bfloat16"):
+        dst.set_as(Expr([op, enc(src)], "float32"))
+    else:
+        dst.set_as(src)
 
 
 _define("vcpadd", _vcpadd)
