@@ -678,7 +678,9 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vrpsort16", "vmrgsort4"))
+_NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vaddreluconv", "vsubreluconv", "vadddeqrelu", "vrpsort16",
+                      "vmrgsort4", "vconcat", "vextract", "vrpac", "viou", "vaadd", "vpadding", "v4dtrans",
+                      "vgather", "vscatter", "vec_expm1_high_preci", "vexpm1_high_preci"))
 
 
 def _init_bytes(init_value, dtype, n, scope, name, loc):
