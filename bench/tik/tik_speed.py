@@ -55,6 +55,17 @@ def main():
     print("record %d instructions: %s, %.2f us CPU each" % (n, span(t0, t1), (t1[0] - t0[0]) / n * 1e6))
     print("lower into the C++ tree (%d instructions): %s" % (count, span(t1, t2)))
     print("total record + lower: %s" % span(t0, t2))
+    # numpy doing the same arithmetic as the recorded program, one call per instruction
+    # (128 float16 elements each), for scale: what one host-side vector call costs.
+    u = np.zeros(128 * 64, np.float16)
+    one = np.float16(1.0)
+    n0 = [c() for c in clocks]
+    for i in range(n - 2):
+        v = u[(i % 64) * 128:(i % 64) * 128 + 128]
+        np.add(v, one, out=v)
+    n1 = [c() for c in clocks]
+    print("numpy, the same %d additions of 128 float16 one call each: %s (%.2f us CPU each)"
+          % (n - 2, span(n0, n1), (n1[0] - n0[0]) / n * 1e6))
     print("kernel_meta path: serialise JSON (%.1f MB) %s; parse the text %s" % (len(text) / 1e6, span(t2, t3),
                                                                                  span(t3, t4)))
 

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <string_view>
 
 #include "sw/runtime/device.h"
 #include "sw/tik/tik_console.h"
@@ -57,12 +58,83 @@ nlohmann::json to_json(PyObject* o) {
   throw std::runtime_error(std::string("a TIK program holds a ") + Py_TYPE(o)->tp_name + ", not a JSON value");
 }
 
+// The recorder's compact vector tuple read straight into a VectorRecord: strings and numbers
+// in place, JSON built only for the fields that hold expressions (`keep` owns it: at most
+// 2 mask words + 4 operands + 8 parameters + the extras).
+struct JsonSlots {
+  nlohmann::json slot[16];
+  int used = 0;
+  nlohmann::json* add(nlohmann::json j) { slot[used] = std::move(j); return &slot[used++]; }
+};
+std::string_view utf8(PyObject* o) {
+  Py_ssize_t len = 0;
+  const char* s = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : nullptr;
+  if (!s) throw std::runtime_error("a TIK vector instruction's names are strings");
+  return {s, static_cast<size_t>(len)};
+}
+
+void read_field(PyObject* o, npuvp::tik::VectorRecord::Field& f, JsonSlots& keep) {
+  if (PyLong_CheckExact(o)) {
+    const long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    f.value.i = v;
+  } else if (PyFloat_CheckExact(o)) {
+    f.value.is_float = true;
+    f.value.f = PyFloat_AS_DOUBLE(o);
+  } else {
+    f.json = keep.add(to_json(o));
+  }
+}
+
+// An operand: its tensor id and byte offset, two fields of the record (None, None: absent).
+void read_operand(PyObject* id, PyObject* offset, npuvp::tik::VectorRecord::Operand& op, JsonSlots& keep) {
+  if (id == Py_None) return;
+  if (!PyLong_Check(id)) throw std::runtime_error("a TIK vector operand's tensor is a number");
+  op.present = true;
+  op.tensor = static_cast<int>(PyLong_AsLong(id));
+  read_field(offset, op.offset, keep);
+}
+
+// The recorder's flat vector tuple (python/npuvp/tik/tik.py, Tik._vec; docs/tik.md):
+// ("v", api, loc, op, dtype, mask form, mask value, mask low word, dst tensor, dst offset,
+//  src0 tensor, src0 offset, src1 ..., src2 ..., repeat, 3 block strides, 3 repeat strides,
+//  scalar, extra).
+constexpr Py_ssize_t kVectorFields = 25;
+
+bool is_vector_tuple(PyObject* o) {
+  static PyObject* const kV = PyUnicode_InternFromString("v");
+  if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != kVectorFields) return false;
+  PyObject* tag = PyTuple_GET_ITEM(o, 0);
+  return tag == kV || (PyUnicode_Check(tag) && PyUnicode_Compare(tag, kV) == 0);
+}
+
+npuvp::tik::Stmt vector_stmt(npuvp::tik::StreamParser& parser, PyObject* o) {
+  npuvp::tik::VectorRecord r;
+  JsonSlots keep;
+  auto item = [o](Py_ssize_t i) { return PyTuple_GET_ITEM(o, i); };
+  r.api = utf8(item(1));
+  r.loc = utf8(item(2));
+  r.op = utf8(item(3));
+  r.dtype = utf8(item(4));
+  const std::string_view form = utf8(item(5));
+  r.mask_form = form == "b" ? 'b' : form == "c" ? 'c' : 'n';
+  read_field(item(6), r.mask[0], keep);
+  if (r.mask_form == 'b') read_field(item(7), r.mask[1], keep);
+  read_operand(item(8), item(9), r.dst, keep);
+  for (int i = 0; i < 3; ++i) read_operand(item(10 + 2 * i), item(11 + 2 * i), r.src[i], keep);
+  for (int i = 0; i < 8; ++i) read_field(item(16 + i), r.params[i], keep);
+  PyObject* extra = item(24);
+  if (PyDict_Check(extra)) r.extra = keep.add(to_json(extra));
+  return parser.vector(r);
+}
+
 // One statement of the recorder's body: converted and parsed alone, its nested bodies
 // statement by statement, so the JSON form of a statement lives only while it is parsed.
 npuvp::tik::Stmt stream_stmt(npuvp::tik::StreamParser& parser, PyObject* o) {
   static PyObject* const kBody = PyUnicode_InternFromString("body");
   static PyObject* const kThen = PyUnicode_InternFromString("then");
   static PyObject* const kElse = PyUnicode_InternFromString("else");
+  if (is_vector_tuple(o)) return vector_stmt(parser, o);
   if (!PyDict_Check(o)) return parser.stmt(to_json(o));
   PyObject* body = PyDict_GetItem(o, kBody);
   PyObject* then = PyDict_GetItem(o, kThen);

@@ -11,6 +11,8 @@ using aicore::DType;
 using aicore::MemSpace;
 using nlohmann::json;
 
+static_assert(sizeof(Expr) == 16, "Expr stays compact (docs/performance.md)");
+
 namespace {
 struct TypeInfo {
   const char* name;
@@ -78,8 +80,14 @@ MemSpace mem_space(Scope s) {
 // Operators of expressions: unary ones first. The interpreter switches on the index.
 const char* const kOps[] = {"neg", "!", "~",                                         // unary
                             "+",   "-", "*", "/", "//", "%", "<", "<=", ">", ">=", "==", "!=",
-                            "&&",  "||", "&", "|", "^", "<<", ">>", "min", "max"};
+                            "&&",  "||", "&", "|", "^", "<<", ">>", "min", "max",
+                            // issue 24, TIK's scalar_sqrt / scalar_countbit0/1 / scalar_countleading0 (unary):
+                            "sqrt", "countbit0", "countbit1", "countleading0",
+                            // scalar_conv's float -> integer round modes (unary):
+                            "floor", "ceil", "rint", "round", "trunc"};
 constexpr unsigned kUnaryOps = 3;
+constexpr unsigned kLateUnaryOps = 24;  // kOps[24..] are unary too
+bool is_unary_op(unsigned i) { return i < kUnaryOps || i >= kLateUnaryOps; }
 const char* expr_op_name(unsigned op) { return kOps[op]; }
 
 namespace {
@@ -98,21 +106,27 @@ class Parser {
   Expr expr(const json& j) {
     Expr e;
     if (j.is_number_integer()) {
-      e.value.i = j.get<int64_t>();
+      Value v;
+      v.i = j.get<int64_t>();
+      e = Expr(v);
     } else if (j.is_number_float()) {
-      e.value.is_float = true;
-      e.value.f = j.get<double>();
+      Value v;
+      v.is_float = true;
+      v.f = j.get<double>();
+      e = Expr(v);
     } else if (j.is_boolean()) {
-      e.value.i = j.get<bool>() ? 1 : 0;
+      Value v;
+      v.i = j.get<bool>() ? 1 : 0;
+      e = Expr(v);
     } else if (j.is_array() && !j.empty() && j[0].is_string()) {
-      const std::string op = j[0].get<std::string>();
+      const std::string& op = j[0].get_ref<const std::string&>();
       if (op == "s") {
-        e.kind = Expr::Kind::Scalar;
+        e.make(Expr::Kind::Scalar);
         e.id = scalar_id(j.at(1));
       } else if (op == "ld") {
-        e.kind = Expr::Kind::Load;
+        Expr* args = e.make(Expr::Kind::Load);
         e.id = tensor_id(j.at(1));
-        e.args.push_back(expr(j.at(2)));
+        args[0] = expr(j.at(2));
         e.type = type_from_name(j.at(3).get<std::string>());
       } else {
         unsigned i = 0;
@@ -120,11 +134,11 @@ class Parser {
           if (op == kOps[i]) break;
         }
         if (i == sizeof(kOps) / sizeof(kOps[0])) fail(fmt::format("unknown operator '{}'", op));
-        e.op = static_cast<uint8_t>(i);
-        e.kind = i < kUnaryOps ? Expr::Kind::Unary : Expr::Kind::Binary;
-        const size_t n = i < kUnaryOps ? 1 : 2;
+        const size_t n = is_unary_op(i) ? 1 : 2;
         if (j.size() != n + 1) fail(fmt::format("operator '{}' takes {} operands", op, n));
-        for (size_t k = 1; k <= n; ++k) e.args.push_back(expr(j[k]));
+        Expr* args = e.make(is_unary_op(i) ? Expr::Kind::Unary : Expr::Kind::Binary);
+        e.op = static_cast<uint8_t>(i);
+        for (size_t k = 1; k <= n; ++k) args[k - 1] = expr(j[k]);
       }
     } else {
       fail(fmt::format("malformed expression {}", j.dump()));
@@ -193,29 +207,92 @@ class Parser {
     return s;
   }
 
-  // The compact form of a vector instruction:
-  // ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra (object or 0)].
+  // The compact form of a vector instruction, flat (what the recorder writes):
+  // ["v", api, loc, op, dtype, mask form, mask value, mask low word, dst tensor, dst offset,
+  //  src0 tensor, src0 offset, src1 ..., src2 ..., repeat, 3 block strides, 3 repeat strides,
+  //  scalar, extra (object or 0)], an absent operand null, null; or nested (earlier .o files):
+  // ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
   Stmt vector_stmt(const json& j) {
+    if (j.size() == 25 && j[0] == "v") return flat_vector_stmt(j);
     if (j.size() != 12 || j[0] != "v") fail("malformed vector instruction " + j.dump());
-    const std::string& loc = j[2].get_ref<const std::string&>();
-    if (loc != loc_) loc_ = loc;
+    VectorRecord r;
+    r.api = j[1].get_ref<const std::string&>();
+    r.loc = j[2].get_ref<const std::string&>();
+    r.op = j[3].get_ref<const std::string&>();
+    r.dtype = j[4].get_ref<const std::string&>();
+    const json& m = j[5];
+    const std::string& form = m.at(0).get_ref<const std::string&>();
+    r.mask_form = form == "b" ? 'b' : form == "c" ? 'c' : 'n';
+    r.mask[0].json = &m.at(1);
+    if (r.mask_form == 'b') r.mask[1].json = &m.at(2);
+    auto operand = [](const json& v, VectorRecord::Operand& o) {
+      if (v.is_null()) return;
+      o.present = true;
+      o.tensor = v.at(0).get<int>();
+      o.offset.json = &v.at(1);
+    };
+    operand(j[6], r.dst);
+    for (int i = 0; i < 3; ++i) operand(j[7 + i], r.src[i]);
+    if (j[10].size() != 8) fail("a vector instruction has 8 parameters");
+    for (int i = 0; i < 8; ++i) r.params[i].json = &j[10][i];
+    if (j[11].is_object()) r.extra = &j[11];
+    return vector(r);
+  }
+
+  Stmt flat_vector_stmt(const json& j) {
+    VectorRecord r;
+    r.api = j[1].get_ref<const std::string&>();
+    r.loc = j[2].get_ref<const std::string&>();
+    r.op = j[3].get_ref<const std::string&>();
+    r.dtype = j[4].get_ref<const std::string&>();
+    const std::string& form = j[5].get_ref<const std::string&>();
+    r.mask_form = form == "b" ? 'b' : form == "c" ? 'c' : 'n';
+    r.mask[0].json = &j[6];
+    if (r.mask_form == 'b') r.mask[1].json = &j[7];
+    auto operand = [&](size_t i, VectorRecord::Operand& o) {
+      if (j[i].is_null()) return;
+      o.present = true;
+      o.tensor = j[i].get<int>();
+      o.offset.json = &j[i + 1];
+    };
+    operand(8, r.dst);
+    for (size_t i = 0; i < 3; ++i) operand(10 + 2 * i, r.src[i]);
+    for (size_t i = 0; i < 8; ++i) r.params[i].json = &j[16 + i];
+    if (j[24].is_object()) r.extra = &j[24];
+    return vector(r);
+  }
+
+  Stmt vector(const VectorRecord& r) {
+    if (r.loc != loc_) loc_.assign(r.loc.data(), r.loc.size());
     auto in = std::make_shared<Instr>();
     in->kind = Instr::Kind::Vector;
-    in->api = j[1].get<std::string>();
+    in->api.assign(r.api.data(), r.api.size());
     in->loc = loc_;
-    in->vec.op = vec_op(j[3].get_ref<const std::string&>());
-    in->vec.dtype = isa_type(type_from_name(j[4].get_ref<const std::string&>()));
+    in->vec.op = vec_op(r.op);
+    in->vec.dtype = isa_type(type_from_name(std::string(r.dtype)));
     in->vec.dst_dtype = in->vec.dtype;
-    vector_mask(*in, j[5]);
-    in->dst = view(j[6]);
-    in->src0 = view(j[7]);
-    in->src1 = view(j[8]);
-    in->src2 = view(j[9]);
-    in->params.reserve(8);
-    for (const auto& x : j[10]) in->params.push_back(expr(x));
-    if (in->params.size() != 8) fail("a vector instruction has 8 parameters");
-    const json& extra = j[11];
-    if (extra.is_object()) {
+    if (r.mask_form == 'b') {
+      in->mask_bits = true;
+      in->mask_hi = field(r.mask[0]);
+      in->mask_lo = field(r.mask[1]);
+    } else {
+      in->vec.counter_mode = r.mask_form == 'c';  // counter mode: a total element count
+      in->mask_count = field(r.mask[0]);
+    }
+    auto operand = [&](const VectorRecord::Operand& o) {
+      View v;
+      if (!o.present) return v;
+      v.tensor = tensor_id(o.tensor);
+      v.offset = field(o.offset);
+      return v;
+    };
+    in->dst = operand(r.dst);
+    in->src0 = operand(r.src[0]);
+    in->src1 = operand(r.src[1]);
+    in->src2 = operand(r.src[2]);
+    for (const auto& x : r.params) in->params.push_back(field(x));
+    if (r.extra) {
+      const json& extra = *r.extra;
       auto small = [&](const char* key) { const json* v = member(extra, key); return v ? v->get<int>() : 0; };
       if (const json* d = member(extra, "ddt")) in->vec.dst_dtype = isa_type(type_from_name(d->get<std::string>()));
       in->vec.round = static_cast<aicore::RoundMode>(small("round"));
@@ -231,18 +308,9 @@ class Parser {
     return s;
   }
 
-  void vector_mask(Instr& in, const json& m) {
-    const std::string& form = m.at(0).get_ref<const std::string&>();
-    if (form == "b") {
-      in.mask_bits = true;
-      in.mask_hi = expr(m.at(1));
-      in.mask_lo = expr(m.at(2));
-    } else if (form == "c") {  // counter mode: a total element count
-      in.vec.counter_mode = true;
-      in.mask_count = expr(m.at(1));
-    } else {
-      in.mask_count = expr(m.at(1));
-    }
+  Expr field(const VectorRecord::Field& f) {
+    if (f.json) return expr(*f.json);
+    return Expr(f.value);
   }
 
   Instr instr(const json& j) {
@@ -251,7 +319,7 @@ class Parser {
     in.loc = loc_;
     const std::string& kind = j.at("kind").get_ref<const std::string&>();
     if (const json* p = member(j, "p")) {
-      in.params.reserve(p->size());
+      if (p->size() > Params::kMax) fail("an instruction has at most 8 parameters");
       for (const auto& x : *p) in.params.push_back(expr(x));
     }
     if (kind == "vec") {
@@ -364,14 +432,14 @@ class Parser {
     if (id < 0 || id >= static_cast<int>(p_.scalars.size())) fail(fmt::format("no scalar #{}", id));
     return id;
   }
-  int tensor_id(const json& j) {
-    const int id = j.get<int>();
+  int tensor_id(const json& j) { return tensor_id(j.get<int>()); }
+  int tensor_id(int id) {
     if (id < 0 || id >= static_cast<int>(p_.tensors.size())) fail(fmt::format("no tensor #{}", id));
     return id;
   }
-  aicore::VecOp vec_op(const std::string& name) {
-    static const std::unordered_map<std::string, aicore::VecOp> ops = [] {
-      std::unordered_map<std::string, aicore::VecOp> m;
+  aicore::VecOp vec_op(std::string_view name) {
+    static const std::unordered_map<std::string_view, aicore::VecOp> ops = [] {
+      std::unordered_map<std::string_view, aicore::VecOp> m;
       for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::FusedMulAddRelu); ++i) {
         m.emplace(aicore::vec_op_name(static_cast<aicore::VecOp>(i)), static_cast<aicore::VecOp>(i));
       }
@@ -395,6 +463,7 @@ struct StreamParser::Impl {
 StreamParser::StreamParser(Program& p) : impl_(std::make_unique<Impl>(p)) {}
 StreamParser::~StreamParser() = default;
 Stmt StreamParser::stmt(const json& j) { return impl_->parser.stmt(j); }
+Stmt StreamParser::vector(const VectorRecord& r) { return impl_->parser.vector(r); }
 
 Program parse_header(const json& j) {
   Program p;
@@ -413,6 +482,14 @@ Program parse_header(const json& j) {
     d.addr[0] = a.at(0).get<uint64_t>();
     d.addr[1] = a.size() > 1 ? a[1].get<uint64_t>() : d.addr[0];
     d.db_loop = t.value("db", -1);
+    if (const json* init = member(t, "init")) {  // hex bytes of a GM tensor's init_value
+      const std::string& hex = init->get_ref<const std::string&>();
+      if (hex.size() != 2 * d.bytes) {
+        raise("tik", "tensor {}: init_value has {} bytes, the tensor {}", d.name, hex.size() / 2, d.bytes);
+      }
+      d.init.resize(d.bytes);
+      for (size_t i = 0; i < d.bytes; ++i) d.init[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    }
     p.tensors.push_back(std::move(d));
   }
   for (const auto& s : j.at("scalars")) {

@@ -6,7 +6,10 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 #include <nlohmann/json.hpp>
 #include "models/aicore/isa.h"
@@ -41,17 +44,72 @@ struct Value {
 // The name of expression operator `op` (Expr::op): "neg", "+", "<", ...
 const char* expr_op_name(unsigned op);
 
-// An expression over constants, scalars and tensor elements.
-// (Members ordered largest first: an instruction holds ~18 of these, 48 bytes each.)
+// An expression over constants, scalars and tensor elements. 16 bytes: an instruction holds
+// ~15 of them and a program 10^5 instructions, so their size is most of the statement tree's
+// (docs/performance.md, "TIK front end"). A constant holds its value; the other kinds hold a
+// scalar or tensor id and their operands on the heap.
 struct Expr {
   enum class Kind : uint8_t { Const, Scalar, Load, Unary, Binary };
-  Value value;             // Const
-  std::vector<Expr> args;  // Load: byte offset; Unary/Binary: operands
-  int id = -1;             // Scalar: scalar id; Load: tensor id
   Kind kind = Kind::Const;
   uint8_t op = 0;          // Unary/Binary: the operator (tik_program.cpp's table)
   Type type = Type::S32;   // Load: element type
+  bool is_float = false;   // Const: the value is a double
+  int32_t id = -1;         // Scalar: scalar id; Load: tensor id
+
+  Expr() : i_(0) {}
+  explicit Expr(const Value& v) : is_float(v.is_float) {
+    if (v.is_float) f_ = v.f; else i_ = v.i;
+  }
+  Expr(const Expr& o) : kind(o.kind), op(o.op), type(o.type), is_float(o.is_float), id(o.id), i_(o.i_) {
+    if (const size_t n = o.arity()) {
+      args_ = new Expr[n];
+      for (size_t k = 0; k < n; ++k) args_[k] = o.args_[k];
+    }
+  }
+  Expr(Expr&& o) noexcept : kind(o.kind), op(o.op), type(o.type), is_float(o.is_float), id(o.id), i_(o.i_) {
+    o.kind = Kind::Const;  // the operands are ours now
+    o.i_ = 0;
+  }
+  Expr& operator=(Expr o) noexcept {
+    std::swap(kind, o.kind);
+    std::swap(op, o.op);
+    std::swap(type, o.type);
+    std::swap(is_float, o.is_float);
+    std::swap(id, o.id);
+    std::swap(i_, o.i_);
+    return *this;
+  }
+  ~Expr() {
+    if (arity()) delete[] args_;
+  }
+
   bool is_const() const { return kind == Kind::Const; }
+  Value value() const {  // Const
+    Value v;
+    v.is_float = is_float;
+    if (is_float) v.f = f_; else v.i = i_;
+    return v;
+  }
+  // Operands: 1 for Load (the byte offset) and Unary, 2 for Binary.
+  size_t arity() const {
+    return kind == Kind::Binary ? 2 : (kind == Kind::Load || kind == Kind::Unary) ? 1 : 0;
+  }
+  const Expr& arg(size_t k) const { return args_[k]; }
+  // Makes this a `k` expression and allocates its operands for the caller to fill.
+  Expr* make(Kind k) {
+    if (arity()) delete[] args_;
+    kind = k;
+    i_ = 0;
+    if (const size_t n = arity()) args_ = new Expr[n];
+    return arity() ? args_ : nullptr;
+  }
+
+ private:
+  union {
+    int64_t i_;     // Const, integer
+    double f_;      // Const, float
+    Expr* args_;    // Load, Unary, Binary
+  };
 };
 
 // A tensor operand: the tensor and a byte offset from its start (views, slices, reinterpreted
@@ -69,6 +127,7 @@ struct TensorDecl {
   uint64_t bytes = 0;
   uint64_t addr[2] = {0, 0};  // local scopes: the front end's allocation; [1]: double buffer
   int db_loop = -1;           // the thread_num=2 loop whose iteration parity picks addr[0/1]
+  std::vector<uint8_t> init;  // GM: init_value's bytes, copied in before the launch (empty: none)
 };
 
 struct ScalarDecl {
@@ -76,6 +135,28 @@ struct ScalarDecl {
   Type type = Type::S32;
   bool has_init = false;
   Value init;
+};
+
+// An instruction's numeric parameters: at most 8, held in the instruction itself (one
+// allocation fewer per instruction than a std::vector).
+class Params {
+ public:
+  static constexpr size_t kMax = 8;
+  void reserve(size_t) {}
+  void push_back(Expr e) {
+    if (n_ == kMax) throw std::length_error("a TIK instruction has at most 8 parameters");
+    p_[n_++] = std::move(e);
+  }
+  size_t size() const { return n_; }
+  const Expr& operator[](size_t i) const { return p_[i]; }
+  const Expr& at(size_t i) const {
+    if (i >= n_) throw std::out_of_range("TIK instruction parameter");
+    return p_[i];
+  }
+
+ private:
+  Expr p_[kMax];
+  size_t n_ = 0;
 };
 
 // One TIK instruction after the front end normalised both naming generations.
@@ -96,7 +177,7 @@ struct Instr {
   //  Mmad:   m, k, n (params[3] == 0: init the accumulator)
   //  Fixpipe: n_bursts(=n/16), burst_len, dst_stride, src_stride, m, n
   //  Atomic: mode
-  std::vector<Expr> params;
+  Params params;
   uint32_t unit = 32;  // Move: bytes per burst unit
   bool transpose = false;  // Load2D: transpose; Fixpipe: NZ -> ND
   bool relu = false;       // Fixpipe
@@ -151,11 +232,35 @@ Program parse_text(const std::string& text);
 // "body"; StreamParser::stmt parses one statement, whose "body"/"then"/"else" the caller may
 // leave out and fill in (Stmt::body, Stmt::orelse) itself.
 Program parse_header(const nlohmann::json& j);
+
+// A compact vector instruction (docs/tik.md) with its strings and immediates already decoded:
+// npuvp._core reads the recorder's tuples into this without building JSON, and the JSON form
+// is read into it too, so both take the same checks. A field is an immediate unless `json`
+// points at an expression.
+struct VectorRecord {
+  struct Field {
+    const nlohmann::json* json = nullptr;
+    Value value;
+  };
+  struct Operand {
+    bool present = false;
+    int tensor = -1;
+    Field offset;
+  };
+  std::string_view api, loc, op, dtype;
+  char mask_form = 'n';  // 'n': a count, 'b': [hi, lo] bits, 'c': counter mode
+  Field mask[2];
+  Operand dst, src[3];
+  Field params[8];
+  const nlohmann::json* extra = nullptr;  // an object (dst dtype, round, cmp, sel, order, pattern) or null
+};
+
 class StreamParser {
  public:
   explicit StreamParser(Program& p);
   ~StreamParser();
   Stmt stmt(const nlohmann::json& j);
+  Stmt vector(const VectorRecord& r);
 
  private:
   struct Impl;

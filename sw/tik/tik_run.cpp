@@ -139,7 +139,7 @@ class Interpreter {
   // ---- values ----
   Value eval(const Expr& e) {
     switch (e.kind) {
-      case Expr::Kind::Const: return e.value;
+      case Expr::Kind::Const: return e.value();
       case Expr::Kind::Scalar:
         // The TIK reference gives an uninitialised Scalar no value (Scalar, init_value=None):
         // reading one before any set_as is an error, not a made-up number.
@@ -148,16 +148,33 @@ class Interpreter {
                                 p_.scalars[e.id].name));
         }
         return scalars_[e.id];
-      case Expr::Kind::Load: return load(e.id, eval(e.args[0]).as_int(), e.type);
+      case Expr::Kind::Load: return load(e.id, eval(e.arg(0)).as_int(), e.type);
       case Expr::Kind::Unary: {
-        Value a = eval(e.args[0]);
+        Value a = eval(e.arg(0));
         switch (e.op) {
           case 0: if (a.is_float) a.f = -a.f; else a.i = -a.i; return a;
           case 1: return int_value(!(a.is_float ? a.f != 0 : a.i != 0));
-          default: return int_value(~a.as_int());
+          case 2: return int_value(~a.as_int());
+          // sqrt in double: rounded once more to the Scalar's float type when stored, which
+          // is the correctly rounded float result (double has more than 2p + 2 bits).
+          case 24: return float_value(std::sqrt(a.as_double()));
+          case 25: case 26: case 27: {  // the 64 bits of the value (TIK: a uint64 source)
+            const uint64_t bits = static_cast<uint64_t>(a.as_int());
+            const int ones = __builtin_popcountll(bits);
+            if (e.op == 25) return int_value(64 - ones);
+            if (e.op == 26) return int_value(ones);
+            return int_value(bits == 0 ? 64 : __builtin_clzll(bits));
+          }
+          case 28: case 29: case 30: case 31: case 32: {  // floor, ceil, rint (ties even), round (ties away), trunc
+            if (!a.is_float) return a;
+            const double x = a.f;
+            return float_value(e.op == 28 ? std::floor(x) : e.op == 29 ? std::ceil(x) : e.op == 30 ? std::nearbyint(x)
+                               : e.op == 31 ? std::round(x) : std::trunc(x));
+          }
+          default: fail_here(fmt::format("unknown unary operator {}", expr_op_name(e.op)));
         }
       }
-      case Expr::Kind::Binary: return binary(e.op, eval(e.args[0]), eval(e.args[1]));
+      case Expr::Kind::Binary: return binary(e.op, eval(e.arg(0)), eval(e.arg(1)));
     }
     return {};
   }
@@ -681,7 +698,8 @@ RunResult run(const Program& p, const std::vector<Feed>& feeds, Console* console
     host[i] = dev.malloc(std::max<uint64_t>(t.bytes, 32));
     gm[i] = dev.device_address(host[i]);
     std::vector<uint8_t> pattern(t.bytes, kUninitialisedByte);
-    dev.memcpy(host[i], pattern.data(), t.bytes, Device::Copy::HostToDevice);
+    const uint8_t* bytes = t.init.empty() ? pattern.data() : t.init.data();  // init_value, else the pattern
+    dev.memcpy(host[i], bytes, t.bytes, Device::Copy::HostToDevice);
   }
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     if (p.inputs[i].is_scalar) continue;

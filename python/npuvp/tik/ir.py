@@ -19,21 +19,26 @@ DTYPE_SIZE = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint3
 FLOATS = ("float16", "float32", "bfloat16")
 
 
-_OURS = {}   # code object -> whether it is this package's (the frames user_loc skips)
-_NAMES = {}  # code object -> its file's base name
+_OURS = object()  # marks this package's code objects (the frames user_loc skips)
+_LINES = {}       # code object -> _OURS, or {line: "file.py:line"} for an operator's code
 
 
 def user_loc(depth=2):
-    """file:line of the first caller outside this package (the operator's line)."""
+    """file:line of the first caller outside this package (the operator's line). Each
+    location string is made once and reused (an operator's loops record the same lines)."""
     f = sys._getframe(depth)
     while f is not None:
-        code = f.f_code
-        ours = _OURS.get(code)
-        if ours is None:
-            ours = _OURS[code] = code.co_filename.startswith(_OUR_DIRS)
-            _NAMES[code] = os.path.basename(code.co_filename)
-        if not ours:
-            return "%s:%d" % (_NAMES[code], f.f_lineno)
+        lines = _LINES.get(f.f_code)
+        if lines is None:
+            code = f.f_code
+            lines = _LINES[code] = _OURS if code.co_filename.startswith(_OUR_DIRS) else {
+                -1: os.path.basename(code.co_filename)}
+        if lines is not _OURS:
+            line = f.f_lineno
+            loc = lines.get(line)
+            if loc is None:
+                loc = lines[line] = "%s:%d" % (lines[-1], line)
+            return loc
         f = f.f_back
     return "?:0"
 
@@ -204,13 +209,13 @@ class Tensor:
 
     def __getitem__(self, idx):
         # The common case first: one integer into a 1-D tensor at a known offset.
-        if type(idx) is int and len(self.shape) == 1 and type(self.boff) is int:
-            if idx < 0 or idx >= self.shape[0]:
+        if type(idx) is int and idx >= 0 and len(self.shape) == 1 and type(self.boff) is int:
+            if idx >= self.shape[0]:
                 fail("index %d outside dimension 0 of size %d of tensor %s" % (idx, self.shape[0], self.name))
             return Tensor(self.tik, self.tid, self.dtype, (self.shape[0] - idx,), self.scope, self.name,
                           self.boff + idx * DTYPE_SIZE[self.dtype], self.root_bytes)
         if not isinstance(idx, tuple):
-            idx = (idx,)
+            return self._flat_index(idx)
         shape = self.shape if self.shape else (1,)
         if len(idx) > len(shape):
             fail("tensor %s has %d dimensions, indexed with %d" % (self.name, len(shape), len(idx)))
@@ -237,6 +242,36 @@ class Tensor:
                 elems = elems + ix * inner[d] if not (isinstance(ix, int) and ix == 0) else elems
         out_shape.extend(shape[len(idx):])
         return self._view(self._offset_by(elems), out_shape)
+
+    def _flat_index(self, idx):
+        """One index or slice addresses the tensor as 1-D, whatever its shape (TIK API reference,
+        "Obtaining Partial Tensor Data": a multi-dimensional tensor is reshaped to 1-D; a
+        negative immediate counts from the end)."""
+        n = self.size
+        if isinstance(idx, slice):
+            if idx.step not in (None, 1):
+                fail("tensor slices take no step")
+            start = 0 if idx.start is None else idx.start
+            stop = n if idx.stop is None else idx.stop
+            if type(start) is int and start < 0:
+                start += n
+            if type(stop) is int and stop < 0:
+                stop += n
+            if type(start) is int and type(stop) is int:
+                if start < 0 or stop > n or start > stop:
+                    fail("slice [%d:%d] outside the %d elements of tensor %s" % (start, stop, n, self.name))
+                return self._view(self._offset_by(start), (stop - start,))
+            width = stop - start
+            return self._view(self._offset_by(start), (width if type(width) is int else n,))
+        if type(idx) is int or type(idx) is bool:
+            if idx < 0:
+                idx += n
+            if idx < 0 or idx >= n:
+                fail("index %d outside the %d elements of tensor %s" % (idx, n, self.name))
+            return self._view(self._offset_by(int(idx)), (n - idx,))
+        if hasattr(idx, "item") and not isinstance(idx, Expr):  # a numpy integer
+            return self._flat_index(int(idx))
+        return self._view(self._offset_by(idx), ())
 
     def shifted(self, elems):
         """This start address moved by `elems` elements, bounded by the tensor, not the view

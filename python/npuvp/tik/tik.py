@@ -44,6 +44,8 @@ _ROUND = {"": 0, "none": 0, "round": 1, "floor": 2, "ceil": 3, "ceiling": 3, "aw
 _BLK_NAMES = ("dst_blk_stride", "src0_blk_stride", "src1_blk_stride")
 _REP_NAMES = ("dst_rep_stride", "src0_rep_stride", "src1_rep_stride")
 _ARITH = ("float16", "float32", "int32", "int16")
+# Elements of one 256-byte repeat addressable by a count mask (at most 128).
+_PER_REPEAT = {d: 128 if DTYPE_SIZE[d] <= 2 else 64 for d in DTYPE_SIZE}
 _FLOAT = ("float16", "float32")
 
 
@@ -129,6 +131,9 @@ class Tik:
             rec["addr"] = addrs
             if copies == 2:
                 rec["db"] = self._db_loop
+        init_value = kwargs.get("init_value")
+        if init_value is not None:
+            rec["init"] = _init_bytes(init_value, dtype, n, scope, name, loc)
         self._tensors.append(rec)
         t = Tensor(self, tid, dtype, shape, scope, name, 0, nbytes)
         self._tensor_objs.append(t)
@@ -293,44 +298,62 @@ class Tik:
     def _vec(self, api, op, dtype, mask, dst, srcs, repeat, blk, rep, scalar=0, extra=None, mask_mode="normal",
              dst_align=32, loc=None, repeat_limit=255):
         loc = loc or user_loc(3)
-        # A vector instruction is recorded as a list (the compact form docs/tik.md describes):
-        # ["v", api, loc, op, dtype, mask, dst, src0, src1, src2, params, extra].
-        # The common case (immediate operands in range, UB views at known aligned offsets) takes
-        # the inline checks below; anything else goes through the checks that name the rule.
-        if extra:
-            extra = dict(extra)
+        # A vector instruction is recorded as one flat tuple (the compact form docs/tik.md
+        # describes): ("v", api, loc, op, dtype, mask form, mask value, mask low word,
+        # dst tensor, dst offset, src0 tensor, src0 offset, src1 ..., src2 ..., repeat,
+        # 3 block strides, 3 repeat strides, scalar, extra); an absent operand is None, None.
+        # One tuple of numbers and strings is one allocation, and the garbage collector stops
+        # tracking it once it has seen it. The common case (immediate operands in range, UB
+        # views at known aligned offsets) takes the inline checks below; anything else goes
+        # through the checks that name the rule.
         if extra and "mask" in extra:
-            mask_j = extra.pop("mask")
-        elif type(mask) is int and mask_mode == "normal" and 1 <= mask <= (128 if DTYPE_SIZE[dtype] <= 2 else 64):
-            mask_j = ("n", mask)
+            extra = dict(extra)
+            m = extra.pop("mask")
+            mf, ma, mb = m[0], m[1], m[2] if len(m) > 2 else None
+        elif type(mask) is int and mask_mode == "normal" and 0 < mask <= _PER_REPEAT[dtype]:
+            mf, ma, mb = "n", mask, None
         elif mask is not None:
-            mask_j = self._mask(mask, dtype, api, loc, mask_mode)
+            m = self._mask(mask, dtype, api, loc, mask_mode)
+            mf, ma, mb = m[0], m[1], m[2] if len(m) > 2 else None
         else:
-            mask_j = ["b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1]
-        ops = [None, None, None]
+            mf, ma, mb = "b", -1 if DTYPE_SIZE[dtype] <= 2 else 0, -1
+        t0 = o0 = t1 = o1 = t2 = o2 = None
+        n = len(srcs)
         i = 0
         for t in srcs:
             if t is not None:
-                if type(t) is Tensor and t.scope == scope_ubuf and type(t.boff) is int and not t.boff % 32:
-                    ops[i] = (t.tid, t.boff)
+                if type(t) is Tensor and t.scope is scope_ubuf and type(t.boff) is int and not t.boff & 31:
+                    tid, off = t.tid, t.boff
                 else:
-                    ops[i] = self._operand(t, ("src0", "src1", "src2")[i] if len(srcs) > 1 else "src", api, 32, loc)
+                    tid, off = self._operand(t, ("src0", "src1", "src2")[i] if n > 1 else "src", api, 32, loc)
+                if i == 0:
+                    t0, o0 = tid, off
+                elif i == 1:
+                    t1, o1 = tid, off
+                else:
+                    t2, o2 = tid, off
             i += 1
         if dst is None:
-            dst_j = None
-        elif type(dst) is Tensor and dst.scope == scope_ubuf and type(dst.boff) is int and not dst.boff % dst_align:
-            dst_j = (dst.tid, dst.boff)
+            td = od = None
+        elif type(dst) is Tensor and dst.scope is scope_ubuf and type(dst.boff) is int and not dst.boff % dst_align:
+            td, od = dst.tid, dst.boff
         else:
-            dst_j = self._operand(dst, "dst", api, dst_align, loc)
-        p = [repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
-             else self._repeat(repeat, api, loc, repeat_limit)]
-        for group, names in ((blk, _BLK_NAMES), (rep, _REP_NAMES)):
-            for v, name in zip(group, names):
-                p.append(v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc))
-        p.append(scalar if type(scalar) in (int, float) else enc(scalar))
-        # Tuples of numbers and strings leave the garbage collector's lists once it has seen
-        # them, so a long recording does not make every collection slower.
-        self._cur.append(("v", api, loc, op, dtype, mask_j, dst_j, ops[0], ops[1], ops[2], tuple(p), extra or 0))
+            td, od = self._operand(dst, "dst", api, dst_align, loc)
+        b0, b1, b2 = blk
+        r0, r1, r2 = rep
+        # All immediates: one test for all six strides in [0, 65535] (a negative one sets high bits).
+        if not (type(repeat) is type(b0) is type(b1) is type(b2) is type(r0) is type(r1) is type(r2) is int
+                and 0 < repeat <= repeat_limit and not (b0 | b1 | b2 | r0 | r1 | r2) >> 16):
+            repeat = (repeat if type(repeat) is int and 1 <= repeat <= repeat_limit
+                      else self._repeat(repeat, api, loc, repeat_limit))
+            b0, b1, b2 = (v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc)
+                          for v, name in zip(blk, _BLK_NAMES))
+            r0, r1, r2 = (v if type(v) is int and 0 <= v <= 65535 else self._stride(v, name, api, loc)
+                          for v, name in zip(rep, _REP_NAMES))
+        if not (type(scalar) is float or type(scalar) is int):
+            scalar = enc(scalar)
+        self._cur.append(("v", api, loc, op, dtype, mf, ma, mb, td, od, t0, o0, t1, o1, t2, o2,
+                          repeat, b0, b1, b2, r0, r1, r2, scalar, extra or 0))
         self._last_if = None
         self._instructions += 1
 
@@ -338,6 +361,11 @@ class Tik:
         """Replaces one field of the vector instruction just recorded (records are tuples)."""
         rec = self._cur[-1]
         self._cur[-1] = rec[:field] + (value,) + rec[field + 1:]
+
+    def _patch_last_mask(self, mask_j):
+        """Replaces the mask (form and words) of the vector instruction just recorded."""
+        rec = self._cur[-1]
+        self._cur[-1] = rec[:5] + (mask_j[0], mask_j[1], mask_j[2] if len(mask_j) > 2 else None) + rec[8:]
 
     # ---- data movement ----
     def data_move(self, dst, src, sid=0, nburst=1, burst=1, src_stride=0, dst_stride=0, *args, **kwargs):
@@ -383,19 +411,28 @@ class Tik:
         self._instructions += 1
 
     # ---- vector: two sources ----
+    # The wrappers below are the hot path of recording (docs/performance.md, "TIK front end"):
+    # the common operand types are checked inline, the rest by _types, which names the rule.
     def _binary(self, api, op, allowed, mask, dst, src0, src1, repeat, blk, rep):
         loc = user_loc(3)
-        dt = self._types(api, loc, allowed, dst, src0, src1)
+        dt = getattr(dst, "dtype", None)
+        if not (type(src0) is Tensor and type(src1) is Tensor and dt in allowed and src0.dtype == dt
+                and src1.dtype == dt):
+            dt = self._types(api, loc, allowed, dst, src0, src1)
         self._vec(api, op, dt, mask, dst, (src0, src1), repeat, blk, rep, loc=loc)
 
     def _unary(self, api, op, allowed, mask, dst, src, repeat, blk, rep):
         loc = user_loc(3)
-        dt = self._types(api, loc, allowed, dst, src)
+        dt = getattr(dst, "dtype", None)
+        if not (type(src) is Tensor and dt in allowed and src.dtype == dt):
+            dt = self._types(api, loc, allowed, dst, src)
         self._vec(api, op, dt, mask, dst, (src,), repeat, (blk[0], blk[1], 0), (rep[0], rep[1], 0), loc=loc)
 
     def _with_scalar(self, api, op, allowed, mask, dst, src, scalar, repeat, blk, rep, mask_mode="normal"):
         loc = user_loc(3)
-        dt = self._types(api, loc, allowed, dst, src)
+        dt = getattr(dst, "dtype", None)
+        if not (type(src) is Tensor and dt in allowed and src.dtype == dt):
+            dt = self._types(api, loc, allowed, dst, src)
         self._vec(api, op, dt, mask, dst, (src,), repeat, (blk[0], blk[1], 0), (rep[0], rep[1], 0), scalar,
                   mask_mode=mask_mode, loc=loc)
 
@@ -641,7 +678,26 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("h_reduce_argmax", "h_reduce_argmin", "load3dv2"))
+_NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vaddreluconv", "vsubreluconv", "vadddeqrelu", "vrpsort16",
+                      "vmrgsort4", "vconcat", "vextract", "vrpac", "viou", "vaadd", "vpadding", "v4dtrans",
+                      "vgather", "vscatter", "vec_expm1_high_preci", "vexpm1_high_preci"))
+
+
+def _init_bytes(init_value, dtype, n, scope, name, loc):
+    """A GM tensor's init_value (a number or a nested list of n numbers) as hex bytes: the
+    launch copies them into GM before the blocks start, as the TIK reference describes for
+    scope_gm tensors with init_value (operators keep index tables this way)."""
+    import numpy as np
+    if scope != scope_gm:
+        fail("init_value is for scope_gm tensors; %s is %s" % (name, scope), "Tensor", loc)
+    if dtype == "bfloat16":
+        fail("init_value of a bfloat16 tensor is not supported by npuvp", "Tensor", loc)
+    a = np.asarray(init_value, dtype=np.dtype(dtype)).ravel()
+    if a.size == 1:
+        a = np.full(n, a[0], dtype=a.dtype)
+    if a.size != n:
+        fail("init_value of tensor %s holds %d values, the tensor %d" % (name, a.size, n), "Tensor", loc)
+    return a.tobytes().hex()
 
 
 def last_built():
@@ -773,7 +829,7 @@ def _conv(self, api, mask, round_mode, dst, src, repeat_times, blk, rep, deqscal
     mdt = "float32" if wide == 4 else "float16"
     self._vec(api, "Cast", src.dtype, mask, dst, (src,), repeat_times, (blk[0], blk[1], 0), (rep[0], rep[1], 0),
               extra={"ddt": dst.dtype, "round": _ROUND[round_mode]}, loc=loc)
-    self._patch_last(5, self._mask(mask, mdt, api, loc))
+    self._patch_last_mask(self._mask(mask, mdt, api, loc))
 
 
 def _vec_conv(self, mask, round_mode, dst, src, repeat_times, dst_rep_stride, src_rep_stride, deqscale=None,
@@ -1037,11 +1093,22 @@ def _scalar_abs(self, dst, src):
     dst.set_as(Expr(["max", enc(src), ["neg", enc(src)]], dst.dtype))
 
 
+# scalar_conv's round modes for a float converted to an integer (TIK reference, scalar_conv):
+# the value is rounded by the scalar unit, then stored (exact); '' and 'none' truncate.
+_SCALAR_ROUND = {"floor": "floor", "ceil": "ceil", "ceiling": "ceil", "round": "rint", "away-zero": "round",
+                 "to-zero": "trunc"}
+
+
 def _scalar_conv(self, round_mode, dst, src):
-    """Scalar conversion; the store into dst's dtype rounds to nearest (integers truncate)."""
+    """Scalar conversion: to an integer dst by round_mode; to a float dst the store rounds to
+    nearest ('odd' is not modelled: it rounds to nearest too)."""
     if round_mode not in _ROUND:
         fail("round_mode '%s' is not one of %s" % (round_mode, ", ".join(repr(r) for r in _ROUND)), "scalar_conv")
-    dst.set_as(src)
+    op = _SCALAR_ROUND.get(round_mode)
+    if op is not None and dst.dtype not in ("float16", "float32", "bfloat16"):
+        dst.set_as(Expr([op, enc(src)], "float32"))
+    else:
+        dst.set_as(src)
 
 
 _define("vcpadd", _vcpadd)
@@ -1254,3 +1321,7 @@ _define("load3dv1", _load3dv1)
 
 
 from . import more_ops  # noqa: E402,F401 (defines its instructions on Tik)
+from . import trans_ops  # noqa: E402,F401 (vnchwconv / vec_trans_scatter for 8-, 16- and 32-bit types)
+from . import argreduce_ops  # noqa: E402,F401 (h_reduce_argmax / h_reduce_argmin)
+from . import scalar_relu_ops  # noqa: E402,F401 (scalar_sqrt, scalar_countbit0/1, scalar_countleading0, vaddrelu, vsubrelu)
+from . import load3dv2_ops  # noqa: E402,F401 (load3dv2)
