@@ -20,6 +20,8 @@
 //   A as K x M: one transposing LoadData per row of fractals (stride 1);
 //   B as K x N: one transposing LoadData per k1 row (stride K1 of the L1 block);
 //   B as N x K: one LoadData for the whole step (the fractals are in place).
+// The engine itself is no kernel file: it does not mark the CPU-debug launches mixed.
+#define NPUVP_MATMUL_ENGINE_SOURCE
 #include "sw/ascendc/lib/matmul_intf.h"
 
 #include <algorithm>

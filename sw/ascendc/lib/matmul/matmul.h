@@ -129,6 +129,17 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
   return c;
 }
 
+// a / b rounded up, and a rounded up to a multiple of b (b > 0): CANN's matmul headers give
+// kernels these (samples compute their block offsets with Ceil).
+template <typename T>
+inline T Ceil(T a, T b) {
+  return (a + b - 1) / b;
+}
+template <typename T>
+inline T CeilAlign(T a, T b) {
+  return Ceil(a, b) * b;
+}
+
 // The system workspace (the high-level APIs' part at the start of a kernel's workspace; the
 // host sizes it with PlatformAscendC::GetLibApiWorkSpaceSize). Per core.
 void SetSysWorkspace(GM_ADDR workspace);
@@ -158,6 +169,14 @@ constexpr bool uses_mixed_matmul(KernelFileTag<File>*) {
   return true;
 }
 }  // namespace npuvp::acl
+// The CPU-debug route: ICPU_RUN_KF without SetKernelMode runs mixed once a kernel file using
+// the Matmul is loaded (CANN's default there is MIX_MODE).
+#ifndef NPUVP_MATMUL_ENGINE_SOURCE
+namespace npuvp::runtime {
+bool note_mixed_matmul_kernel_file();
+inline const bool mixed_matmul_kernel_file_noted = note_mixed_matmul_kernel_file();
+}  // namespace npuvp::runtime
+#endif
 #endif
 
 namespace npuvp::ascendc {
