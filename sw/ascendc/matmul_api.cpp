@@ -88,6 +88,12 @@ struct MatmulEngine::State {
   bool via_ub = false;
   TQue<TPosition::VECOUT, 2> qCO2;
   TQue<TPosition::VECIN, 1> qBiasUb;
+  // The UB for those, taken at the first block: the kernel's SetLocalWorkspace tensor if it
+  // gave one (then the bias and C take turns in it, ordered by PIPE_ALL barriers), else buffers
+  // of the kernel's TPipe.
+  bool ub_ready = false, use_ws = false;
+  CopyEnd ws{};
+  uint32_t ws_bytes = 0;
   // Mixed mode: an AIV's object is its AIC's client (no buffers of its own).
   bool client = false, ended = false;
   uint32_t group = 0, sub = 0;
@@ -211,21 +217,45 @@ void MatmulEngine::init(const TCubeTiling* tiling, TPipe* pipe, const Types& typ
     pipe->InitBuffer(s.qBiasL1, 1, round_up(s.base_n, 16) * 4);
     pipe->InitBuffer(s.qBT, 1, round_up(s.base_n, 16) * 4);
   }
-  if (via_ub) {
-    const uint64_t bias_bytes = s.has_bias ? round_up(s.base_n, 16) * 4 : 0;
-    if (s.has_bias) pipe->InitBuffer(s.qBiasUb, 1, static_cast<uint32_t>(bias_bytes));
-    // C's drain buffers in UB: two when they fit beside what the kernel took, so V drains one
-    // block while MTE3 writes the other.
-    const uint64_t c_bytes = uint64_t(round_up(s.base_m, 16)) * round_up(s.base_n, 16) * aicore::dtype_size(types.c);
-    const uint64_t free = pipe->FreeBytes(TPosition::VECOUT);
-    if (c_bytes > free) {
-      matmul_fail(api, fmt::format("C's {}x{} block ({} B) does not fit the {} B of UB left for the L0C -> UB drain",
-                                   s.base_m, s.base_n, c_bytes, free));
-    }
-    pipe->InitBuffer(s.qCO2, 2 * c_bytes <= free ? 2 : 1, static_cast<uint32_t>(c_bytes));
-  }
   s.ready = true;
 }
+
+namespace {
+uint64_t c_block_bytes(const MatmulEngine::State& s) {
+  return uint64_t(round_up(s.base_m, 16)) * round_up(s.base_n, 16) * aicore::dtype_size(s.types.c);
+}
+
+// The 310P's UB for the bias and C's drain (see State::ub_ready), at the first block.
+void ensure_ub(MatmulEngine::State& s) {
+  if (s.ub_ready) return;
+  const uint64_t c_bytes = c_block_bytes(s);
+  const uint64_t bias_bytes = s.has_bias ? round_up(s.base_n, 16) * 4 : 0;
+  if (s.ws_bytes > 0) {
+    if (s.ws_bytes < c_bytes || s.ws_bytes < bias_bytes) {
+      matmul_fail("SetLocalWorkspace", fmt::format("the workspace holds {} B; C's {}x{} block needs {} B",
+                                                   s.ws_bytes, s.base_m, s.base_n, c_bytes));
+    }
+    s.use_ws = true;
+  } else {
+    if (s.has_bias) s.pipe->InitBuffer(s.qBiasUb, 1, static_cast<uint32_t>(bias_bytes));
+    // C's drain buffers in UB: two when they fit beside what the kernel took, so V drains one
+    // block while MTE3 writes the other.
+    const uint64_t free = s.pipe->FreeBytes(TPosition::VECOUT);
+    if (c_bytes > free) {
+      matmul_fail("Iterate", fmt::format("C's {}x{} block ({} B) does not fit the {} B of UB left for the L0C -> UB "
+                                         "drain (SetLocalWorkspace can lend it)",
+                                         s.base_m, s.base_n, c_bytes, free));
+    }
+    s.pipe->InitBuffer(s.qCO2, 2 * c_bytes <= free ? 2 : 1, static_cast<uint32_t>(c_bytes));
+  }
+  s.ub_ready = true;
+}
+
+LocalTensor<uint8_t> ws_tensor(const MatmulEngine::State& s) {
+  return LocalTensor<uint8_t>(TPosition::VECCALC, s.ws.addr, s.ws_bytes);
+}
+}  // namespace
+
 
 namespace {
 MatmulEngine::State& ready(MatmulEngine::State* s, const char* api) {
@@ -242,6 +272,15 @@ void restart(MatmulEngine::State& s) {
   s.next = s.issued = s.consumed = 0;
 }
 }  // namespace
+
+void MatmulEngine::set_local_workspace(CopyEnd ub, uint32_t bytes) {
+  State& s = ready(s_, "SetLocalWorkspace");
+  if (!s.via_ub) return;  // only the 310P drains C through UB
+  if (ub.space != aicore::MemSpace::UB) matmul_fail("SetLocalWorkspace", "the workspace is a UB tensor");
+  if (s.ub_ready) matmul_fail("SetLocalWorkspace", "call it before the first Iterate / IterateAll");
+  s.ws = ub;
+  s.ws_bytes = bytes;
+}
 
 void MatmulEngine::set_org_shape(int m, int n, int ka, int kb) {
   State& s = ready(s_, "SetOrgShape");
@@ -389,21 +428,30 @@ void compute_block(MatmulEngine::State& s, uint32_t index) {
   const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal);
   const DType at = s.types.a, bt = s.types.b;
   const uint32_t loads = tiles_m(s) * tiles_n(s) * l1_blocks(s);
+  if (s.via_ub) ensure_ub(s);
   LocalTensor<uint8_t> c = s.qCO1.AllocTensor<uint8_t>();
   LocalTensor<uint8_t> bias_bt;
   if (s.has_bias && s.via_ub) {
     // GM -> UB (MTE2), then each 16 bias values broadcast to a 16 x 16 fractal of every row
     // band of C in L0C (NZ: fractal (j, i) at j * m1 + i); the columns past n are never written.
     const uint32_t m1 = ceil_div(m, kFractal), n1 = ceil_div(n, kFractal);
-    LocalTensor<uint8_t> ub = s.qBiasUb.AllocTensor<uint8_t>();
-    data_copy_count(end_at(ub), offset(s.bias, uint64_t(n0) * 4), round_up(n, 16), 4);
-    s.qBiasUb.EnQue(ub);
-    ub = s.qBiasUb.DeQue<uint8_t>();
+    LocalTensor<uint8_t> ub;
+    if (s.use_ws) {
+      core().barrier_all();  // the workspace's last C drain has left it
+      ub = ws_tensor(s);
+      data_copy_count(end_at(ub), offset(s.bias, uint64_t(n0) * 4), round_up(n, 16), 4);
+      core().barrier_all();
+    } else {
+      ub = s.qBiasUb.AllocTensor<uint8_t>();
+      data_copy_count(end_at(ub), offset(s.bias, uint64_t(n0) * 4), round_up(n, 16), 4);
+      s.qBiasUb.EnQue(ub);
+      ub = s.qBiasUb.DeQue<uint8_t>();
+    }
     for (uint32_t i = 0; i < m1; ++i) {
       broadcast_vec_to_mm(offset(end_at(c), uint64_t(i) * kFractal * kFractal * 4), end_at(ub), DType::F32,
                           static_cast<int32_t>(n1), 1, 0, m1 - 1);
     }
-    s.qBiasUb.FreeTensor(ub);
+    if (!s.use_ws) s.qBiasUb.FreeTensor(ub);
     core().barrier_all();  // the Mmads below start from the broadcast bias (V before M)
   } else if (s.has_bias) {
     // GM -> L1 -> BiasTable, whole 64 B units (the columns past n are never written out).
@@ -497,17 +545,57 @@ namespace {
 // L0C's block (the last compute_block) to dst, row pitch `pitch` elements of C.
 // The 310P's drain: L0C -> UB in matrix mode (V; f32 -> f16 when C is half), then per
 // 16-column band of the NZ block, cur_m rows of its valid columns to GM (MTE3).
+// L0C's block to UB in matrix mode (NZ: band j of 16 columns at j * m1 * 16 rows), into a
+// drain buffer or the workspace; the caller frees it with release_drain_ub.
+LocalTensor<uint8_t> drain_to_ub(MatmulEngine::State& s) {
+  const DType ct = s.types.c;
+  const uint32_t m1 = ceil_div(s.cur_m, kFractal), n1 = ceil_div(s.cur_n, kFractal);
+  LocalTensor<uint8_t> c = s.qCO1.DeQue<uint8_t>();
+  LocalTensor<uint8_t> u;
+  if (s.use_ws) {
+    core().barrier_all();  // the bias (or the last block) has left the workspace
+    u = ws_tensor(s);
+  } else {
+    u = s.qCO2.AllocTensor<uint8_t>();
+  }
+  local_copy(end_at(u), end_at(c), ct, ct == DType::S32 ? DType::S32 : DType::F32,
+             DataCopyParams(1, static_cast<uint16_t>(m1 * n1), 0, 0), true);
+  if (s.use_ws) {
+    core().barrier_all();
+  } else {
+    s.qCO2.EnQue(u);
+  }
+  s.qCO1.FreeTensor(c);
+  if (!s.use_ws) u = s.qCO2.DeQue<uint8_t>();
+  return u;
+}
+void release_drain_ub(MatmulEngine::State& s, LocalTensor<uint8_t>& u) {
+  if (!s.use_ws) s.qCO2.FreeTensor(u);
+}
+
+// The 310P's GetTensorC into a local tensor: the NZ block in UB rearranged to ND baseM x baseN
+// at dst (a UB -> UB copy per 16-column band), ready when GetTensorC returns.
+void drain_block_to_local(MatmulEngine::State& s, CopyEnd dst) {
+  const uint32_t cs = aicore::dtype_size(s.types.c);
+  const uint32_t m1 = ceil_div(s.cur_m, kFractal), n1 = ceil_div(s.cur_n, kFractal);
+  const uint32_t row_bytes = kFractal * cs;
+  LocalTensor<uint8_t> u = drain_to_ub(s);
+  for (uint32_t j = 0; j < n1; ++j) {
+    data_copy_params(offset(dst, uint64_t(j) * row_bytes), offset(end_at(u), uint64_t(j) * m1 * kFractal * row_bytes),
+                     DataCopyParams(static_cast<uint16_t>(s.cur_m), static_cast<uint16_t>(row_bytes / 32), 0,
+                                    static_cast<uint16_t>((s.base_n * cs - row_bytes) / 32)),
+                     cs);
+  }
+  core().barrier_all();  // GetTensorC<true>: the block is in place when it returns
+  release_drain_ub(s, u);
+  s.pending = false;
+}
+
 void drain_block_via_ub(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uint8_t atomic) {
   const DType ct = s.types.c;
   const uint32_t cs = aicore::dtype_size(ct);
   const uint32_t m1 = ceil_div(s.cur_m, kFractal), n1 = ceil_div(s.cur_n, kFractal);
-  LocalTensor<uint8_t> c = s.qCO1.DeQue<uint8_t>();
-  LocalTensor<uint8_t> u = s.qCO2.AllocTensor<uint8_t>();
-  local_copy(end_at(u), end_at(c), ct, ct == DType::S32 ? DType::S32 : DType::F32,
-             DataCopyParams(1, static_cast<uint16_t>(m1 * n1), 0, 0), true);
-  s.qCO2.EnQue(u);
-  s.qCO1.FreeTensor(c);
-  u = s.qCO2.DeQue<uint8_t>();
+  LocalTensor<uint8_t> u = drain_to_ub(s);
   if (atomic == 1) set_atomic(1, ct, "Matmul::GetTensorC");
   const uint32_t row_bytes = kFractal * cs;  // one row of a band in UB
   // The 310P has no DataCopyPad: whole 32 B units only, so C's rows and bands must be 32 B
@@ -528,7 +616,7 @@ void drain_block_via_ub(MatmulEngine::State& s, CopyEnd dst, uint32_t pitch, uin
                      cs);
   }
   if (atomic == 1) set_atomic(0, DType::F32, "Matmul::GetTensorC");
-  s.qCO2.FreeTensor(u);
+  release_drain_ub(s, u);
   s.pending = false;
 }
 
@@ -699,8 +787,10 @@ void MatmulEngine::get_tensor_c(CopyEnd dst, uint8_t atomic, bool sequential) {
     return;
   }
   if (local && s.via_ub) {
-    matmul_fail("GetTensorC", "C to a local (VECIN/VECCALC) tensor is not modelled on the Atlas inference AI Core; "
-                              "C goes to GM here");
+    if (dst.space != aicore::MemSpace::UB) matmul_fail("GetTensorC", "C goes to GM or to UB (VECIN/VECCALC)");
+    if (atomic != 0) matmul_fail("GetTensorC", "enAtomic applies to a C in GM");
+    drain_block_to_local(s, dst);
+    return;
   }
   if (local) {
     matmul_fail("GetTensorC", "on an AIC C goes to GM; a local (VECIN/VECCALC) C is an AIV's, in a mixed kernel");

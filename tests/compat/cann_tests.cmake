@@ -49,6 +49,11 @@ set(cann_socs_confusion_transpose_custom Ascend910B3 Ascend310P3)
 set(cann_socs_norm_act_custom Ascend910B3 Ascend310P3)
 set(cann_socs_pad_bcast_sum_custom Ascend910B3 Ascend310P3)
 set(cann_socs_flash_dropout_custom Ascend910B3 Ascend310P3)
+# issue 23, Sort on the 310P: Concat -> Sort -> Extract in the chip's layout (A2 records, 310P
+# region proposals); CANN documents none of them on the 910. The MatmulLeakyRelu sample's form
+# (mixed mode on the 910B, two AI Cores on the 310P; the Matmul exists on both).
+set(cann_socs_sort_custom Ascend910B3 Ascend310P3)
+set(cann_socs_matmul_leakyrelu_invocation Ascend910B3 Ascend310P3)
 file(GLOB cann_projects LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compat/cann/*)
 foreach(project IN LISTS cann_projects)
   if(NOT EXISTS ${project}/CMakeLists.txt)

@@ -20,8 +20,8 @@
 //    mode: an AIV's GetTensorC / IterateAll / End are requests to its AIC through the system
 //    workspace (SetSysWorkspace first), which REGIST_MATMUL_OBJ makes serve both AIVs and
 //    then return from the kernel body; elsewhere a Matmul on an AIV is an error naming it.
-// Operands: A, B, C in GM, ND (C also to an AIV's VECIN/VECCALC tensor in mixed mode, ND
-// baseM x baseN); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
+// Operands: A, B, C in GM, ND (C also to a VECIN/VECCALC tensor, ND baseM x baseN: an AIV's in
+// mixed mode, or the 310P AI Core's own); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
 // f16 A and B may also be NZ in GM (the stored matrix [R, C] as [C/16, R rounded up to 16, 16]);
 // C may be ND_ALIGN (rows of N rounded up to 32 B; the pad columns are not written).
 #pragma once
@@ -206,6 +206,8 @@ class MatmulEngine {
   void set_b(CopyEnd b, bool transpose);
   void set_bias(CopyEnd bias);
   void disable_bias();
+  // SetLocalWorkspace: UB the 310P's C drain (and bias) may use instead of buffers of its own.
+  void set_local_workspace(CopyEnd ub, uint32_t bytes);
   bool iterate(bool partial_sum);
   // The C block of the last iterate to dst (GM: at its place in C, row pitch N, or with
   // `sequential` at dst itself, row pitch baseN; local: ND baseM x baseN at dst).
@@ -271,8 +273,12 @@ class Matmul {
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) { engine_.set_bias(npuvp::ascendc::end_of(biasGlobal)); }
   void DisableBias() { engine_.disable_bias(); }
   void ClearBias() { engine_.disable_bias(); }
-  // Temporary buffers CANN's implementation needs on some chips; npuvp's needs none.
-  void SetLocalWorkspace(const LocalTensor<uint8_t>& tmpBuffer) { (void)tmpBuffer; }
+  // The UB CANN's implementation needs on the Atlas inference AI Core (310P) for C's format
+  // change: npuvp drains C through it there (L0C -> UB -> GM or the local C) instead of taking
+  // UB of its own; elsewhere it is not used.
+  void SetLocalWorkspace(const LocalTensor<uint8_t>& tmpBuffer) {
+    engine_.set_local_workspace(npuvp::ascendc::end_of(tmpBuffer), tmpBuffer.GetSize());
+  }
   void SetWorkspace(GM_ADDR addr, int size) { (void)addr, (void)size; }
   template <class T>
   void SetWorkspace(const GlobalTensor<T>& addr) { (void)addr; }
