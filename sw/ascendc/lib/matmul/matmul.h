@@ -30,23 +30,12 @@
 #include "kernel_operator.h"
 #include "kernel_tiling/kernel_tiling.h"
 
-namespace AscendC {
+// CANN declares the Matmul's formats and configs at global scope (CANN 8.1 lib/matmul/
+// matmul_config.h): kernels name them unqualified (CubeFormat::ND, CFG_NORM) or as AscendC::
+// (and matmul::) members, which the using-declarations below keep.
 
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-// One operand's position, format and element type (and, for A and B, whether it is stored
-// transposed: isTrans lets SetTensorA/B's isTranspose take effect).
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
-struct MatmulType {
-  constexpr static TPosition pos = POSITION;
-  constexpr static CubeFormat format = FORMAT;
-  using T = TYPE;
-  constexpr static bool isTrans = ISTRANS;
-  constexpr static LayoutMode layout = LAYOUT;
-  constexpr static bool ibShare = IBSHARE;
-};
 
 enum class MatmulConfigMode : int32_t { CONFIG_NORM = 0, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
 
@@ -128,6 +117,31 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
   c.enableL1CacheUB = enableL1CacheUB;
   return c;
 }
+
+namespace AscendC {
+using ::CubeFormat;
+using ::LayoutMode;
+using ::MatmulConfigMode;
+using ::MatmulConfig;
+using ::CFG_NORM;
+using ::CFG_MDL;
+using ::CFG_IBSHARE_NORM;
+using ::MM_CFG_BB;
+using ::GetNormalConfig;
+using ::GetMDLConfig;
+
+// One operand's position, format and element type (and, for A and B, whether it is stored
+// transposed: isTrans lets SetTensorA/B's isTranspose take effect).
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+  constexpr static TPosition pos = POSITION;
+  constexpr static CubeFormat format = FORMAT;
+  using T = TYPE;
+  constexpr static bool isTrans = ISTRANS;
+  constexpr static LayoutMode layout = LAYOUT;
+  constexpr static bool ibShare = IBSHARE;
+};
 
 // a / b rounded up, and a rounded up to a multiple of b (b > 0): CANN's matmul headers give
 // kernels these (samples compute their block offsets with Ceil).
