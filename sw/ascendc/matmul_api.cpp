@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
+#include "sw/runtime/device.h"
 #include "models/aicore/kernel_body_return.h"
 #include "models/aicore/isa_types.h"
 #include "models/aicore/kernel_type.h"
@@ -696,8 +697,11 @@ std::map<uint32_t, Channel>& channels() {  // by AI Core of the running launch
 GM_ADDR sub_slot(const MatmulEngine::State& s, uint32_t sub, const char* api) {
   GM_ADDR ws = AscendC::GetSysWorkSpacePtr();
   if (ws == nullptr) {
-    matmul_fail(api, "no system workspace: call SetSysWorkspace(workspace) first (the mixed Matmul's messages go "
-                     "through it; the host sizes it with GetLibApiWorkSpaceSize)");
+    // Kernels written for CANN's older kernel-launch samples never call SetSysWorkspace; their
+    // messages go through a region of GM npuvp keeps for the process (allocated once, at the
+    // first such call, and never freed).
+    static GM_ADDR own = static_cast<GM_ADDR>(Device::instance().malloc(kSysWorkspaceBytes));
+    ws = own;
   }
   const uint64_t at = (uint64_t(s.group) * 2 + sub) * kSubBytes;
   if (at + kSubBytes > kSysWorkspaceBytes) {

@@ -5,7 +5,7 @@
  * mixed mode); on the 310P each of the two AI Cores runs its own. Iterate / GetTensorC bring
  * each 256 x 128 base block into UB (VECIN), LeakyRelu runs in place, and one strided DataCopy
  * puts the block at its place in C. The 310P build hands the Matmul a UB workspace
- * (SetLocalWorkspace), as the sample does there.
+ * (SetLocalWorkspace), as the sample does there; the kernel never calls SetSysWorkspace.
  */
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
@@ -38,7 +38,9 @@ public:
         cGlobal = cGlobal[uint64_t(mIdx) * tiling.singleCoreM * tiling.N + uint64_t(nIdx) * tiling.singleCoreN];
         biasGlobal = biasGlobal[uint64_t(nIdx) * tiling.singleCoreN];
         pipe->InitBuffer(outQueue, 1, tiling.baseM * tiling.baseN * sizeof(cType));
-        SetSysWorkspace(workspace);
+        // Like CANN's older kernel-launch samples, no SetSysWorkspace: the mixed Matmul finds
+        // its system workspace itself.
+        (void)workspace;
     }
 
     __aicore__ inline void Process(TPipe *pipe)
