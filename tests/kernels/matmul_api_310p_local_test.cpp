@@ -22,7 +22,7 @@ using namespace AscendC;
 
 void check_local_c(bool lend_workspace, int32_t base_m) {
   auto& dev = npuvp::testing::make_device({}, "ascend310p");
-  const uint32_t m = 200, n = 256, k = 96;  // base_m x 128 (SetFixSplit): an M tail
+  const uint32_t m = 300, n = 256, k = 96;  // base_m x 128 (SetFixSplit): an M tail
   matmul_tiling::MultiCoreMatmulTiling api;
   api.SetDim(1);
   api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
