@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "tests/support/device_fixture.h"
@@ -17,8 +18,23 @@
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
+// CANN declares the formats and configs at global scope (kernels write CubeFormat::ND and
+// CFG_NORM unqualified, without a using-directive) and AscendC::Ceil with the Matmul.
+static_assert(std::is_same<decltype(CubeFormat::ND), AscendC::CubeFormat>::value, "one CubeFormat");
+static_assert(CFG_NORM.doNorm && AscendC::CFG_NORM.doNorm && !matmul::CFG_MDL.doNorm, "CFG_NORM / CFG_MDL");
+static_assert(!GetMDLConfig().doNorm && GetNormalConfig().doNorm, "the config builders at global scope");
+
 namespace {
 using namespace AscendC;
+
+TEST(MatmulApiNames, CeilAndKernelConstants) {
+  EXPECT_EQ(Ceil(300, 256), 2);
+  EXPECT_EQ(CeilAlign(300u, 256u), 512u);
+  EXPECT_EQ(DEFAULT_C0_SIZE, 32);
+  // Without __CCE_AICORE__ (this test), the A2's buffers.
+  EXPECT_EQ(TOTAL_VEC_LOCAL_SIZE, 184 * 1024);
+  EXPECT_EQ(TOTAL_L0C_SIZE, 128u * 1024);
+}
 
 void check_local_c(bool lend_workspace, int32_t base_m) {
   auto& dev = npuvp::testing::make_device({}, "ascend310p");
