@@ -26,3 +26,4 @@
 #include "sw/ascendc/ascendc/sort.h"
 #include "sw/ascendc/ascendc/broadcast_mm.h"
 #include "sw/ascendc/lib/kernel_api.h"
+#include "sw/ascendc/ascendc/kernel_utils.h"  // issue 23: DEFAULT_C0_SIZE & co

@@ -327,15 +327,25 @@ auto or_exit(F&& f) -> decltype(f()) {
 
 namespace {
 aicore::KernelType g_kernel_mode = aicore::KernelType::Default;  // SetKernelMode, for ICPU_RUN_KF
+bool g_mixed_matmul_kernels = false;  // a loaded kernel file uses the mixed-mode Matmul
 }  // namespace
 
 void run_kernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {
   LaunchOptions options;
   options.kernel_type = g_kernel_mode;
+  // CANN's CPU debugging runs MIX mode unless the host calls SetKernelMode (asc-devkit
+  // SetKernelMode.md); npuvp keeps AIV-only for the rest (a vector kernel run mixed would see
+  // twice the blocks), as the sim route does for files without the Matmul.
+  options.mixed_matmul = g_mixed_matmul_kernels;
   const RunReport& r =
       or_exit([&]() -> const RunReport& { return Device::instance().launch(name, block_dim, body, options); });
   std::fflush(stdout);  // keep the host's own output in order with ours
   std::fprintf(stderr, "[npuvp] %s\n", r.to_text().c_str());
+}
+
+bool note_mixed_matmul_kernel_file() {
+  g_mixed_matmul_kernels = true;
+  return true;
 }
 
 void set_kernel_mode(AscendC::KernelMode mode) {

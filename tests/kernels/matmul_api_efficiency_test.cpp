@@ -59,8 +59,9 @@ double fraction_of_cube_peak(const char* platform, uint32_t size) {
   return peak_cycles / double(r.cycles);
 }
 
-// 77 % measured: the cube waits while FixPipe drains the single 128 x 256 f32 L0C block
-// (4096 cycles per block) and at the MTE2 reads' L2 latency.
-TEST(MatmulApiEfficiency, Ascend910b_4096) { EXPECT_GE(fraction_of_cube_peak("ascend910b", 4096), 0.75); }
+// 82.2 % measured (77.1 % before IterateAll started each core's round at a different block):
+// the cube waits while FixPipe drains the single 128 x 256 f32 L0C block (4096 cycles per
+// block) and at the MTE2 reads' L2 latency.
+TEST(MatmulApiEfficiency, Ascend910b_4096) { EXPECT_GE(fraction_of_cube_peak("ascend910b", 4096), 0.80); }
 
 }  // namespace

@@ -13,3 +13,5 @@
 #include "sw/ascendc/lib/reduce/sum_tiling.h"
 #include "sw/ascendc/lib/filter/dropout_tiling.h"
 #include "sw/ascendc/lib/activation/silu_tiling.h"
+// issue 23 (Sort on the 310P): Sort / Concat temporary sizes.
+#include "sw/ascendc/lib/sort/sort_tiling_intf.h"

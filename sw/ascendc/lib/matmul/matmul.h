@@ -20,8 +20,8 @@
 //    mode: an AIV's GetTensorC / IterateAll / End are requests to its AIC through the system
 //    workspace (SetSysWorkspace first), which REGIST_MATMUL_OBJ makes serve both AIVs and
 //    then return from the kernel body; elsewhere a Matmul on an AIV is an error naming it.
-// Operands: A, B, C in GM, ND (C also to an AIV's VECIN/VECCALC tensor in mixed mode, ND
-// baseM x baseN); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
+// Operands: A, B, C in GM, ND (C also to a VECIN/VECCALC tensor, ND baseM x baseN: an AIV's in
+// mixed mode, or the 310P AI Core's own); A, B f16 (C f32 or f16) or int8 (C int32; B transposed); bias f32 in GM.
 // f16 A and B may also be NZ in GM (the stored matrix [R, C] as [C/16, R rounded up to 16, 16]);
 // C may be ND_ALIGN (rows of N rounded up to 32 B; the pad columns are not written).
 #pragma once
@@ -30,23 +30,12 @@
 #include "kernel_operator.h"
 #include "kernel_tiling/kernel_tiling.h"
 
-namespace AscendC {
+// CANN declares the Matmul's formats and configs at global scope (CANN 8.1 lib/matmul/
+// matmul_config.h): kernels name them unqualified (CubeFormat::ND, CFG_NORM) or as AscendC::
+// (and matmul::) members, which the using-declarations below keep.
 
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-// One operand's position, format and element type (and, for A and B, whether it is stored
-// transposed: isTrans lets SetTensorA/B's isTranspose take effect).
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
-struct MatmulType {
-  constexpr static TPosition pos = POSITION;
-  constexpr static CubeFormat format = FORMAT;
-  using T = TYPE;
-  constexpr static bool isTrans = ISTRANS;
-  constexpr static LayoutMode layout = LAYOUT;
-  constexpr static bool ibShare = IBSHARE;
-};
 
 enum class MatmulConfigMode : int32_t { CONFIG_NORM = 0, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
 
@@ -129,6 +118,42 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
   return c;
 }
 
+namespace AscendC {
+using ::CubeFormat;
+using ::LayoutMode;
+using ::MatmulConfigMode;
+using ::MatmulConfig;
+using ::CFG_NORM;
+using ::CFG_MDL;
+using ::CFG_IBSHARE_NORM;
+using ::MM_CFG_BB;
+using ::GetNormalConfig;
+using ::GetMDLConfig;
+
+// One operand's position, format and element type (and, for A and B, whether it is stored
+// transposed: isTrans lets SetTensorA/B's isTranspose take effect).
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+  constexpr static TPosition pos = POSITION;
+  constexpr static CubeFormat format = FORMAT;
+  using T = TYPE;
+  constexpr static bool isTrans = ISTRANS;
+  constexpr static LayoutMode layout = LAYOUT;
+  constexpr static bool ibShare = IBSHARE;
+};
+
+// a / b rounded up, and a rounded up to a multiple of b (b > 0): CANN's matmul headers give
+// kernels these (samples compute their block offsets with Ceil).
+template <typename T>
+inline T Ceil(T a, T b) {
+  return (a + b - 1) / b;
+}
+template <typename T>
+inline T CeilAlign(T a, T b) {
+  return Ceil(a, b) * b;
+}
+
 // The system workspace (the high-level APIs' part at the start of a kernel's workspace; the
 // host sizes it with PlatformAscendC::GetLibApiWorkSpaceSize). Per core.
 void SetSysWorkspace(GM_ADDR workspace);
@@ -158,6 +183,14 @@ constexpr bool uses_mixed_matmul(KernelFileTag<File>*) {
   return true;
 }
 }  // namespace npuvp::acl
+// The CPU-debug route: ICPU_RUN_KF without SetKernelMode runs mixed once a kernel file using
+// the Matmul is loaded (CANN's default there is MIX_MODE).
+#ifndef NPUVP_MATMUL_ENGINE_SOURCE
+namespace npuvp::runtime {
+bool note_mixed_matmul_kernel_file();
+inline const bool mixed_matmul_kernel_file_noted = note_mixed_matmul_kernel_file();
+}  // namespace npuvp::runtime
+#endif
 #endif
 
 namespace npuvp::ascendc {
@@ -187,6 +220,8 @@ class MatmulEngine {
   void set_b(CopyEnd b, bool transpose);
   void set_bias(CopyEnd bias);
   void disable_bias();
+  // SetLocalWorkspace: UB the 310P's C drain (and bias) may use instead of buffers of its own.
+  void set_local_workspace(CopyEnd ub, uint32_t bytes);
   bool iterate(bool partial_sum);
   // The C block of the last iterate to dst (GM: at its place in C, row pitch N, or with
   // `sequential` at dst itself, row pitch baseN; local: ND baseM x baseN at dst).
@@ -252,8 +287,12 @@ class Matmul {
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) { engine_.set_bias(npuvp::ascendc::end_of(biasGlobal)); }
   void DisableBias() { engine_.disable_bias(); }
   void ClearBias() { engine_.disable_bias(); }
-  // Temporary buffers CANN's implementation needs on some chips; npuvp's needs none.
-  void SetLocalWorkspace(const LocalTensor<uint8_t>& tmpBuffer) { (void)tmpBuffer; }
+  // The UB CANN's implementation needs on the Atlas inference AI Core (310P) for C's format
+  // change: npuvp drains C through it there (L0C -> UB -> GM or the local C) instead of taking
+  // UB of its own; elsewhere it is not used.
+  void SetLocalWorkspace(const LocalTensor<uint8_t>& tmpBuffer) {
+    engine_.set_local_workspace(npuvp::ascendc::end_of(tmpBuffer), tmpBuffer.GetSize());
+  }
   void SetWorkspace(GM_ADDR addr, int size) { (void)addr, (void)size; }
   template <class T>
   void SetWorkspace(const GlobalTensor<T>& addr) { (void)addr; }

@@ -3,12 +3,17 @@
 // at dstLocal, by score descending. isFullSort = false: each group of 32 sorted (one Sort32);
 // true: all of them, the groups merged four at a time with MrgSort (tmpLocal, as large as
 // dstLocal, holds every other round). Built from Sort32, MrgSort and Copy (ascendc/sort.h),
-// so ties keep the earlier element first. The 310P / 910 forms work on region proposals,
-// which the model does not have: there Sort is an error.
+// so ties keep the earlier element first.
+// On the Atlas inference AI Core (310P; Sort.md "排布方式二") Sort works on region proposals
+// (Concat put the scores there): 16 * repeatTimes proposals, the uint32 index written into
+// each (lib/sort/sort_proposal.h says where), then sorted by score in groups of 16 or fully;
+// done on the scalar unit (the same bits, slower in simulated time). Not on the 910 (CANN
+// documents no Sort there).
 #pragma once
 #include "sw/ascendc/ascendc/sort.h"
 #include "sw/ascendc/ascendc/vector_basic.h"
 #include "sw/ascendc/lib/lib_common.h"
+#include "sw/ascendc/lib/sort/sort_proposal.h"
 
 namespace npuvp::ascendc::lib {
 
@@ -53,7 +58,19 @@ void Sort(const LocalTensor<T>& dstLocal, const LocalTensor<T>& concatLocal, con
           LocalTensor<T>& tmpLocal, const int32_t repeatTimes) {
   namespace lib = npuvp::ascendc::lib;
   lib::require_half_or_float<T>("Sort");
-  npuvp::ascendc::require_a2("Sort");
+  npuvp::ascendc::require_sort_product("Sort");
+  if (!npuvp::ascendc::running_on_a2()) {
+    const uint32_t count = 16u * lib::proposal_repeat(repeatTimes, "Sort");
+    lib::require_size(concatLocal, uint64_t(count) * lib::kProposalElems, "concatLocal", "Sort");
+    lib::require_size(dstLocal, uint64_t(count) * lib::kProposalElems, "dstLocal", "Sort");
+    if constexpr (isFullSort) lib::require_size(tmpLocal, uint64_t(count) * lib::kProposalElems, "tmpLocal", "Sort");
+    if (indexLocal.GetSize() != 0) {
+      lib::require_size(indexLocal, count, "indexLocal", "Sort");
+      lib::proposal_index_in(concatLocal, indexLocal, count);
+    }
+    lib::sort_proposals(dstLocal, concatLocal, count, isFullSort ? (count == 0 ? 1 : count) : 16u);
+    return;
+  }
   const uint32_t count = 32u * npuvp::ascendc::vector_nonneg(repeatTimes, "repeatTimes", "Sort");
   constexpr uint32_t rec = 8 / sizeof(T);
   lib::require_size(concatLocal, count, "concatLocal", "Sort");
