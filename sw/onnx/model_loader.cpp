@@ -104,7 +104,8 @@ DType checked_dtype(int32_t elem_type, const std::string& where, const std::stri
 }
 
 // A TensorProto's values as dense little-endian bytes (raw_data, else the typed field).
-HostTensor host_tensor(const pb::TensorProto& t, const std::string& where) {
+// raw_data is moved out of `t` (left empty) rather than copied.
+HostTensor host_tensor(pb::TensorProto& t, const std::string& where) {
   HostTensor h;
   h.desc.name = t.name();
   h.desc.type = checked_dtype(t.data_type(), where, t.name());
@@ -118,8 +119,7 @@ HostTensor host_tensor(const pb::TensorProto& t, const std::string& where) {
       raise(where, "tensor '{}' ({} {}): raw_data holds {} bytes, the shape needs {}", t.name(),
             dtype_name(h.desc.type), fmt::join(h.desc.shape, "x"), t.raw_data().size(), bytes);
     }
-    const auto* raw = reinterpret_cast<const uint8_t*>(t.raw_data().data());
-    h.bytes.assign(raw, raw + bytes);  // no zero fill first: weights are most of a model's bytes
+    h.bytes = std::move(*t.mutable_raw_data());
     return h;
   }
   h.bytes.resize(bytes);
@@ -180,7 +180,8 @@ HostTensor constant_value(const pb::NodeProto& n, const std::string& where) {
   const pb::AttributeProto& a = n.attribute(0);
   HostTensor h;
   if (a.name() == "value") {
-    h = host_tensor(a.t(), where);
+    pb::TensorProto value = a.t();
+    h = host_tensor(value, where);
   } else if (a.name() == "value_float" || a.name() == "value_floats") {
     std::vector<float> v = a.name() == "value_float" ? std::vector<float>{a.f()}
                                                      : std::vector<float>(a.floats().begin(), a.floats().end());
@@ -308,7 +309,7 @@ Model load_model(const std::string& path, const FeedReader& read_feeds) {
   for (const auto& v : graph.input()) add_value(v);
   for (const auto& v : graph.value_info()) add_value(v);
   for (const auto& v : graph.output()) add_value(v);
-  for (const auto& t : graph.initializer()) {
+  for (auto& t : *graph.mutable_initializer()) {  // after shape inference: their bytes move out
     HostTensor h = host_tensor(t, path);
     m.tensors[t.name()] = h.desc;
     m.initializers[t.name()] = std::move(h);

@@ -13,10 +13,12 @@
 
 namespace npuvp::onnx {
 
-// A tensor's values on the host: its description and its bytes (little-endian, dense).
+// A tensor's values on the host: its description and its bytes (little-endian, dense). A
+// std::string so that a parsed initializer's raw_data moves in without a copy (a model's
+// weights are most of its bytes).
 struct HostTensor {
   TensorDesc desc;
-  std::vector<uint8_t> bytes;
+  std::string bytes;
 };
 
 struct Model {
