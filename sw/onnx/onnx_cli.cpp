@@ -8,6 +8,7 @@
 
 #include "platforms/ascend_soc.h"
 #include "platforms/run_summary.h"
+#include "sw/onnx/graph_fusion.h"
 #include "sw/onnx/graph_runtime.h"
 #include "sw/onnx/model_loader.h"
 #include "sw/runtime/device.h"
@@ -119,7 +120,8 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
     expected_files = numbered_files(data_dir, "output");
     return feeds;
   };
-  const Model model = load_model(model_path, FeedReader(read_feeds));
+  Model model = load_model(model_path, FeedReader(read_feeds));
+  const FusionReport fused = fuse_graph(model);
   check_model(model);  // before the platform is even built
 
   if (!mode.empty()) sets.push_back("sim.mode=" + mode);
@@ -140,6 +142,12 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
                                        "operators in float32 on the vector unit"
                                      : f32_cube ? "float32 (MatMul/Gemm on the cube in f32, the rest on the vector unit)"
                                                 : "float32 (no f32 cube on this chip: MatMul/Gemm in f32 on the vector unit)");
+
+  if (fused.batchnorms_folded > 0) {
+    fmt::print("graph: {} BatchNormalization nodes folded into the Conv before them\n", fused.batchnorms_folded);
+  }
+  const Target target = device_target(precision);
+  check_model(model, &target);  // what this chip cannot compute, before any copy or launch
 
   std::vector<HostTensor> inputs;
   for (const auto& name : model.inputs) {
