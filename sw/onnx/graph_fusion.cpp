@@ -25,8 +25,10 @@ std::string unused_name(const Model& m, const std::string& base) {
   return name;
 }
 
-// Folds `bn` (reading conv's only output) into `conv`; false if it does not qualify.
-bool fold_batchnorm(Model& m, Node& conv, const Node& bn) {
+// Folds `bn` (reading conv's only output) into `conv`; false if it does not qualify. W and B
+// are rewritten in place when this Conv is their only reader (the usual case: no copy of the
+// weights), else the folded values are new initializers.
+bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::string, size_t>& readers) {
   if (bn.attr_int("training_mode", 0) != 0 || bn.attr_int("spatial", 1) != 1) return false;
   for (const auto& [name, value] : bn.attributes) {
     if (name != "epsilon" && name != "momentum" && name != "training_mode" && name != "spatial") return false;
@@ -52,14 +54,24 @@ bool fold_batchnorm(Model& m, Node& conv, const Node& bn) {
   // ONNX BatchNormalization: y = (x - mean) / sqrt(var + epsilon) * scale + B
   // (https://onnx.ai/onnx/operators/onnx__BatchNormalization.html), x = conv(X, W) + bias.
   const double epsilon = bn.attr_float("epsilon", 1e-5f);
-  HostTensor folded_w, folded_b;
-  folded_w.desc = w;
-  folded_w.desc.name = unused_name(m, conv.name + ".W_bn_folded");
-  folded_w.bytes.resize(size_t(w.elements()) * 4);
-  folded_b.desc = TensorDesc{unused_name(m, conv.name + ".B_bn_folded"), DType::Float, {channels}};
-  folded_b.bytes.resize(size_t(channels) * 4);
-  auto* fw = reinterpret_cast<float*>(&folded_w.bytes[0]);
-  auto* fb = reinterpret_cast<float*>(&folded_b.bytes[0]);
+  // The output initializer for `name`: itself when only this Conv reads it, else a new one.
+  auto writable = [&](const std::string& name, const TensorDesc& desc, const char* suffix) -> std::string {
+    auto r = readers.find(name);
+    if (!name.empty() && r != readers.end() && r->second == 1) return name;
+    HostTensor h;
+    h.desc = desc;
+    h.desc.name = unused_name(m, conv.name + suffix);
+    h.bytes.resize(size_t(desc.elements()) * 4);
+    const std::string fresh = h.desc.name;
+    m.tensors[fresh] = h.desc;
+    m.initializers[fresh] = std::move(h);
+    return fresh;
+  };
+  const std::string w_name = writable(conv.inputs[1], w, ".W_bn_folded");
+  const std::string b_name =
+      writable(has_bias ? conv.inputs[2] : std::string(), TensorDesc{"", DType::Float, {channels}}, ".B_bn_folded");
+  auto* fw = reinterpret_cast<float*>(&m.initializers.at(w_name).bytes[0]);
+  auto* fb = reinterpret_cast<float*>(&m.initializers.at(b_name).bytes[0]);
   for (int64_t c = 0; c < channels; ++c) {
     const double s = double(scale[c]) / std::sqrt(double(var[c]) + epsilon);
     for (int64_t i = 0; i < per_channel; ++i) fw[c * per_channel + i] = float(double(weights[c * per_channel + i]) * s);
@@ -67,13 +79,9 @@ bool fold_batchnorm(Model& m, Node& conv, const Node& bn) {
   }
   m.tensors.erase(conv.outputs[0]);  // the intermediate value disappears
   conv.inputs.resize(3);
-  conv.inputs[1] = folded_w.desc.name;
-  conv.inputs[2] = folded_b.desc.name;
+  conv.inputs[1] = w_name;
+  conv.inputs[2] = b_name;
   conv.outputs[0] = bn.outputs[0];
-  m.tensors[folded_w.desc.name] = folded_w.desc;
-  m.tensors[folded_b.desc.name] = folded_b.desc;
-  m.initializers[folded_w.desc.name] = std::move(folded_w);
-  m.initializers[folded_b.desc.name] = std::move(folded_b);
   return true;
 }
 
@@ -103,7 +111,7 @@ FusionReport fuse_graph(Model& m) {
     if (p == producer.end() || removed[p->second]) continue;
     Node& conv = m.nodes[p->second];
     if (conv.op_type != "Conv" || readers[x] != 1 || graph_outputs.count(x)) continue;
-    if (fold_batchnorm(m, conv, bn)) {
+    if (fold_batchnorm(m, conv, bn, readers)) {
       removed[i] = true;
       ++report.batchnorms_folded;
     }

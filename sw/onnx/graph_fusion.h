@@ -14,8 +14,9 @@ struct FusionReport {
 // Folds each inference BatchNormalization whose X is a Conv's output that nothing else reads
 // into that Conv: W'[m] = W[m] s[m], B'[m] = (B[m] - mean[m]) s[m] + bias[m] with
 // s = scale / sqrt(var + epsilon), computed in double and rounded once to f32. The Conv keeps
-// its name and writes the BatchNormalization's output; initializers no node reads any more
-// are dropped (not copied to GM). A BatchNormalization whose parameters are not constants, or
+// its name and writes the BatchNormalization's output; W and B are rewritten in place when
+// that Conv is their only reader; initializers no node reads any more are dropped (not copied
+// to GM). A BatchNormalization whose parameters are not constants, or
 // with attributes its own lowering refuses, is left alone (and checked as usual).
 FusionReport fuse_graph(Model& model);
 

@@ -8,10 +8,12 @@
 #include <cstring>
 #include <vector>
 
+#include "platforms/ascend_soc.h"
 #include "sw/onnx/graph_fusion.h"
 #include "sw/onnx/graph_runtime.h"
 #include "sw/onnx/model_loader.h"
 #include "sw/runtime/device.h"
+#include "tlm/stats.h"
 #include "tests/onnx/op_harness.h"
 #include "tests/support/error_of.h"
 
@@ -20,7 +22,11 @@ using ::testing::HasSubstr;
 using npuvp::Device;
 using namespace npuvp::onnx;
 
-constexpr int64_t kC = 3, kM = 4, kH = 6, kW = 6;  // X 1xCxHxW, W MxCx3x3, pads 1: Y 1xMxHxW
+// X 1xCxHxW, W MxCx3x3, pads 1: Y 1xMxHxW. Small by default; the K-split case has 128 input
+// channels (K = 1153: 19 f32 steps of 64) and one 128 x 128 tile for the 24 AICs.
+struct Dims {
+  int64_t c = 3, m = 4, h = 6, w = 6;
+};
 
 HostTensor floats(const std::string& name, std::vector<int64_t> shape, const std::vector<float>& v) {
   HostTensor h;
@@ -41,14 +47,17 @@ Node node(const std::string& name, const std::string& op, std::vector<std::strin
 }
 
 struct ConvBn {
+  Dims d;
   Model model;
   std::vector<float> x, w, b, scale, shift, mean, var;
 };
 
 // x -> Conv(W, B, pads 1) -> c -> BatchNormalization -> y; with `c_also_output`, c is a graph
 // output too (so it must not disappear).
-ConvBn conv_bn(bool c_also_output = false) {
+ConvBn conv_bn(bool c_also_output = false, Dims d = {}) {
   ConvBn g;
+  g.d = d;
+  const int64_t kC = d.c, kM = d.m, kH = d.h, kW = d.w;
   using npuvp::testing::random_floats;
   g.x = random_floats(kC * kH * kW, 1);
   g.w = random_floats(kM * kC * 9, 2);
@@ -82,6 +91,7 @@ ConvBn conv_bn(bool c_also_output = false) {
 // Conv + BatchNormalization in double, and the sum of |terms| of each output (for the bound
 // of f32 rounding where the sum cancels).
 void reference(const ConvBn& g, std::vector<double>& y, std::vector<double>& magnitude) {
+  const int64_t kC = g.d.c, kM = g.d.m, kH = g.d.h, kW = g.d.w;
   y.assign(kM * kH * kW, 0.0);
   magnitude.assign(kM * kH * kW, 0.0);
   for (int64_t m = 0; m < kM; ++m) {
@@ -108,6 +118,26 @@ void reference(const ConvBn& g, std::vector<double>& y, std::vector<double>& mag
   }
 }
 
+// Runs the folded graph on the configured device and checks it against the double reference:
+// ONNX's float32 tolerance, plus f32 rounding of the K-term sum where it cancels.
+void expect_matches_reference(const ConvBn& g) {
+  const int64_t kC = g.d.c, kM = g.d.m, kH = g.d.h, kW = g.d.w;
+  HostTensor x = floats("x", {1, kC, kH, kW}, g.x);
+  const GraphResult r = run_model(g.model, {x}, Precision::Fp32);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  ASSERT_EQ(r.outputs[0].bytes.size(), size_t(kM * kH * kW) * 4);
+  std::vector<double> want, magnitude;
+  reference(g, want, magnitude);
+  const auto* got = reinterpret_cast<const float*>(r.outputs[0].bytes.data());
+  const double terms = double(kC * 9 + 2);
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double slack = 1e-7 + 1e-3 * std::fabs(want[i]) + terms * std::ldexp(magnitude[i], -24);
+    EXPECT_LE(std::fabs(double(got[i]) - want[i]), slack) << "output " << i;
+  }
+  ASSERT_EQ(r.layers.size(), 1u);
+  EXPECT_EQ(r.layers[0].op_type, "Conv");
+}
+
 TEST(OnnxGraphFusionTest, BatchNormalizationAfterConvIsFoldedAndTheResultHolds) {
   Device::configure("ascend910b", {"sim.mode=functional"});
   ConvBn g = conv_bn();
@@ -122,22 +152,35 @@ TEST(OnnxGraphFusionTest, BatchNormalizationAfterConvIsFoldedAndTheResultHolds) 
   ASSERT_EQ(g.model.initializers.size(), 2u);
   EXPECT_EQ(g.model.initializers.count(conv.inputs[1]), 1u);
   EXPECT_EQ(g.model.initializers.count(conv.inputs[2]), 1u);
-  EXPECT_EQ(g.model.initializers.count("W"), 0u);
+  EXPECT_EQ(conv.inputs[1], "W") << "only this Conv reads W: folded in place";
+  EXPECT_EQ(g.model.initializers.count("scale"), 0u);
 
-  HostTensor x = floats("x", {1, kC, kH, kW}, g.x);
-  const GraphResult r = run_model(g.model, {x}, Precision::Fp32);
-  ASSERT_EQ(r.outputs.size(), 1u);
-  ASSERT_EQ(r.outputs[0].bytes.size(), size_t(kM * kH * kW) * 4);
-  std::vector<double> want, magnitude;
-  reference(g, want, magnitude);
-  const auto* got = reinterpret_cast<const float*>(r.outputs[0].bytes.data());
-  for (size_t i = 0; i < want.size(); ++i) {
-    // ONNX's float32 tolerance, plus f32 rounding of a 28-term sum where it cancels.
-    const double slack = 1e-7 + 1e-3 * std::fabs(want[i]) + 30 * std::ldexp(magnitude[i], -24);
-    EXPECT_LE(std::fabs(double(got[i]) - want[i]), slack) << "output " << i;
+  expect_matches_reference(g);
+}
+
+// Few output tiles, long K: the A2 GEMM cuts K into slices added into Y atomically (timed
+// mode, so the slices' adds land in simulated order); the sum must still hold.
+TEST(OnnxGraphFusionTest, AKSplitConvOnThe910BAddsItsSlicesIntoY) {
+  Device::configure("ascend910b", {"sim.mode=timed"});
+  Dims d;
+  d.c = 128;
+  d.m = 32;
+  d.h = d.w = 7;
+  ConvBn g = conv_bn(false, d);
+  ASSERT_EQ(fuse_graph(g.model).batchnorms_folded, 1u);
+  expect_matches_reference(g);
+  // K = 1153 is 19 steps of 64: 4 slices of at least 4 steps, on 4 AICs, each adding the
+  // whole 32 x 49 tile into Y atomically.
+  auto& soc = Device::instance().soc();
+  unsigned adders = 0;
+  uint64_t atomic_bytes = 0;
+  for (unsigned i = 0; i < soc.num_cores(); ++i) {
+    const uint64_t b = npuvp::Stats::global().value(std::string(soc.core(i).basename()) + ".gm.atomic_bytes");
+    adders += b > 0;
+    atomic_bytes += b;
   }
-  ASSERT_EQ(r.layers.size(), 1u);
-  EXPECT_EQ(r.layers[0].op_type, "Conv");
+  EXPECT_EQ(adders, 4u);
+  EXPECT_EQ(atomic_bytes, 4u * uint64_t(d.m * d.h * d.w) * 4);
 }
 
 TEST(OnnxGraphFusionTest, AConvOutputReadElsewhereIsNotFolded) {
