@@ -87,8 +87,9 @@ bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::st
 
 }  // namespace
 
-FusionReport fuse_graph(Model& m) {
+FusionReport fuse_graph(Model& m, const Target& target) {
   FusionReport report;
+  if (!target.f32_cube) return report;  // see graph_fusion.h: not on the coupled chips
   std::map<std::string, size_t> readers;  // value -> how many node inputs read it
   for (const Node& n : m.nodes) {
     for (const auto& in : n.inputs) {

@@ -121,7 +121,6 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
     return feeds;
   };
   Model model = load_model(model_path, FeedReader(read_feeds));
-  const FusionReport fused = fuse_graph(model);
   check_model(model);  // before the platform is even built
 
   if (!mode.empty()) sets.push_back("sim.mode=" + mode);
@@ -143,10 +142,11 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
                                      : f32_cube ? "float32 (MatMul/Gemm on the cube in f32, the rest on the vector unit)"
                                                 : "float32 (no f32 cube on this chip: MatMul/Gemm in f32 on the vector unit)");
 
+  const Target target = device_target(precision);
+  const FusionReport fused = fuse_graph(model, target);
   if (fused.batchnorms_folded > 0) {
     fmt::print("graph: {} BatchNormalization nodes folded into the Conv before them\n", fused.batchnorms_folded);
   }
-  const Target target = device_target(precision);
   check_model(model, &target);  // what this chip cannot compute, before any copy or launch
 
   std::vector<HostTensor> inputs;

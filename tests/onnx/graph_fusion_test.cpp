@@ -208,6 +208,9 @@ TEST(OnnxGraphFusionTest, Float32ConvOnAChipWithoutAnF32CubeIsRefusedBeforeAnyth
   EXPECT_EQ(Device::instance().soc().host_bridge().copies(), 0u) << "nothing was copied";
   const Target fp16 = device_target(Precision::Fp16);
   check_model(g.model, &fp16);  // fp16 Conv is fine on the 910
+  // No folding on a coupled chip (its padded K makes the bias column cost more than BN).
+  EXPECT_EQ(fuse_graph(g.model, fp16).batchnorms_folded, 0u);
+  EXPECT_EQ(g.model.nodes.size(), 2u);
 }
 
 }  // namespace
