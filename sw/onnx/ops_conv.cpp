@@ -631,9 +631,7 @@ void check_conv_target(const Node& node, const std::vector<TensorDesc>& in, cons
 }
 
 void register_conv_ops() {
-  OpLowering conv{"Conv", check_conv, run};
-  conv.check_target = check_conv_target;
-  register_op(conv);
+  register_op(OpLowering{"Conv", check_conv, run, nullptr, check_conv_target});
 }
 
 }  // namespace npuvp::onnx
