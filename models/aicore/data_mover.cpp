@@ -203,7 +203,7 @@ DataMover::Result DataMover::start(const Instruction& instr, const sc_core::sc_t
     // writes, so neighbouring data (another core's tile) is never rewritten.
     if (moves_data()) {
       // Only the rows Fixpipe writes are stored, so the gaps need no clearing.
-      if (staging_out_.size() < dst.end - dst.begin) staging_out_.resize(dst.end - dst.begin);
+      staging_out_.reserve(dst.end - dst.begin);
       layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, dst.end - dst.begin});
     }
     spans_.clear();
@@ -412,7 +412,7 @@ void DataMover::start_reads(const Instruction* const* instrs, size_t n, const sc
     staging_offsets_[i] = staged;
     if (moves_data()) staged += staging_bytes(*instrs[i]);
   }
-  if (staging_.size() < staged) staging_.resize(staged);
+  staging_.reserve(staged);
   spans_.clear();
   for (size_t i = 0; i < n; ++i) gather(*instrs[i], moves_data() ? staging_.data() + staging_offsets_[i] : nullptr);
   const sc_core::sc_time memory = gm_(tlm::TLM_READ_COMMAND, spans_);

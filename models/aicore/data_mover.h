@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -173,7 +174,25 @@ class DataMover {
   Params params_;
   BufferLookup buffers_;
   GmAccess gm_;
-  std::vector<uint8_t> staging_, staging_out_;
+  // Grows without clearing: a staging area is laid out as a GM range of which a strided
+  // transfer touches only its rows (Fixpipe's 128 rows of an output plane span megabytes), so
+  // clearing the gaps, and the host faulting in their pages, would be wasted.
+  class StagingBuffer {
+   public:
+    uint8_t* reserve(uint64_t bytes) {
+      if (bytes > size_) {
+        data_.reset(new uint8_t[bytes]);  // default-initialised: not zeroed
+        size_ = bytes;
+      }
+      return data_.get();
+    }
+    uint8_t* data() const { return data_.get(); }
+
+   private:
+    std::unique_ptr<uint8_t[]> data_;
+    uint64_t size_ = 0;
+  };
+  StagingBuffer staging_, staging_out_;
   GmSpans spans_;  // the GM spans of the instruction under way
   uint8_t* read_staging_ = nullptr;  // where gather() puts the bytes (nullptr: perf mode)
   uint64_t read_base_ = 0;           // the GM address of read_staging_'s first byte

@@ -99,7 +99,16 @@ void fill_roofline(LayerRecord& layer, const std::vector<LayerLaunch>& launches,
   }
 }
 
-void check_model(const Model& model) {
+Target device_target(Precision precision) {
+  auto& soc = Device::instance().soc();
+  Target t;
+  t.precision = precision;
+  t.f32_cube = aicore::is_a2(soc.core(0).product());
+  t.chip = soc.params().name;
+  return t;
+}
+
+void check_model(const Model& model, const Target* target) {
   for (const Node& node : model.nodes) {
     const OpLowering* op = find_op(node.op_type);
     if (!op) {
@@ -119,11 +128,13 @@ void check_model(const Model& model) {
       }
     }
     if (op->check) op->check(node, descs(model, node.inputs), descs(model, node.outputs));
+    if (target && op->check_target) op->check_target(node, descs(model, node.inputs), *target);
   }
 }
 
 GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs, Precision precision) {
-  check_model(model);
+  const Target target = device_target(precision);
+  check_model(model, &target);
   Device& device = Device::instance();
   if (inputs.size() != model.inputs.size()) {
     raise(model.file, "the model has {} inputs, {} were given", model.inputs.size(), inputs.size());

@@ -35,8 +35,11 @@ Peaks platform_peaks(Precision precision);
 // Roofline time, bound and achieved rates of a layer from its launches (graph_runtime.cpp).
 void fill_roofline(LayerRecord& layer, const std::vector<LayerLaunch>& launches, const Peaks& peaks);
 
-// Refuses, before anything runs, a node with no lowering or one its lowering's check rejects.
-void check_model(const Model& model);
+// Refuses, before anything runs, a node with no lowering or one its lowering's check rejects;
+// with a target, also what the lowerings' check_target refuse on that chip and precision.
+void check_model(const Model& model, const Target* target = nullptr);
+// The configured device's target for `precision`.
+Target device_target(Precision precision);
 
 struct GraphResult {
   std::vector<HostTensor> outputs;  // in the graph's output order

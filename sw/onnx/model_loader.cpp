@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <cstring>
+#include <climits>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+// After ONNX's headers: <sys/mman.h> defines MAP_TYPE, an enumerator of onnx/defs/parser.h.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tlm/log.h"
 
@@ -17,12 +22,48 @@ namespace pb = ::onnx;
 
 namespace {
 
-std::string read_bytes(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) raise(path, "cannot open the {}", what);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+// A file's bytes mapped read-only (a 100 MB model is parsed straight from the page cache,
+// without a copy into a string first).
+class MappedFile {
+ public:
+  MappedFile(const std::string& path, const char* what) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) raise(path, "cannot open the {}", what);
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      raise(path, "cannot read the {} (not a regular file)", what);
+    }
+    size_ = size_t(st.st_size);
+    if (size_ > 0) {
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (p == MAP_FAILED) {
+        ::close(fd);
+        raise(path, "cannot map the {} into memory", what);
+      }
+      data_ = p;
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(data_, size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const void* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Parses a whole file as `message`; false if it does not parse (or is larger than protobuf's
+// 2 GB limit for one buffer).
+bool parse_file(const std::string& path, const char* what, google::protobuf::MessageLite& message) {
+  const MappedFile file(path, what);
+  if (file.size() == 0 || file.size() > size_t(INT_MAX)) return false;
+  return message.ParseFromArray(file.data(), int(file.size()));
 }
 
 bool dtype_of(int32_t elem_type, DType* type) {
@@ -63,7 +104,8 @@ DType checked_dtype(int32_t elem_type, const std::string& where, const std::stri
 }
 
 // A TensorProto's values as dense little-endian bytes (raw_data, else the typed field).
-HostTensor host_tensor(const pb::TensorProto& t, const std::string& where) {
+// raw_data is moved out of `t` (left empty) rather than copied.
+HostTensor host_tensor(pb::TensorProto& t, const std::string& where) {
   HostTensor h;
   h.desc.name = t.name();
   h.desc.type = checked_dtype(t.data_type(), where, t.name());
@@ -72,15 +114,15 @@ HostTensor host_tensor(const pb::TensorProto& t, const std::string& where) {
     raise(where, "tensor '{}' keeps its data in an external file, which the runtime does not read", t.name());
   }
   const size_t bytes = h.desc.bytes();
-  h.bytes.resize(bytes);
   if (t.has_raw_data()) {
     if (t.raw_data().size() != bytes) {
       raise(where, "tensor '{}' ({} {}): raw_data holds {} bytes, the shape needs {}", t.name(),
             dtype_name(h.desc.type), fmt::join(h.desc.shape, "x"), t.raw_data().size(), bytes);
     }
-    std::memcpy(h.bytes.data(), t.raw_data().data(), bytes);
+    h.bytes = std::move(*t.mutable_raw_data());
     return h;
   }
+  h.bytes.resize(bytes);
   const int64_t n = h.desc.elements();
   auto count_check = [&](int64_t have) {
     if (have != n) raise(where, "tensor '{}' holds {} values, its shape needs {}", t.name(), have, n);
@@ -105,9 +147,8 @@ HostTensor host_tensor(const pb::TensorProto& t, const std::string& where) {
 }
 
 pb::ModelProto parse_model(const std::string& path) {
-  const std::string bytes = read_bytes(path, "model");
   pb::ModelProto model;
-  if (bytes.empty() || !model.ParseFromString(bytes)) {
+  if (!parse_file(path, "model", model)) {
     raise(path, "not a valid ONNX model (the protobuf does not parse: a truncated or damaged file?)");
   }
   if (!model.has_graph() || model.graph().node_size() == 0) raise(path, "the model has no graph nodes");
@@ -139,7 +180,8 @@ HostTensor constant_value(const pb::NodeProto& n, const std::string& where) {
   const pb::AttributeProto& a = n.attribute(0);
   HostTensor h;
   if (a.name() == "value") {
-    h = host_tensor(a.t(), where);
+    pb::TensorProto value = a.t();
+    h = host_tensor(value, where);
   } else if (a.name() == "value_float" || a.name() == "value_floats") {
     std::vector<float> v = a.name() == "value_float" ? std::vector<float>{a.f()}
                                                      : std::vector<float>(a.floats().begin(), a.floats().end());
@@ -185,8 +227,9 @@ bool has_unknown_dim(const TensorDesc& t) {
 
 }  // namespace
 
-std::vector<std::string> model_input_names(const std::string& path) {
-  const pb::ModelProto model = parse_model(path);
+namespace {
+
+std::vector<std::string> input_names(const pb::ModelProto& model) {
   std::set<std::string> initialized;
   for (const auto& t : model.graph().initializer()) initialized.insert(t.name());
   std::vector<std::string> names;
@@ -196,8 +239,19 @@ std::vector<std::string> model_input_names(const std::string& path) {
   return names;
 }
 
+}  // namespace
+
+std::vector<std::string> model_input_names(const std::string& path) { return input_names(parse_model(path)); }
+
 Model load_model(const std::string& path, const std::map<std::string, HostTensor>& feeds) {
+  return load_model(path, [&feeds](const std::vector<std::string>&) -> const std::map<std::string, HostTensor>& {
+    return feeds;
+  });
+}
+
+Model load_model(const std::string& path, const FeedReader& read_feeds) {
   pb::ModelProto proto = parse_model(path);
+  const std::map<std::string, HostTensor>& feeds = read_feeds(input_names(proto));
   Model m;
   m.file = path;
   bool default_domain = false;
@@ -255,7 +309,7 @@ Model load_model(const std::string& path, const std::map<std::string, HostTensor
   for (const auto& v : graph.input()) add_value(v);
   for (const auto& v : graph.value_info()) add_value(v);
   for (const auto& v : graph.output()) add_value(v);
-  for (const auto& t : graph.initializer()) {
+  for (auto& t : *graph.mutable_initializer()) {  // after shape inference: their bytes move out
     HostTensor h = host_tensor(t, path);
     m.tensors[t.name()] = h.desc;
     m.initializers[t.name()] = std::move(h);
@@ -322,9 +376,8 @@ Model load_model(const std::string& path, const std::map<std::string, HostTensor
 }
 
 HostTensor read_tensor_file(const std::string& path) {
-  const std::string bytes = read_bytes(path, "tensor file");
   pb::TensorProto t;
-  if (!t.ParseFromString(bytes)) raise(path, "not a valid ONNX TensorProto file");
+  if (!parse_file(path, "tensor file", t)) raise(path, "not a valid ONNX TensorProto file");
   return host_tensor(t, path);
 }
 

@@ -5,6 +5,7 @@
 // node); nothing here knows about the device.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,10 +13,12 @@
 
 namespace npuvp::onnx {
 
-// A tensor's values on the host: its description and its bytes (little-endian, dense).
+// A tensor's values on the host: its description and its bytes (little-endian, dense). A
+// std::string so that a parsed initializer's raw_data moves in without a copy (a model's
+// weights are most of its bytes).
 struct HostTensor {
   TensorDesc desc;
-  std::vector<uint8_t> bytes;
+  std::string bytes;
 };
 
 struct Model {
@@ -32,6 +35,12 @@ struct Model {
 // non-float inputs given with --data are bound as constants before shape inference, as the
 // backend tests feed them. Float inputs in `feeds` fix symbolic dimensions of the inputs.
 Model load_model(const std::string& path, const std::map<std::string, HostTensor>& feeds = {});
+// The same, parsing the file once when the feeds depend on the graph's input names (input_N.pb
+// is the N-th input that is not an initializer): `read_feeds` gets those names in order and
+// returns the feeds, which must outlive the call.
+using FeedReader =
+    std::function<const std::map<std::string, HostTensor>&(const std::vector<std::string>& input_names)>;
+Model load_model(const std::string& path, const FeedReader& read_feeds);
 
 // The graph inputs' names in order, read without shape inference (to map input_N.pb files).
 std::vector<std::string> model_input_names(const std::string& path);

@@ -8,6 +8,7 @@
 
 #include "platforms/ascend_soc.h"
 #include "platforms/run_summary.h"
+#include "sw/onnx/graph_fusion.h"
 #include "sw/onnx/graph_runtime.h"
 #include "sw/onnx/model_loader.h"
 #include "sw/runtime/device.h"
@@ -102,10 +103,11 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
     raise("onnx", "--precision '{}': fp32 (default where the chip computes f32) or fp16", precision_name);
   }
   // Inputs from DIR/input_N.pb, in the order of the graph's inputs.
+  // The model is parsed once: the input names come from the loader.
   std::map<std::string, HostTensor> feeds;
   std::vector<std::string> expected_files;
-  if (!data_dir.empty()) {
-    const std::vector<std::string> names = model_input_names(model_path);
+  auto read_feeds = [&](const std::vector<std::string>& names) -> const std::map<std::string, HostTensor>& {
+    if (data_dir.empty()) return feeds;
     const std::vector<std::string> files = numbered_files(data_dir, "input");
     if (files.size() != names.size()) {
       raise(data_dir, "holds {} input_N.pb files, the model {} has {} inputs", files.size(), model_path, names.size());
@@ -116,8 +118,9 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
       feeds[names[i]] = std::move(h);
     }
     expected_files = numbered_files(data_dir, "output");
-  }
-  const Model model = load_model(model_path, feeds);
+    return feeds;
+  };
+  Model model = load_model(model_path, FeedReader(read_feeds));
   check_model(model);  // before the platform is even built
 
   if (!mode.empty()) sets.push_back("sim.mode=" + mode);
@@ -139,10 +142,17 @@ int cli_run(const std::string& model_path, const std::string& data_dir, const st
                                      : f32_cube ? "float32 (MatMul/Gemm on the cube in f32, the rest on the vector unit)"
                                                 : "float32 (no f32 cube on this chip: MatMul/Gemm in f32 on the vector unit)");
 
+  const Target target = device_target(precision);
+  const FusionReport fused = fuse_graph(model, target);
+  if (fused.batchnorms_folded > 0) {
+    fmt::print("graph: {} BatchNormalization nodes folded into the Conv before them\n", fused.batchnorms_folded);
+  }
+  check_model(model, &target);  // what this chip cannot compute, before any copy or launch
+
   std::vector<HostTensor> inputs;
   for (const auto& name : model.inputs) {
     auto feed = feeds.find(name);
-    inputs.push_back(feed != feeds.end() ? feed->second : made_up_input(model.tensors.at(name)));
+    inputs.push_back(feed != feeds.end() ? std::move(feed->second) : made_up_input(model.tensors.at(name)));
   }
   const GraphResult result = run_model(model, inputs, precision);
 

@@ -82,6 +82,13 @@ struct OpContext {
   std::vector<void*> scratch_blocks;
 };
 
+// What the configured chip and the run's precision allow, for the checks that depend on them.
+struct Target {
+  Precision precision = Precision::Fp32;
+  bool f32_cube = true;  // the cube multiplies f32 (the A2 cores: 910B)
+  std::string chip;      // the platform's name, for messages
+};
+
 // Errors go through npuvp::raise with the node's `source` as the block:
 // "model.onnx: node 'conv1' (Conv) @ 0 s: attribute 'auto_pad' = 'VALID' is not supported".
 struct OpLowering {
@@ -97,6 +104,9 @@ struct OpLowering {
   // to what it wrote.
   std::function<std::vector<int64_t>(const Node&, const std::vector<TensorDesc>& inputs, size_t output)>
       output_bound;
+  // Optional: refuses, once the chip and precision are known and before anything runs, what
+  // the chip cannot compute (float32 Conv without an f32 cube).
+  std::function<void(const Node&, const std::vector<TensorDesc>& inputs, const Target& target)> check_target;
 };
 
 // The registry. Each topic file (ops_elementwise.cpp, ops_conv.cpp, ...) defines

@@ -177,15 +177,15 @@ void run_fallback(OpContext& ctx) {
 }  // namespace
 
 void register_aicpu_ops() {
-  register_op({"TopK", check_topk, run_topk, nullptr});
-  register_op({"ArgMax", check_argmax, run_argmax, nullptr});
-  register_op({"NonMaxSuppression", check_nms, run_nms, nms_bound});
+  register_op({"TopK", check_topk, run_topk, nullptr, nullptr});
+  register_op({"ArgMax", check_argmax, run_argmax, nullptr, nullptr});
+  register_op({"NonMaxSuppression", check_nms, run_nms, nms_bound, nullptr});
 }
 
 bool has_aicpu_kernel(const std::string& op_type) { return soc::AicpuRegistry::global().find(op_type) != nullptr; }
 
 std::vector<std::string> aicpu_kernel_names() { return soc::AicpuRegistry::global().names(); }
 
-OpLowering aicpu_fallback(const std::string& op_type) { return {op_type, check_fallback, run_fallback, nullptr}; }
+OpLowering aicpu_fallback(const std::string& op_type) { return {op_type, check_fallback, run_fallback, nullptr, nullptr}; }
 
 }  // namespace npuvp::onnx

@@ -37,6 +37,7 @@ struct ConvShape {
   WindowGeometry g;
   uint32_t groups = 1, cg = 1, m = 1, mg = 1;  // input channels per group; output channels (total, per group)
   bool bias = false;
+  uint32_t k_splits = 1;  // A2 GEMM: K cut into this many slices, added into Y atomically
   uint32_t k() const { return cg * g.taps(); }
   uint32_t k1() const { return k() + (bias ? 1 : 0); }  // GEMM K: the taps, then the bias column
   uint32_t p() const { return g.oh * g.ow; }
@@ -105,13 +106,36 @@ class ConvGemmA2 {
     pipe.InitBuffer(qCO1, kBuffers, kBaseM * kBaseN * sizeof(float));
   }
 
+  // Output tiles of 128 x 128 over every (image, group).
+  static uint64_t tiles(const ConvShape& s) {
+    return uint64_t(ceil_div(s.mg, kBaseM)) * ceil_div(s.p(), kBaseN) * s.g.n * s.groups;
+  }
+  // K slices per tile: when the tiles are fewer than the cube cores (the late, 7 x 7 and
+  // 14 x 14 layers of a batch-1 CNN: 4 tiles of a 512-channel layer for 24 AICs, each walking
+  // K = 4609 alone), K is cut so that every core has work; each slice is at least
+  // kMinSliceSteps steps, and the slices' partial sums are added into Y (zeroed beforehand by
+  // the im2col launch) by Fixpipe with SetAtomicAdd.
+  static constexpr uint32_t kMinSliceSteps = 4;
+  static uint32_t k_splits(const ConvShape& s, uint32_t cube_cores) {
+    const uint64_t t = tiles(s);
+    if (t >= cube_cores) return 1;
+    const uint32_t steps = ceil_div(s.k1(), kStepK);
+    const uint32_t by_cores = uint32_t(cube_cores / t), by_steps = steps / kMinSliceSteps;
+    return std::max<uint32_t>(1, std::min(by_cores, by_steps));
+  }
+
   void Process() {
-    const uint32_t tiles_m = ceil_div(s_.mg, kBaseM), tiles_n = ceil_div(s_.p(), kBaseN);
-    const uint64_t per_problem = uint64_t(tiles_m) * tiles_n, total = per_problem * s_.g.n * s_.groups;
+    const uint32_t tiles_m = ceil_div(s_.mg, kBaseM);
+    const uint64_t per_problem = uint64_t(tiles_m) * ceil_div(s_.p(), kBaseN);
+    const uint32_t splits = s_.k_splits, k1 = s_.k1(), p = s_.p();
+    const uint32_t slice_k = ceil_div(ceil_div(k1, kStepK), splits) * kStepK;
+    const uint64_t total = tiles(s_) * splits;
     const uint64_t blocks = GetBlockNum(), block = GetBlockIdx();
     const uint64_t first = block * total / blocks, last = (block + 1) * total / blocks;
-    const uint32_t k1 = s_.k1(), p = s_.p();
-    for (uint64_t t = first; t < last; ++t) {
+    for (uint64_t u = first; u < last; ++u) {
+      const uint64_t t = u / splits;
+      const uint32_t k_begin = uint32_t(u % splits) * slice_k, k_end = std::min(k1, k_begin + slice_k);
+      if (k_begin >= k_end) continue;
       const uint64_t problem = t / per_problem;
       const uint32_t tile = uint32_t(t % per_problem);
       const uint32_t image = uint32_t(problem / s_.groups), group = uint32_t(problem % s_.groups);
@@ -121,15 +145,15 @@ class ConvGemmA2 {
       const GlobalTensor<T> a = wGm[(uint64_t(group) * s_.mg + m0) * k1];
       const GlobalTensor<T> bt = xGm[(problem * p + n0) * k1];
       LocalTensor<float> c = qCO1.AllocTensor<float>();
-      for (uint32_t k0 = 0; k0 < k1; k0 += kStepK) {
-        const uint32_t kk = std::min(kStepK, k1 - k0);
+      for (uint32_t k0 = k_begin; k0 < k_end; k0 += kStepK) {
+        const uint32_t kk = std::min(kStepK, k_end - k0);
         LocalTensor<T> a1 = qA1.AllocTensor<T>();
         copy_banded(a1, a[k0], m, kk, k1);
         qA1.EnQue(a1);
         LocalTensor<T> b1 = qB1.AllocTensor<T>();
         DataCopy(b1, bt[k0], Nd2NzParams(1, n, kk, 0, k1, round_up(n, kFractal), 1, 0));
         qB1.EnQue(b1);
-        Multiply(c, m, n, kk, k0 == 0);
+        Multiply(c, m, n, kk, k0 == k_begin);
       }
       qCO1.EnQue(c);
       c = qCO1.DeQue<float>();
@@ -138,7 +162,9 @@ class ConvGemmA2 {
       fp.nSize = n;
       fp.srcStride = round_up(m, kFractal);
       fp.dstStride = p;
+      if (splits > 1) SetAtomicAdd<float>();
       Fixpipe(yGm[(uint64_t(image) * s_.m + uint64_t(group) * s_.mg + m0) * p + n0], c, fp);
+      if (splits > 1) SetAtomicNone();
       qCO1.FreeTensor(c);
     }
   }
@@ -226,15 +252,32 @@ GatherLayout im2col_layout(const ConvShape& s, bool position_major) {
 
 // Gathers every job's tile and writes it to xcol as T: [image, group][P][K1] when
 // position_major, else [image, group][K1][P].
+// With `zero_y` (the A2 GEMM's K slices add into Y), each block first clears its share of Y's
+// `y_elements` floats, before its gathers (the GEMM launch runs after this one).
 template <class T>
 void im2col_kernel(const GatherPlan& plan, const ConvShape& s, bool position_major, GM_ADDR x, GM_ADDR tables,
-                   GM_ADDR xcol) {
+                   GM_ADDR xcol, GM_ADDR zero_y = nullptr, uint64_t y_elements = 0) {
   TPipe pipe;
   WindowGatherer gatherer(plan, x, tables, pipe);
   TBuf<TPosition::VECCALC> tile_buf, cast_buf;
   pipe.InitBuffer(tile_buf, plan.table_entries * 4);
   if (!std::is_same<T, float>::value) pipe.InitBuffer(cast_buf, plan.table_entries * sizeof(T));
   LocalTensor<float> tile = tile_buf.Get<float>();
+  if (zero_y) {
+    GlobalTensor<float> y;
+    y.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(zero_y), y_elements);
+    const uint64_t blocks = GetBlockNum(), block = GetBlockIdx();
+    const uint64_t begin = block * y_elements / blocks, end = (block + 1) * y_elements / blocks;
+    const uint32_t chunk = plan.table_entries;
+    Duplicate(tile, 0.0f, static_cast<int32_t>(chunk));
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    for (uint64_t at = begin; at < end; at += chunk) {
+      const uint32_t n = uint32_t(std::min<uint64_t>(chunk, end - at));
+      DataCopyPad(y[at], tile, DataCopyExtParams(1, n * 4, 0, 0, 0));
+    }
+    PipeBarrier<PIPE_ALL>();  // the zeros are out of UB before the tile is reused
+  }
   GlobalTensor<T> out;
   const uint32_t k1 = s.k1(), p = s.p(), taps = s.g.taps();
   out.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(xcol), uint64_t(s.g.n) * s.groups * p * k1);
@@ -359,11 +402,15 @@ void run_conv(OpContext& ctx, const ConvShape& s, const Cores& cores) {
   auto gcol = reinterpret_cast<GM_ADDR>(xcol), gw = reinterpret_cast<GM_ADDR>(weights);
   auto gy = reinterpret_cast<GM_ADDR>(ctx.outputs[0]->data);
 
+  ConvShape sk = s;
+  if (cores.separated) sk.k_splits = ConvGemmA2<T>::k_splits(s, cores.cube);
+  const uint64_t y_elements = sk.k_splits > 1 ? uint64_t(s.g.n) * s.m * s.p() : 0;
+
   LayerLaunch gather;
   gather.report = ctx.device.launch(node.name + ".im2col", cores.vector, [&] {
-    im2col_kernel<T>(plan, s, position_major, gx, gt, gcol);
+    im2col_kernel<T>(plan, s, position_major, gx, gt, gcol, y_elements ? gy : nullptr, y_elements);
   });
-  gather.bytes = tensor_bytes(ctx.inputs[0]) + double(xcol_elems) * sizeof(T);
+  gather.bytes = tensor_bytes(ctx.inputs[0]) + double(xcol_elems) * sizeof(T) + double(y_elements) * 4;
   gather.unit = "vector";
   ctx.launches.push_back(gather);
 
@@ -375,7 +422,7 @@ void run_conv(OpContext& ctx, const ConvShape& s, const Cores& cores) {
     LaunchOptions options;
     options.kernel_type = aicore::KernelType::AicOnly;
     gemm.report = ctx.device.launch(node.name + ".gemm", cores.cube, [&] {
-      ConvGemmA2<T> op(gw, gcol, gy, s);
+      ConvGemmA2<T> op(gw, gcol, gy, sk);
       op.Process();
     }, options);
     ctx.launches.push_back(gemm);
@@ -561,7 +608,7 @@ void run(OpContext& ctx) {
     return;
   }
   if (ctx.precision == Precision::Fp32) {
-    if (!cores.separated) {
+    if (!cores.separated) {  // check_target refuses this before anything runs
       raise(ctx.node.source, "this chip's cube has no float32 Mmad: run Conv with --precision fp16");
     }
     run_conv<float>(ctx, s, cores);
@@ -572,8 +619,19 @@ void run(OpContext& ctx) {
 
 }  // namespace
 
+// Float32 Conv runs on the cube with f32 operands (Mmad f32), which only the A2 cores have;
+// depthwise Conv runs on the vector unit and needs none.
+void check_conv_target(const Node& node, const std::vector<TensorDesc>& in, const Target& target) {
+  if (target.precision != Precision::Fp32 || target.f32_cube) return;
+  const bool bias = in.size() > 2 && !in[2].name.empty();
+  const ConvShape s = conv_shape(node, in[0].shape, in[1].shape, bias);
+  if (s.groups > 1 && s.cg == 1 && s.mg == 1) return;
+  raise(node.source, "precision float32: Conv runs on the cube, and {}'s cube has no float32 Mmad (f16 operands "
+        "only): run with --precision fp16", target.chip);
+}
+
 void register_conv_ops() {
-  register_op(OpLowering{"Conv", check_conv, run});
+  register_op(OpLowering{"Conv", check_conv, run, nullptr, check_conv_target});
 }
 
 }  // namespace npuvp::onnx

@@ -102,3 +102,11 @@ onnx_cli_test(gemm_transb_weight_same_as_input_910
 onnx_cli_test(matmul_weight_f32_cube
   ${expect} ok "result: PASS" ${cli} run ${onnx_models}/matmul_weight.onnx --platform ascend910b --mode functional
   --data ${onnx_models}/matmul_weight_data)
+
+# Issue 26, timed-mode speed and network efficiency: float32 Conv on a chip without an f32
+# cube is refused before anything runs (node, op, precision and the hint); BatchNormalization
+# after a Conv is folded, and the folded network still passes against its unfused result.
+onnx_cli_test(f32_conv_on_the_910_is_refused_before_running
+  ${expect} fail "node #0 \\(Conv\\).*precision float32.*ascend910's cube has no float32 Mmad.*--precision fp16"
+  ${cli} run ${onnx_node}/test_conv_with_strides_padding/model.onnx --platform ascend910
+  --data ${onnx_node}/test_conv_with_strides_padding/test_data_set_0)

@@ -1,0 +1,141 @@
+#include "sw/onnx/graph_fusion.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+#include <fmt/format.h>
+
+namespace npuvp::onnx {
+
+namespace {
+
+// A float32 initializer's values, or nullptr.
+const float* constant_floats(const Model& m, const std::string& name, int64_t elements) {
+  if (name.empty()) return nullptr;
+  auto it = m.initializers.find(name);
+  if (it == m.initializers.end() || it->second.desc.type != DType::Float) return nullptr;
+  if (it->second.desc.elements() != elements || it->second.bytes.size() != size_t(elements) * 4) return nullptr;
+  return reinterpret_cast<const float*>(it->second.bytes.data());
+}
+
+std::string unused_name(const Model& m, const std::string& base) {
+  std::string name = base;
+  for (int i = 2; m.tensors.count(name); ++i) name = fmt::format("{}_{}", base, i);
+  return name;
+}
+
+// Folds `bn` (reading conv's only output) into `conv`; false if it does not qualify. W and B
+// are rewritten in place when this Conv is their only reader (the usual case: no copy of the
+// weights), else the folded values are new initializers.
+bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::string, size_t>& readers) {
+  if (bn.attr_int("training_mode", 0) != 0 || bn.attr_int("spatial", 1) != 1) return false;
+  for (const auto& [name, value] : bn.attributes) {
+    if (name != "epsilon" && name != "momentum" && name != "training_mode" && name != "spatial") return false;
+  }
+  for (size_t i = 1; i < bn.outputs.size(); ++i) {
+    if (!bn.outputs[i].empty()) return false;  // training statistics
+  }
+  if (bn.inputs.size() != 5 || conv.inputs.size() < 2 || conv.outputs.size() != 1) return false;
+  const TensorDesc& w = m.tensors.at(conv.inputs[1]);
+  if (w.shape.size() < 3) return false;
+  const int64_t channels = w.shape[0], per_channel = w.elements() / channels;
+  const TensorDesc& y = m.tensors.at(conv.outputs[0]);
+  if (y.shape.size() < 2 || y.shape[1] != channels) return false;
+  const float* weights = constant_floats(m, conv.inputs[1], w.elements());
+  const bool has_bias = conv.inputs.size() > 2 && !conv.inputs[2].empty();
+  const float* bias = has_bias ? constant_floats(m, conv.inputs[2], channels) : nullptr;
+  const float* scale = constant_floats(m, bn.inputs[1], channels);
+  const float* shift = constant_floats(m, bn.inputs[2], channels);
+  const float* mean = constant_floats(m, bn.inputs[3], channels);
+  const float* var = constant_floats(m, bn.inputs[4], channels);
+  if (!weights || (has_bias && !bias) || !scale || !shift || !mean || !var) return false;
+
+  // ONNX BatchNormalization: y = (x - mean) / sqrt(var + epsilon) * scale + B
+  // (https://onnx.ai/onnx/operators/onnx__BatchNormalization.html), x = conv(X, W) + bias.
+  const double epsilon = bn.attr_float("epsilon", 1e-5f);
+  // The output initializer for `name`: itself when only this Conv reads it, else a new one.
+  auto writable = [&](const std::string& name, const TensorDesc& desc, const char* suffix) -> std::string {
+    auto r = readers.find(name);
+    if (!name.empty() && r != readers.end() && r->second == 1) return name;
+    HostTensor h;
+    h.desc = desc;
+    h.desc.name = unused_name(m, conv.name + suffix);
+    h.bytes.resize(size_t(desc.elements()) * 4);
+    const std::string fresh = h.desc.name;
+    m.tensors[fresh] = h.desc;
+    m.initializers[fresh] = std::move(h);
+    return fresh;
+  };
+  const std::string w_name = writable(conv.inputs[1], w, ".W_bn_folded");
+  const std::string b_name =
+      writable(has_bias ? conv.inputs[2] : std::string(), TensorDesc{"", DType::Float, {channels}}, ".B_bn_folded");
+  auto* fw = reinterpret_cast<float*>(&m.initializers.at(w_name).bytes[0]);
+  auto* fb = reinterpret_cast<float*>(&m.initializers.at(b_name).bytes[0]);
+  for (int64_t c = 0; c < channels; ++c) {
+    const double s = double(scale[c]) / std::sqrt(double(var[c]) + epsilon);
+    for (int64_t i = 0; i < per_channel; ++i) fw[c * per_channel + i] = float(double(weights[c * per_channel + i]) * s);
+    fb[c] = float(((has_bias ? double(bias[c]) : 0.0) - double(mean[c])) * s + double(shift[c]));
+  }
+  m.tensors.erase(conv.outputs[0]);  // the intermediate value disappears
+  conv.inputs.resize(3);
+  conv.inputs[1] = w_name;
+  conv.inputs[2] = b_name;
+  conv.outputs[0] = bn.outputs[0];
+  return true;
+}
+
+}  // namespace
+
+FusionReport fuse_graph(Model& m, const Target& target) {
+  FusionReport report;
+  if (!target.f32_cube) return report;  // see graph_fusion.h: not on the coupled chips
+  std::map<std::string, size_t> readers;  // value -> how many node inputs read it
+  for (const Node& n : m.nodes) {
+    for (const auto& in : n.inputs) {
+      if (!in.empty()) ++readers[in];
+    }
+  }
+  const std::set<std::string> graph_outputs(m.outputs.begin(), m.outputs.end());
+  std::map<std::string, size_t> producer;  // value -> index of the node writing it
+  for (size_t i = 0; i < m.nodes.size(); ++i) {
+    for (const auto& out : m.nodes[i].outputs) {
+      if (!out.empty()) producer[out] = i;
+    }
+  }
+  std::vector<bool> removed(m.nodes.size(), false);
+  for (size_t i = 0; i < m.nodes.size(); ++i) {
+    const Node& bn = m.nodes[i];
+    if (bn.op_type != "BatchNormalization" || bn.inputs.empty()) continue;
+    const std::string& x = bn.inputs[0];
+    auto p = producer.find(x);
+    if (p == producer.end() || removed[p->second]) continue;
+    Node& conv = m.nodes[p->second];
+    if (conv.op_type != "Conv" || readers[x] != 1 || graph_outputs.count(x)) continue;
+    if (fold_batchnorm(m, conv, bn, readers)) {
+      removed[i] = true;
+      ++report.batchnorms_folded;
+    }
+  }
+  if (report.batchnorms_folded == 0) return report;
+  std::vector<Node> kept;
+  for (size_t i = 0; i < m.nodes.size(); ++i) {
+    if (!removed[i]) kept.push_back(std::move(m.nodes[i]));
+  }
+  m.nodes = std::move(kept);
+  // Initializers nobody reads any more (the original W, B and the BatchNormalizations'
+  // parameters) are not placed in GM.
+  std::set<std::string> read(m.outputs.begin(), m.outputs.end());
+  for (const Node& n : m.nodes) read.insert(n.inputs.begin(), n.inputs.end());
+  for (auto it = m.initializers.begin(); it != m.initializers.end();) {
+    if (read.count(it->first)) {
+      ++it;
+      continue;
+    }
+    m.tensors.erase(it->first);
+    it = m.initializers.erase(it);
+  }
+  return report;
+}
+
+}  // namespace npuvp::onnx
