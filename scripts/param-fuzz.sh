@@ -22,7 +22,12 @@ TIMEOUT=${NPUVP_FUZZ_TIMEOUT:-60}
 MEMORY_KB=${NPUVP_FUZZ_MEMORY_KB:-8388608}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 NPUVP=$(cd "$B" && pwd)/npuvp
-export NPUVP TIMEOUT MEMORY_KB
+# A sanitized npuvp (NPUVP_SANITIZE=ON) cannot start under a virtual-memory ceiling (ASan
+# reserves terabytes of address space for its shadow): the ceiling is then ASan's own limit on
+# resident memory, and allocations it refuses throw std::bad_alloc as they would under ulimit.
+SANITIZED=0
+grep -q __asan_init "$NPUVP" 2>/dev/null && SANITIZED=1
+export NPUVP TIMEOUT MEMORY_KB SANITIZED
 
 long_token=$(head -c 100000 /dev/zero | tr '\0' 'x')
 deep_value=$(printf '%.0s[' $(seq 1 100000))
@@ -97,9 +102,16 @@ run_case() {
   for i in "${!args[@]}"; do
     case "${args[$i]}" in *=@/*) key=${args[$i]%%=@*}; args[$i]="$key=$(cat "${args[$i]#*=@}")";; esac
   done
-  out=$( (ulimit -v "$MEMORY_KB"; exec timeout "$TIMEOUT" "$NPUVP" "${args[@]}") 2>&1 ); rc=$?
-  if [ $rc -ge 124 ]; then
-    echo "$([ $rc -eq 124 ] && echo HUNG || echo "CRASHED rc=$rc"): npuvp $(echo "$1" | tr '\t' ' ' | cut -c1-200) :: $(echo "$out" | tail -1 | cut -c1-160)"
+  if [ "$SANITIZED" = 1 ]; then
+    out=$( (export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:hard_rss_limit_mb=$((MEMORY_KB / 1024))"
+            exec timeout "$TIMEOUT" "$NPUVP" "${args[@]}") 2>&1 ); rc=$?
+  else
+    out=$( (ulimit -v "$MEMORY_KB"; exec timeout "$TIMEOUT" "$NPUVP" "${args[@]}") 2>&1 ); rc=$?
+  fi
+  # A sanitizer's report is a crash whatever the exit status (ASan exits 1, as a clear error does).
+  report=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' <<< "$out")
+  if [ $rc -ge 124 ] || [ -n "$report" ]; then
+    echo "$([ $rc -eq 124 ] && echo HUNG || echo "CRASHED rc=$rc"): npuvp $(echo "$1" | tr '\t' ' ' | cut -c1-200) :: $( (echo "$out" | tail -1; echo "$report") | cut -c1-160 | tr '\n' ' ')"
   fi
 }
 export -f run_case
