@@ -115,7 +115,7 @@ Topology Topology::from_config() {
   // l2b.* and l1b.* time the L2BM and L1BM instructions (l2bmd, l1bmd: 64 LW per cycle).
   t.pdm_link = link("mncore2.pdm", {8, 32}, "the paths between Groups (PDM/DRAM of one Group <-> another Group)");
   t.dram_link = link("mncore2.data_engine", {16, 32}, "each Group's Data Engine (DRAM <-> L2BM)");
-  t.l2b_link = link("mncore2.l2b", {64, 8}, "each L2B's port (L2BM <-> L1BM; l2bmb & co. use a quarter)");
+  t.l2b_link = link("mncore2.l2b", {64, 8}, "each L2B's port (L2BM <-> L1BM)");
   t.l1b_link = link("mncore2.l1b", {64, 4}, "each L1B's port (L1BM <-> PE memories)");
   t.dram_gbps = c.get_in("mncore2.dram.bandwidth_gbps", t.dram_gbps, Config::kGbps, "each Group's DRAM bandwidth, GB/s");
   t.dram_latency_ns = c.get_in("mncore2.dram.latency_ns", t.dram_latency_ns, Config::kLatencyNs,
