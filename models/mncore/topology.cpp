@@ -111,10 +111,12 @@ Topology Topology::from_config() {
                          "host <-> PDM (Group 0) over PCIe, GB/s");
   t.pcie_latency_ns = c.get_in("mncore2.pcie.latency_ns", t.pcie_latency_ns, Config::kLatencyNs,
                                "PCIe transfer latency in ns");
-  t.pdm_link = link("mncore2.pdm", {8, 32}, "the top level (PDM of Group 0 <-> each Group's DRAM)");
+  // VSM (docs/mncore2-isa.md): MV words between Groups take pdm.*, inside one data_engine.*;
+  // l2b.* and l1b.* time the L2BM and L1BM instructions (l2bmd, l1bmd: 64 LW per cycle).
+  t.pdm_link = link("mncore2.pdm", {8, 32}, "the paths between Groups (PDM/DRAM of one Group <-> another Group)");
   t.dram_link = link("mncore2.data_engine", {16, 32}, "each Group's Data Engine (DRAM <-> L2BM)");
-  t.l2b_link = link("mncore2.l2b", {16, 8}, "each L2B's port (L2BM <-> L1BM)");
-  t.l1b_link = link("mncore2.l1b", {16, 4}, "each L1B's port (L1BM <-> PE memories)");
+  t.l2b_link = link("mncore2.l2b", {64, 8}, "each L2B's port (L2BM <-> L1BM)");
+  t.l1b_link = link("mncore2.l1b", {64, 4}, "each L1B's port (L1BM <-> PE memories)");
   t.dram_gbps = c.get_in("mncore2.dram.bandwidth_gbps", t.dram_gbps, Config::kGbps, "each Group's DRAM bandwidth, GB/s");
   t.dram_latency_ns = c.get_in("mncore2.dram.latency_ns", t.dram_latency_ns, Config::kLatencyNs,
                                "DRAM access latency in ns");

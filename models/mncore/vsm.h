@@ -156,9 +156,16 @@ struct Shape {
   uint64_t dram_lw = 512ull * 1024 * 1024;
   unsigned cycles_per_step = 4;
   double clock_mhz = 750;  // mncore2.clock_mhz: only turns cycles into seconds
-  // MV transfers (PDM/DRAM <-> L2BM): LW per cycle and a fixed latency, as mncore2.json's
-  // data_engine (16 LW/cycle, 32 cycles).
+  // MV transfers inside a Group (PDM/DRAM <-> L2BM of that Group): mncore2.data_engine.*;
+  // between Groups: mncore2.pdm.* (the manual's 16 and 8 LW/cycle, M 3.5.8.4). A transfer
+  // between Groups passes both: the slower rate and the longer start-up.
   unsigned mv_lw_per_cycle = 16, mv_latency_cycles = 32;
+  unsigned mv_cross_lw_per_cycle = 8, mv_cross_latency_cycles = 32;
+  // Block transfers, LW per cycle through each L2B's / L1B's port (mncore2.l2b/l1b.lw_per_cycle):
+  // l2bmd and l2bmr2 move 256 LW per step at the full L2B rate, l2bmb, l2bm@, l2bmr and l2bmi
+  // 64 LW on a quarter of it; l1bmd moves 64 LW per cycle. A step whose transfer needs more
+  // cycles than the step has lasts that long (the excess counts as stall cycles).
+  unsigned l2b_lw_per_cycle = 64, l1b_lw_per_cycle = 64;
   unsigned pes() const { return groups * l2b_per_group * l1b_per_l2b * mab_per_l1b * pe_per_mab; }
   unsigned l1bs() const { return groups * l2b_per_group * l1b_per_l2b; }
   unsigned l2bs() const { return groups * l2b_per_group; }
@@ -166,8 +173,9 @@ struct Shape {
 
 struct RunStats {
   uint64_t steps = 0;        // issued steps (nop/N counts N)
-  uint64_t cycles = 0;       // steps x cycles_per_step + wait stalls
-  uint64_t stall_cycles = 0;
+  uint64_t cycles = 0;       // steps x cycles_per_step + stalls
+  uint64_t stall_cycles = 0;            // wait stalls and transfer_stall_cycles
+  uint64_t transfer_stall_cycles = 0;   // steps stretched by an L1BM/L2BM transfer slower than the step
   uint64_t alu = 0, mau = 0, l1bm = 0, l2bm = 0, mv = 0;
   uint64_t macs = 0;         // the MAU's matrix-mode multiply-accumulates, all MABs
 };

@@ -104,6 +104,10 @@ struct Machine::State {
 };
 
 Machine::Machine(const Shape& shape) : shape_(shape), s_(new State) {
+  if (!shape.mv_lw_per_cycle || !shape.mv_cross_lw_per_cycle || !shape.l2b_lw_per_cycle || !shape.l1b_lw_per_cycle) {
+    raise("mncore2.vsm", "transfer rates must be at least 1 LW per cycle (MV {} and {} between Groups, L2B {}, L1B {})",
+          shape.mv_lw_per_cycle, shape.mv_cross_lw_per_cycle, shape.l2b_lw_per_cycle, shape.l1b_lw_per_cycle);
+  }
   State& s = *s_;
   s.n = shape.pes();
   s.lm_sw = shape.lm_lw * 2;
@@ -419,6 +423,7 @@ class Runner {
     std::vector<Output> outs;
     std::vector<std::vector<std::pair<size_t, uint64_t>>> mwrites;  // matrix register cells
     bool forward = true;
+    uint64_t transfer_cycles = 0;  // the step's L1BM / L2BM transfer at its port's rate
     // Instructions that write the turnaround register run after those that read it: a read
     // sees the register as the step found it.
     std::vector<const Instr*> order;
@@ -444,9 +449,15 @@ class Runner {
           Output o = l1bm(in);
           if (o.in) outs.push_back(std::move(o));
           ++stats_.l1bm;
+          // The turnaround register is its own issue group, off the L1B's port.
+          if (in.unit == Unit::L1bm) transfer_cycles = std::max(transfer_cycles, l1bm_cycles(in));
           break;
         }
-        case Unit::L2bm: l2bm(in); ++stats_.l2bm; break;
+        case Unit::L2bm:
+          l2bm(in);
+          ++stats_.l2bm;
+          transfer_cycles = std::max(transfer_cycles, l2bm_cycles(in));
+          break;
         case Unit::NoForward: forward = false; break;
         case Unit::Wait: break;
         default: fail(fmt::format("'{}' is not modelled", in.text));
@@ -474,10 +485,44 @@ class Runner {
         if (out.fwd >= 0) s_.fwd[out.fwd] = out.v;
       }
     }
+    // A transfer slower than the step holds the step stream until it is done: the next step
+    // may read what it moved (assumed: the model has no port queue).
+    if (transfer_cycles > sh_.cycles_per_step) {
+      const uint64_t stall = transfer_cycles - sh_.cycles_per_step;
+      stats_.stall_cycles += stall;
+      stats_.transfer_stall_cycles += stall;
+      s_.cycle += stall;
+    }
     for (const auto& in : st.instrs) {
       if (in.unit == Unit::Wait) wait(in);
     }
     advance();
+  }
+
+  static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+  // Cycles an L1BM instruction occupies its L1B's port: the long words one L1B's port moves in
+  // the step at mncore2.l1b.lw_per_cycle. l1bmd moves 64 LW per cycle (one per PE; the
+  // manual's figure, quoted by docs/mncore2-isa.md), the others what their layouts name:
+  // l1bmp w LW per cycle, l1bmm/l1bmr one MAB's worth, l1bmm4/l1bmr4 four MABs' worth.
+  uint64_t l1bm_cycles(const Instr& in) const {
+    const bool down = in.src[0].space == Space::L1BM;
+    const uint64_t w = (down ? in.src[0] : in.dst[0]).width_sw / 2;
+    const uint64_t P = sh_.pe_per_mab;
+    uint64_t per_cycle = pes_per_l1b();  // l1bmd
+    if (in.op == "l1bmp") per_cycle = w;
+    if (in.op == "l1bmm" || in.op == "l1bmr") per_cycle = P * w;
+    if (in.op == "l1bmm4" || in.op == "l1bmr4") per_cycle = 4 * P * w;
+    return ceil_div(per_cycle * 4, sh_.l1b_lw_per_cycle);
+  }
+
+  // Cycles an L2BM instruction occupies its L2B's port at mncore2.l2b.lw_per_cycle: l2bmd and
+  // l2bmr2 move 256 LW per step over the port's full width, l2bmb, l2bm@, l2bmr and l2bmi 64
+  // LW at 16 LW per cycle (M 3.6.7.9 for l2bmi), a quarter of it: the ratio the manual gives
+  // (64 and 256 LW per step).
+  uint64_t l2bm_cycles(const Instr& in) const {
+    const bool wide = in.op == "l2bmd" || in.op == "l2bmr2";
+    return ceil_div(wide ? 256 : 64 * 4, sh_.l2b_lw_per_cycle);
   }
 
   // The zero-flush mask of an opcode: result word k of the 2-LW datapath becomes 0 where bit
@@ -1256,6 +1301,18 @@ class Runner {
     const unsigned G = sh_.groups, C = sh_.l2b_per_group;
     // Per 64-LW unit on the L2BM side, each Group's DRAM holds 64 / groups LW per L2B number.
     const uint64_t share = 64 / G;
+    // Whether words move between Groups (timing: Shape::mv_cross_*), and how many LW each
+    // Group's side moves there.
+    bool cross = false;
+    uint64_t cross_words = in.size;
+    auto crosses = [&](const std::vector<Node>& a, const std::vector<Node>& b) {
+      for (const Node& x : a) {
+        for (const Node& y : b) {
+          if (group_of(x) != group_of(y)) return true;
+        }
+      }
+      return false;
+    };
     auto whole_board = [&](const char* shape) {
       if (64 % G) fail(fmt::format("{}: a 64-long-word unit does not split over {} groups", in.op, G));
       if (so.node >= 0 || dop.node >= 0 || so.node_l2b >= 0 || dop.node_l2b >= 0) {
@@ -1268,6 +1325,8 @@ class Runner {
       // d + (64·C/G)·u + (64/G)·l + k land at L2BM word b + 64u + (64/G)·g + k.
       whole_board("$d<a> $lc<b>");
       if (so.space != Space::DRAM || dop.space != Space::L2BM) fail("mvb4 moves DRAM ($d) to L2BM ($lc)");
+      cross = G > 1;
+      cross_words = in.size / 64 * share * C;  // each Group's DRAM side (M 3.5.8.16: 8 LW/cycle there)
       for (uint64_t u = 0; u < in.size / 64; ++u) {
         for (unsigned l = 0; l < C; ++l) {
           std::vector<uint64_t> row(64);
@@ -1285,6 +1344,8 @@ class Runner {
       // d + (64·C/G)·u + (64/G)·l.
       whole_board("$lc<a> $d<b>");
       if (so.space != Space::L2BM || dop.space != Space::DRAM) fail("mvr4 moves L2BM ($lc) to DRAM ($d)");
+      cross = G > 1;
+      cross_words = in.size / 64 * share * C;
       for (uint64_t u = 0; u < in.size / 64; ++u) {
         for (unsigned l = 0; l < C; ++l) {
           std::vector<uint64_t> row(64);
@@ -1303,6 +1364,8 @@ class Runner {
       // Every L2BM reduced into every Group's DRAM (or PDM) (M 3.5.8.21): per unit u, the 64 LW
       // reduced over all L2Bs are split in Group order, Group g's share at d + (64/G)·u.
       whole_board("$lc<a> $d<b>");
+      cross = G > 1;
+      cross_words = in.size / 64 * share;
       for (uint64_t u = 0; u < in.size / 64; ++u) {
         for (uint64_t k = 0; k < 64; ++k) {
           uint64_t acc = get(src[0], so.address + 64 * u + k);
@@ -1321,6 +1384,7 @@ class Runner {
         fail(fmt::format("mvd distributes one node over many or collects many into one: '{}' names {} node(s), '{}' {}",
                          so.text, src.size(), dop.text, dst.size()));
       }
+      cross = crosses(spread ? src : dst, many);
       const uint64_t round = 16 * many.size();
       if (in.size % round) fail(fmt::format("mvd: {} long words are not whole 16-long-word chunks for {} nodes", in.size, many.size()));
       for (uint64_t t = 0; t < in.size / round; ++t) {
@@ -1373,10 +1437,12 @@ class Runner {
                          src.size(), dop.text, dst.size()));
       }
       for (size_t i = 0; i < src.size(); ++i) {
+        cross = cross || group_of(src[i]) != group_of(dst[i]);
         for (uint64_t k = 0; k < in.size; ++k) put(dst[i], dop.address + k, get(src[i], so.address + k));
       }
     } else if (in.op == "mvb") {
       if (src.size() != 1) fail(fmt::format("mvb broadcasts from one node: give '{}' an @group", so.text));
+      cross = crosses(src, dst);
       std::vector<uint64_t> data(in.size);
       for (uint64_t k = 0; k < in.size; ++k) data[k] = get(src[0], so.address + k);
       for (const auto& d : dst) {
@@ -1384,15 +1450,23 @@ class Runner {
       }
     } else {  // mvr<op>: reduce the source nodes into one
       if (dst.size() != 1) fail(fmt::format("a reduction writes one node: give '{}' an @group", dop.text));
+      cross = crosses(src, dst);
       for (uint64_t k = 0; k < in.size; ++k) {
         uint64_t acc = get(src[0], so.address + k);
         for (size_t i = 1; i < src.size(); ++i) acc = combine(in.rrn, acc, get(src[i], so.address + k));
         put(dst[0], dop.address + k, acc);
       }
     }
-    // The data moves now; the transfer occupies its engine for its duration, which `wait`
-    // on its tag observes (bandwidth and latency: Shape::mv_*).
-    const uint64_t done = s_.cycle + sh_.cycles_per_step + sh_.mv_latency_cycles + (in.size + sh_.mv_lw_per_cycle - 1) / sh_.mv_lw_per_cycle;
+    // The data moves now; the transfer occupies its path for its duration, which `wait` on
+    // its tag observes. Inside a Group: the Data Engine (Shape::mv_*); between Groups the
+    // words pass both the Data Engine and the inter-Group path (Shape::mv_cross_*): the
+    // slower of the two and the longer start-up (assumed).
+    uint64_t cycles = sh_.mv_latency_cycles + ceil_div(in.size, sh_.mv_lw_per_cycle);
+    if (cross) {
+      cycles = std::max(sh_.mv_latency_cycles, sh_.mv_cross_latency_cycles) +
+               std::max(ceil_div(in.size, sh_.mv_lw_per_cycle), ceil_div(cross_words, sh_.mv_cross_lw_per_cycle));
+    }
+    const uint64_t done = s_.cycle + sh_.cycles_per_step + cycles;
     if (in.tag) {
       uint64_t& t = s_.tag_done[in.tag];
       t = std::max(t, done);

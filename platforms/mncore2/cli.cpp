@@ -40,8 +40,9 @@ void print_summary(const vsm::Shape& sh, const kernels::SampleResult& r, double 
   const double cycle_s = 1e-6 / sh.clock_mhz;
   const vsm::RunStats& s = r.run;
   fmt::print("simulated: {} cycles ({:.3f} us at {} MHz), {} instruction steps (the challenge's score), {} cycles "
-             "stalled in wait   wall: {:.3f} s\n",
-             s.cycles, s.cycles * cycle_s * 1e6, sh.clock_mhz, r.steps, s.stall_cycles, wall);
+             "stalled in wait, {} in block transfers   wall: {:.3f} s\n",
+             s.cycles, s.cycles * cycle_s * 1e6, sh.clock_mhz, r.steps, s.stall_cycles - s.transfer_stall_cycles,
+             s.transfer_stall_cycles, wall);
   fmt::print("  instructions: {} ALU, {} MAU, {} L1BM, {} L2BM, {} MV; {} MAU multiply-accumulates\n", s.alu, s.mau,
              s.l1bm, s.l2bm, s.mv, s.macs);
   // The board's half peak (docs/platforms.md): every MAB does 16 x 16 multiply-accumulates per cycle.
@@ -115,6 +116,7 @@ int cli_run(const std::string& kernel, const std::string& platform, const std::v
     const vsm::RunStats& s = result.run;
     const nlohmann::json j = {{"mncore2.vsm.steps", s.steps},     {"mncore2.vsm.instruction_steps", result.steps},
                               {"mncore2.vsm.cycles", s.cycles},   {"mncore2.vsm.stall_cycles", s.stall_cycles},
+                              {"mncore2.vsm.transfer_stall_cycles", s.transfer_stall_cycles},
                               {"mncore2.vsm.alu", s.alu},         {"mncore2.vsm.mau", s.mau},
                               {"mncore2.vsm.l1bm", s.l1bm},       {"mncore2.vsm.l2bm", s.l2bm},
                               {"mncore2.vsm.mv", s.mv},           {"mncore2.vsm.macs", s.macs}};

@@ -85,9 +85,10 @@ int vsm_run(const std::string& path, const std::string& platform, const std::vec
   }
   std::fflush(stdout);
   const vsm::RunStats& s = machine.stats();
-  fmt::print(stderr, "npuvp: {}: {} steps ({} instruction steps, nops included), {} cycles ({} stalled in wait) at "
-             "{} cycles per step\n",
-             path, s.steps, program.steps(), s.cycles, s.stall_cycles, machine.shape().cycles_per_step);
+  fmt::print(stderr, "npuvp: {}: {} steps ({} instruction steps, nops included), {} cycles ({} stalled in wait, {} in "
+             "block transfers longer than their step) at {} cycles per step\n",
+             path, s.steps, program.steps(), s.cycles, s.stall_cycles - s.transfer_stall_cycles, s.transfer_stall_cycles,
+             machine.shape().cycles_per_step);
   if (s.macs) {
     // The MAU's matrix work against the board's half peak (docs/platforms.md): every MAB does
     // 16 x 16 multiply-accumulates per cycle at the clock (mncore2.clock_mhz).

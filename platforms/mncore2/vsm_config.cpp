@@ -17,16 +17,23 @@ struct NotApplicable {
 };
 constexpr NotApplicable kNotApplicable[] = {
     {"mncore2.pcie.", "the host's data enter by `d set` (no PCIe transfers in a VSM program)"},
-    {"mncore2.dram.bandwidth_gbps", "MV transfers run at mncore2.data_engine.lw_per_cycle"},
-    {"mncore2.dram.latency_ns", "MV transfers start after mncore2.data_engine.latency_cycles"},
-    {"mncore2.pdm.lw_per_cycle", "every MV path (PDM, DRAM, L2BM) uses mncore2.data_engine.*"},
-    {"mncore2.pdm.latency_cycles", "every MV path (PDM, DRAM, L2BM) uses mncore2.data_engine.*"},
-    {"mncore2.l2b.", "an L2BM instruction moves its 64 to 256 LW within its step (docs/mncore2-isa.md)"},
-    {"mncore2.l1b.", "an L1BM instruction moves its words in its step (docs/mncore2-isa.md)"},
+    {"mncore2.dram.bandwidth_gbps", "MV transfers run at mncore2.data_engine.* (inside a Group) and mncore2.pdm.* (between Groups)"},
+    {"mncore2.dram.latency_ns", "MV transfers start after mncore2.data_engine.latency_cycles (and mncore2.pdm.latency_cycles between Groups)"},
+    {"mncore2.l2b.latency_cycles", "the next step reads an L2BM transfer's words (no latency); its time is mncore2.l2b.lw_per_cycle"},
+    {"mncore2.l1b.latency_cycles", "the next step reads an L1BM transfer's words (no latency; LM writes follow the LM port rule); its time is mncore2.l1b.lw_per_cycle"},
     {"mncore2.engine.", "VSM transfers are synchronised by tags and `wait`, not queues"},
     {"mncore2.pe.mask_registers", "VSM has the 16 mask register entries $omr0..15"},
     {"mncore2.mau.", "the MAU's matrix registers are 16 x 16 in VSM"},
 };
+
+// A transfer rate the step machine counts in whole long words per cycle.
+unsigned whole_rate(double value, const char* key) {
+  if (value < 1 || value != double(unsigned(value))) {
+    raise("config", "config key '{}' = {} does not fit VSM programs: transfers move whole long words, at least 1 per cycle",
+          key, value);
+  }
+  return unsigned(value);
+}
 
 unsigned fixed(unsigned value, unsigned want, const char* key, const char* why) {
   if (value != want) raise("config", "config key '{}' = {} does not fit VSM programs: it must be {} ({})", key, value, want, why);
@@ -77,12 +84,12 @@ vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<
   s.pdm_lw = uint32_t(t.mem[unsigned(Mem::PDM)].size_lw);
   s.dram_lw = t.mem[unsigned(Mem::DRAM)].size_lw;
   s.clock_mhz = t.clock_mhz;
-  if (t.dram_link.lw_per_cycle < 1) {
-    raise("config", "config key 'mncore2.data_engine.lw_per_cycle' must be at least 1 for MV transfers (got {})",
-          t.dram_link.lw_per_cycle);
-  }
-  s.mv_lw_per_cycle = unsigned(t.dram_link.lw_per_cycle);
+  s.mv_lw_per_cycle = whole_rate(t.dram_link.lw_per_cycle, "mncore2.data_engine.lw_per_cycle");
   s.mv_latency_cycles = t.dram_link.latency_cycles;
+  s.mv_cross_lw_per_cycle = whole_rate(t.pdm_link.lw_per_cycle, "mncore2.pdm.lw_per_cycle");
+  s.mv_cross_latency_cycles = t.pdm_link.latency_cycles;
+  s.l2b_lw_per_cycle = whole_rate(t.l2b_link.lw_per_cycle, "mncore2.l2b.lw_per_cycle");
+  s.l1b_lw_per_cycle = whole_rate(t.l1b_link.lw_per_cycle, "mncore2.l1b.lw_per_cycle");
   return s;
 }
 

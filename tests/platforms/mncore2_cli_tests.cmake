@@ -24,8 +24,12 @@ add_test(NAME platforms.mncore2.set_data_engine_changes_the_wait
          COMMAND ${expect} ok "result: PASS.*14 instruction steps .*, [0-9]{4} cycles stalled in wait"
                  ${cli} run tree_sum --set mncore2.data_engine.lw_per_cycle=1 --set mncore2.data_engine.latency_cycles=1000)
 add_test(NAME platforms.mncore2.set_key_the_step_model_does_not_use_is_refused
-         COMMAND ${expect} fail "config key 'mncore2.l2b.lw_per_cycle' does not apply to VSM programs"
-                 ${cli} run tree_sum --set mncore2.l2b.lw_per_cycle=2)
+         COMMAND ${expect} fail "config key 'mncore2.l2b.latency_cycles' does not apply to VSM programs"
+                 ${cli} run tree_sum --set mncore2.l2b.latency_cycles=2)
+# A slower L2B port: the same 14 steps, stretched by their L2BM transfers (vsm30b).
+add_test(NAME platforms.mncore2.set_l2b_rate_stretches_l2bm_steps
+         COMMAND ${expect} ok "result: PASS.*14 instruction steps .*, [1-9][0-9]* in block transfers"
+                 ${cli} run tree_sum --set mncore2.l2b.lw_per_cycle=4)
 add_test(NAME platforms.mncore2.unknown_key_is_an_error
          COMMAND ${expect} fail "unknown config key 'mncore2.l1bm.size_wl'.*did you mean 'mncore2.l1bm.size_lw'"
                  ${cli} run gemm --set mncore2.l1bm.size_wl=1)

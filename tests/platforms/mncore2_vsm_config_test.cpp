@@ -31,6 +31,21 @@ TEST(MncoreVsmConfig, DefaultsAreSpecSection2) {
   EXPECT_EQ(s.clock_mhz, 750.0);
   EXPECT_EQ(s.mv_lw_per_cycle, 16u);
   EXPECT_EQ(s.mv_latency_cycles, 32u);
+  EXPECT_EQ(s.mv_cross_lw_per_cycle, 8u);
+  EXPECT_EQ(s.l2b_lw_per_cycle, 64u);
+  EXPECT_EQ(s.l1b_lw_per_cycle, 64u);
+}
+
+TEST(MncoreVsmConfig, TransferRatesPerLevelAreParameters) {
+  const vsm::Shape s = vsm_shape_from_config(
+      "mncore2", {"mncore2.l1b.lw_per_cycle=32", "mncore2.l2b.lw_per_cycle=16", "mncore2.pdm.lw_per_cycle=4",
+                  "mncore2.pdm.latency_cycles=9"});
+  EXPECT_EQ(s.l1b_lw_per_cycle, 32u);
+  EXPECT_EQ(s.l2b_lw_per_cycle, 16u);
+  EXPECT_EQ(s.mv_cross_lw_per_cycle, 4u);
+  EXPECT_EQ(s.mv_cross_latency_cycles, 9u);
+  EXPECT_TRUE(contains(error_of([] { vsm_shape_from_config("mncore2", {"mncore2.l2b.lw_per_cycle=2.5"}); }),
+                       "transfers move whole long words"));
 }
 
 TEST(MncoreVsmConfig, CountsCapacitiesClockAndDataEngineAreParameters) {
@@ -47,8 +62,8 @@ TEST(MncoreVsmConfig, CountsCapacitiesClockAndDataEngineAreParameters) {
 }
 
 TEST(MncoreVsmConfig, KeysTheStepModelDoesNotUseAreRefused) {
-  EXPECT_TRUE(contains(error_of([] { vsm_shape_from_config("mncore2", {"mncore2.l1b.lw_per_cycle=2"}); }),
-                       "config key 'mncore2.l1b.lw_per_cycle' does not apply to VSM programs"));
+  EXPECT_TRUE(contains(error_of([] { vsm_shape_from_config("mncore2", {"mncore2.l1b.latency_cycles=2"}); }),
+                       "config key 'mncore2.l1b.latency_cycles' does not apply to VSM programs"));
 }
 
 TEST(MncoreVsmConfig, PcieKeysAreRefused) {
