@@ -57,3 +57,12 @@ def test_needs_max_mem_size():
     with pytest.raises(TikError) as e:
         t.Tensor("float16", (4, 16), name="w", scope=tik.scope_ubuf, max_mem_size=64)
     assert "max_mem_size 64 of tensor w is less than its 128 bytes" in str(e.value)
+
+
+def test_tensor_level_instructions_need_a_fixed_shape():
+    t = tik.Tik()
+    n = t.Scalar("int32", "n", init_value=4)
+    u = t.Tensor("float16", (n, 16), name="u", scope=tik.scope_ubuf, max_mem_size=256)
+    with pytest.raises(TikError) as e:
+        t.h_duplicate(u, 0.0)
+    assert "test_tik_scalar_shape.py:" in str(e.value) and "tensor u's shape holds a Scalar" in str(e.value)

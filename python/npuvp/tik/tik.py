@@ -975,13 +975,23 @@ def _h_spans(n, per):
     return out
 
 
+def _fixed_size(t, api=None, loc=None):
+    # Tensor-level instructions unroll over the elements while recording.
+    if not isinstance(t.size, int):
+        fail("tensor-level instructions need a fixed shape; tensor %s's shape holds a Scalar" % t.name, api,
+             loc or user_loc())
+
+
 def _flat(t):
+    _fixed_size(t)
     return t.reshape((t.size,)) if len(t.shape) != 1 else t
 
 
 def _h_elementwise(self, api, op, dst, srcs, scalar=0, allowed=None, loc=None):
     loc = loc or user_loc(3)
     tensors = [dst] + [s for s in srcs if isinstance(s, Tensor)]
+    for x in tensors:
+        _fixed_size(x, api, loc)
     for x in tensors:
         if x.size != dst.size:
             fail("shapes differ: %s has %d elements, %s has %d" % (dst.name, dst.size, x.name, x.size), api, loc)
