@@ -44,6 +44,12 @@ enum class VecOp : uint8_t {
   MulAddDst,        // dst = src0 * src1 + dst
   FusedMulAdd,      // dst = src0 * dst + src1
   FusedMulAddRelu,  // dst = max(src0 * dst + src1, 0)
+  // issue 24 (TIK region proposals, 910 and 310P): a proposal is 8 elements of dtype,
+  // [x1, y1, x2, y2, score, label, reserved, reserved]; 16 proposals per repeat.
+  RpSort16,         // each repeat sorts 16 proposals at src0 by score, descending, into dst
+  MrgSort4,         // merges up to 4 sorted proposal queues (src0..src3) into dst; fields as MrgSort
+  ProposalConcat,   // each repeat writes 16 src0 elements into field proposal_field of 16 proposals at dst
+  ProposalExtract,  // each repeat copies field proposal_field of 16 proposals at src0 to 16 dst elements
 };
 const char* vec_op_name(VecOp op);
 int vec_op_sources(VecOp op);  // tensor sources read through src0/src1: 0, 1 or 2
@@ -92,6 +98,8 @@ struct VectorOp {
   // 16-bit fields of mask_lo (queue 0 lowest), the valid-queue bits are mask_hi's low byte
   // and "stop when a queue is exhausted" its bit 8.
   uint64_t src3 = 0;
+  // ProposalConcat/ProposalExtract: the field, 0 x1, 1 y1, 2 x2, 3 y2, 4 score, 5 label.
+  uint8_t proposal_field = 0;
 };
 
 // The fields describe() in isa.cpp does not show, e.g. " dst_dtype=s32 round=CAST_FLOOR";

@@ -32,11 +32,16 @@ inline bool is_reduce(VecOp op) {
 inline bool is_whole_reduce(VecOp op) {
   return op == VecOp::WholeReduceSum || op == VecOp::WholeReduceMax || op == VecOp::WholeReduceMin;
 }
+// The region-proposal instructions (vector_proposal.cpp).
+inline bool is_proposal(VecOp op) {
+  return op == VecOp::RpSort16 || op == VecOp::MrgSort4 || op == VecOp::ProposalConcat ||
+         op == VecOp::ProposalExtract;
+}
 // Operations that take no mask (Ascend C has no mask parameter for them).
 inline bool ignores_mask(VecOp op) {
   return op == VecOp::Brcb || op == VecOp::Transpose || op == VecOp::SetCmpMask ||
          op == VecOp::GetCmpMask || op == VecOp::GatherMask ||  // GatherMask: mask_lo is its own
-         op == VecOp::Sort32 || op == VecOp::MrgSort;
+         op == VecOp::Sort32 || op == VecOp::MrgSort || is_proposal(op);
 }
 // Elements in one result record of a reduction: value and index, or just one of them. An
 // index alone is a u32 whatever the dtype (ReduceRepeat.md, table 3: ORDER_ONLY_INDEX of
@@ -249,6 +254,11 @@ MrgSortFields mrg_sort_fields(const VectorOp& op);
 std::string sort_check(const VectorOp& op);
 // MrgSort records in `result` how many records it took from each queue (its last repeat).
 void execute_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result);
+
+// vector_proposal.cpp: RpSort16, MrgSort4 (fields as MrgSort's, records of 8 elements),
+// ProposalConcat, ProposalExtract; and why one is illegal ("" if it is not).
+std::string proposal_check(const VectorOp& op);
+void execute_proposal(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result);
 
 // vector_rearrange.cpp: Brcb, Transpose and Gather; Gather's data-dependent source addresses
 // are bounded by `ub_size`.

@@ -100,6 +100,10 @@ const char* vec_op_name(VecOp op) {
     case VecOp::MulAddDst: return "MulAddDst";
     case VecOp::FusedMulAdd: return "FusedMulAdd";
     case VecOp::FusedMulAddRelu: return "FusedMulAddRelu";
+    case VecOp::RpSort16: return "RpSort16";
+    case VecOp::MrgSort4: return "MrgSort4";
+    case VecOp::ProposalConcat: return "ProposalConcat";
+    case VecOp::ProposalExtract: return "ProposalExtract";
   }
   return "?";
 }
@@ -122,6 +126,7 @@ int vec_op_sources(VecOp op) {
     case VecOp::Axpy:     // src1 is dst, read before it is written
     case VecOp::Sort32:  // src0: scores, src1: indices
     case VecOp::MrgSort:  // src0, src1 (and src2, src3): the queues
+    case VecOp::MrgSort4:
     case VecOp::MulAddDst:  // and dst, read before it is written
     case VecOp::FusedMulAdd:
     case VecOp::FusedMulAddRelu:
@@ -182,6 +187,8 @@ std::string vec_op_details(const VectorOp& op) {
     case VecOp::ReduceMin:
     case VecOp::WholeReduceMax:
     case VecOp::WholeReduceMin: return fmt::format(" order={}", reduce_order_name(op.order));
+    case VecOp::ProposalConcat:
+    case VecOp::ProposalExtract: return fmt::format(" modeNumber={}", op.proposal_field);
     default: return {};
   }
 }
@@ -243,7 +250,11 @@ bool dtype_legal(VecOp op, DType t) {
     case VecOp::MrgSort:
     case VecOp::MulAddDst:
     case VecOp::FusedMulAdd:
-    case VecOp::FusedMulAddRelu: return t == DType::F16 || t == DType::F32;
+    case VecOp::FusedMulAddRelu:
+    case VecOp::RpSort16:
+    case VecOp::MrgSort4:
+    case VecOp::ProposalConcat:
+    case VecOp::ProposalExtract: return t == DType::F16 || t == DType::F32;
     case VecOp::Relu: return f || t == DType::S32;
     case VecOp::Not:
     case VecOp::And:
@@ -410,6 +421,33 @@ std::vector<Access> accesses(const VectorOp& op) {
       }
       break;
     }
+    case VecOp::RpSort16: {
+      const uint64_t n = op.repeat, rp = 8 * size;
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, n > 0, n * 16 * rp));
+      list.push_back(bytes_access("src0", op.src0, kBlockBytes, n > 0, n * 16 * rp));
+      break;
+    }
+    case VecOp::ProposalConcat:
+    case VecOp::ProposalExtract: {
+      const uint64_t n = op.repeat, rp = 8 * size;
+      const bool concat = op.op == VecOp::ProposalConcat;
+      list.push_back(bytes_access("dst", op.dst, kBlockBytes, n > 0, n * 16 * (concat ? rp : size)));
+      list.push_back(bytes_access("src0", op.src0, kBlockBytes, n > 0, n * 16 * (concat ? size : rp)));
+      break;
+    }
+    case VecOp::MrgSort4: {
+      // MrgSort4.md: queues and dst 16 B aligned for half, 32 B for float (one proposal).
+      const MrgSortFields f = mrg_sort_fields(op);
+      const uint64_t n = op.repeat, rp = 8 * size;
+      list.push_back(bytes_access("dst", op.dst, rp, n > 0 && f.total() > 0, n * f.total() * rp));
+      static const char* const names[4] = {"src1", "src2", "src3", "src4"};
+      for (unsigned q = 0; q < 4; ++q) {
+        if (!((f.valid >> q) & 1)) continue;
+        const uint64_t end = ((n > 1 ? (n - 1) * f.total() : 0) + f.length[q]) * rp;
+        list.push_back(bytes_access(names[q], f.queue[q], rp, n > 0 && f.length[q] > 0, end));
+      }
+      break;
+    }
     case VecOp::PairReduceSum: {
       // 128 B of results per repeat, dst_rep_stride of them apart; 32 B aligned.
       const uint64_t end = runs == 0 ? 0 : (uint64_t(runs - 1) * op.dst_rep_stride + 1) * 128;
@@ -558,6 +596,27 @@ VectorOp VectorUnit::advance(const VectorOp& op, uint32_t repeats) {
       strided(v.dst, op.dst_rep_stride);
       v.src0 += k * 8 * size;
       break;
+    case VecOp::RpSort16:
+      v.dst += k * 16 * 8 * size;
+      v.src0 += k * 16 * 8 * size;
+      break;
+    case VecOp::ProposalConcat:
+      v.dst += k * 16 * 8 * size;
+      v.src0 += k * 16 * size;
+      break;
+    case VecOp::ProposalExtract:
+      v.dst += k * 16 * size;
+      v.src0 += k * 16 * 8 * size;
+      break;
+    case VecOp::MrgSort4: {
+      const uint64_t step = k * vector::mrg_sort_fields(op).total() * 8 * size;
+      v.dst += step;
+      v.src0 += step;
+      v.src1 += step;
+      v.src2 += step;
+      v.src3 += step;
+      break;
+    }
     case VecOp::Gather:
       strided(v.dst, op.dst_rep_stride);
       v.src1 += k * epr * 4;
@@ -698,6 +757,9 @@ std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {
   if (op.op == VecOp::Sort32 || op.op == VecOp::MrgSort) {
     if (std::string why = vector::sort_check(op); !why.empty()) return why;
   }
+  if (vector::is_proposal(op.op)) {
+    if (std::string why = vector::proposal_check(op); !why.empty()) return why;
+  }
   const std::vector<vector::Access> list = vector::accesses(op);
   for (const vector::Access& a : list) {
     if (a.addr % a.align != 0) {
@@ -756,6 +818,11 @@ uint64_t VectorUnit::cost(const VectorOp& op) const {
   uint64_t work = op.op == VecOp::MrgSort
                       ? std::max<uint64_t>(1, (vector::mrg_sort_fields(op).total() * op.repeat + 31) / 32)
                       : op.repeat;
+  // MrgSort4 likewise at 256 B of proposals (16 half or 8 float ones) per repeat's time.
+  if (op.op == VecOp::MrgSort4) {
+    const uint64_t per = 256 / (8 * dtype_size(op.dtype));
+    work = std::max<uint64_t>(1, (vector::mrg_sort_fields(op).total() * op.repeat + per - 1) / per);
+  }
   if (op.op == VecOp::GatherMask && op.counter_mode) {
     // reduceMode: a repeat of mask_lo elements takes as long as the 256 B repeats it spans.
     const uint64_t epr = repeat_elems(op);
@@ -805,6 +872,10 @@ void VectorUnit::execute(const VectorOp& op, uint8_t* ub, uint64_t ub_size) {
       return vector::execute_reduction(op, ub);
     case VecOp::Sort32:
     case VecOp::MrgSort: return vector::execute_sort(op, ub, &mrg_sort_result_);
+    case VecOp::RpSort16:
+    case VecOp::MrgSort4:
+    case VecOp::ProposalConcat:
+    case VecOp::ProposalExtract: return vector::execute_proposal(op, ub, &mrg_sort_result_);
     default: return vector::execute_elementwise(op, ub);
   }
 }

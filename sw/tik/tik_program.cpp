@@ -300,6 +300,13 @@ class Parser {
       in->vec.sel = static_cast<aicore::SelMode>(small("sel"));
       in->vec.order = static_cast<aicore::ReduceOrder>(small("order"));
       in->vec.gather_pattern = static_cast<uint8_t>(small("pattern"));  // vreduce (GatherMask)
+      // vmrgsort4: the fourth queue, and the MrgSort fields (packed lengths; valid bits | stop << 8).
+      if (const json* q = member(extra, "q3")) in->src3 = view(*q);
+      if (const json* m = member(extra, "sort")) {
+        in->vec.mask_lo = m->at(0).get<uint64_t>();
+        in->vec.mask_hi = m->at(1).get<uint64_t>();
+      }
+      in->vec.proposal_field = static_cast<uint8_t>(small("field"));  // vconcat, vextract
     }
     Stmt s;
     s.kind = Stmt::Kind::Instr;  // its loc is the instruction's
@@ -440,7 +447,7 @@ class Parser {
   aicore::VecOp vec_op(std::string_view name) {
     static const std::unordered_map<std::string_view, aicore::VecOp> ops = [] {
       std::unordered_map<std::string_view, aicore::VecOp> m;
-      for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::FusedMulAddRelu); ++i) {
+      for (unsigned i = 0; i <= static_cast<unsigned>(aicore::VecOp::ProposalExtract); ++i) {
         m.emplace(aicore::vec_op_name(static_cast<aicore::VecOp>(i)), static_cast<aicore::VecOp>(i));
       }
       return m;

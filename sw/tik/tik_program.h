@@ -167,6 +167,7 @@ struct Instr {
   std::string loc;   // "file.py:123"
   aicore::VectorOp vec;  // Vector: the fixed fields (op, types, modes)
   View dst, src0, src1, src2;
+  View src3;  // Vector: MrgSort4's fourth queue (vmrgsort4)
   // Vector: the mask as a count (mask_bits false) or as (hi, lo) words.
   bool mask_bits = false;
   Expr mask_count, mask_hi, mask_lo;

@@ -476,7 +476,7 @@ class Interpreter {
 
   void vector(const Instr& in) {
     aicore::VectorOp v = in.vec;
-    Region regions[4];
+    Region regions[5];
     size_t n = 0;
     auto ub = [&](const View& view, bool write) -> uint64_t {
       if (!view.present()) return 0;
@@ -492,6 +492,7 @@ class Interpreter {
     v.src0 = ub(in.src0, false);
     v.src1 = ub(in.src1, false);
     v.src2 = ub(in.src2, false);
+    v.src3 = ub(in.src3, false);
     if (v.op == aicore::VecOp::SetCmpMask || v.op == aicore::VecOp::GetCmpMask) {
       // no dst / the register
     }
@@ -513,6 +514,10 @@ class Interpreter {
       if (m < 1 || m > max) fail_here(fmt::format("mask {} out of range [1, {}] for {}", m, max, aicore::dtype_name(v.dtype)));
       v.mask_lo = m >= 64 ? ~0ull : ((1ull << m) - 1);
       v.mask_hi = m <= 64 ? 0 : m >= 128 ? ~0ull : ((1ull << (m - 64)) - 1);
+    }
+    if (v.op == aicore::VecOp::MrgSort4) {  // its lengths and valid bits travel in the mask words
+      v.mask_lo = in.vec.mask_lo;
+      v.mask_hi = in.vec.mask_hi;
     }
     v.dst_blk_stride = param(in, 1, 0, 65535, "dst_blk_stride");
     v.src0_blk_stride = param(in, 2, 0, 65535, "src0_blk_stride");
@@ -549,7 +554,7 @@ class Interpreter {
       }
       bool inside = false;
       std::string names;
-      for (const View* view : {&in.src0, &in.src1, &in.src2}) {
+      for (const View* view : {&in.src0, &in.src1, &in.src2, &in.src3}) {
         if (!view->present()) continue;
         const auto [lo, hi] = bounds(*view);
         inside = inside || (b.begin >= lo && b.end <= hi);

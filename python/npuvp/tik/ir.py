@@ -209,7 +209,8 @@ class Tensor:
 
     def __getitem__(self, idx):
         # The common case first: one integer into a 1-D tensor at a known offset.
-        if type(idx) is int and idx >= 0 and len(self.shape) == 1 and type(self.boff) is int:
+        if (type(idx) is int and idx >= 0 and len(self.shape) == 1 and type(self.boff) is int
+                and type(self.shape[0]) is int):
             if idx >= self.shape[0]:
                 fail("index %d outside dimension 0 of size %d of tensor %s" % (idx, self.shape[0], self.name))
             return Tensor(self.tik, self.tid, self.dtype, (self.shape[0] - idx,), self.scope, self.name,
@@ -228,7 +229,7 @@ class Tensor:
                     fail("tensor slices take no step")
                 start = 0 if ix.start is None else ix.start
                 stop = shape[d] if ix.stop is None else ix.stop
-                if isinstance(start, int) and isinstance(stop, int):
+                if isinstance(start, int) and isinstance(stop, int) and type(shape[d]) is int:
                     if start < 0 or stop > shape[d] or start > stop:
                         fail("slice [%d:%d] outside dimension %d of size %d of tensor %s" % (
                             start, stop, d, shape[d], self.name))
@@ -237,7 +238,7 @@ class Tensor:
                     out_shape.append(stop - start if isinstance(stop - start, int) else shape[d])
                 elems = elems + start * inner[d] if not (isinstance(start, int) and start == 0) else elems
             else:
-                if isinstance(ix, int) and (ix < 0 or ix >= shape[d]):
+                if isinstance(ix, int) and type(shape[d]) is int and (ix < 0 or ix >= shape[d]):
                     fail("index %d outside dimension %d of size %d of tensor %s" % (ix, d, shape[d], self.name))
                 elems = elems + ix * inner[d] if not (isinstance(ix, int) and ix == 0) else elems
         out_shape.extend(shape[len(idx):])
@@ -257,12 +258,16 @@ class Tensor:
                 start += n
             if type(stop) is int and stop < 0:
                 stop += n
-            if type(start) is int and type(stop) is int:
+            if type(start) is int and type(stop) is int and type(n) is int:
                 if start < 0 or stop > n or start > stop:
                     fail("slice [%d:%d] outside the %d elements of tensor %s" % (start, stop, n, self.name))
                 return self._view(self._offset_by(start), (stop - start,))
             width = stop - start
             return self._view(self._offset_by(start), (width if type(width) is int else n,))
+        if (type(idx) is int or type(idx) is bool) and type(n) is not int:  # a Scalar-valued shape
+            if idx < 0:
+                fail("a negative index counts from the end: tensor %s's size is known at run time only" % self.name)
+            return self._view(self._offset_by(int(idx)), (n - idx,))
         if type(idx) is int or type(idx) is bool:
             if idx < 0:
                 idx += n

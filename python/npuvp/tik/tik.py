@@ -102,13 +102,30 @@ class Tik:
         if scope not in _SCOPES:
             fail("scope '%s' is not a TIK scope (%s)" % (scope, ", ".join(_SCOPES)), "Tensor", loc)
         shape = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
+        dynamic = False
         for s in shape:
-            if not isinstance(s, int) or s <= 0:
-                fail("shape %s of tensor %s must hold positive integers" % (shape, name), "Tensor", loc)
+            if isinstance(s, Expr) and s.dtype.startswith(("int", "uint")):
+                dynamic = True  # a Scalar-valued dimension, sized at run time
+            elif not isinstance(s, int) or s <= 0:
+                fail("shape %s of tensor %s must hold positive integers, or integer Scalars/Exprs"
+                     % (shape, name), "Tensor", loc)
         n = 1
         for s in shape:
             n *= s
-        nbytes = n * DTYPE_SIZE[dtype]
+        max_mem_size = kwargs.get("max_mem_size")
+        if dynamic:
+            # TIK API reference, Tensor: with a variable in the shape, max_mem_size is the space the
+            # tensor occupies (at least the shape's product times the dtype size at run time).
+            # npuvp reserves exactly that; accesses past it are errors when they run.
+            if not isinstance(max_mem_size, int) or isinstance(max_mem_size, bool) or max_mem_size <= 0:
+                fail("tensor %s has a Scalar in its shape %s: give max_mem_size, the bytes it may occupy "
+                     "(npuvp reserves that much)" % (name, shape), "Tensor", loc)
+            nbytes = max_mem_size
+        else:
+            nbytes = n * DTYPE_SIZE[dtype]
+            if max_mem_size is not None and (not isinstance(max_mem_size, int) or max_mem_size < nbytes):
+                fail("max_mem_size %r of tensor %s is less than its %d bytes" % (max_mem_size, name, nbytes),
+                     "Tensor", loc)
         tid = len(self._tensors)
         name = name or "tensor_%d" % tid
         rec = {"name": name, "dtype": dtype, "scope": scope, "bytes": nbytes}
@@ -132,6 +149,8 @@ class Tik:
             if copies == 2:
                 rec["db"] = self._db_loop
         init_value = kwargs.get("init_value")
+        if init_value is not None and dynamic:
+            fail("init_value needs a fixed shape; tensor %s's shape holds a Scalar" % name, "Tensor", loc)
         if init_value is not None:
             rec["init"] = _init_bytes(init_value, dtype, n, scope, name, loc)
         self._tensors.append(rec)
@@ -678,8 +697,8 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vaddreluconv", "vsubreluconv", "vadddeqrelu", "vrpsort16",
-                      "vmrgsort4", "vconcat", "vextract", "vrpac", "viou", "vaadd", "vpadding", "v4dtrans",
+_NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vaddreluconv", "vsubreluconv", "vadddeqrelu",
+                      "vrpac", "viou", "vaadd", "vpadding", "v4dtrans",
                       "vgather", "vscatter", "vec_expm1_high_preci", "vexpm1_high_preci"))
 
 
@@ -956,13 +975,23 @@ def _h_spans(n, per):
     return out
 
 
+def _fixed_size(t, api=None, loc=None):
+    # Tensor-level instructions unroll over the elements while recording.
+    if not isinstance(t.size, int):
+        fail("tensor-level instructions need a fixed shape; tensor %s's shape holds a Scalar" % t.name, api,
+             loc or user_loc())
+
+
 def _flat(t):
+    _fixed_size(t)
     return t.reshape((t.size,)) if len(t.shape) != 1 else t
 
 
 def _h_elementwise(self, api, op, dst, srcs, scalar=0, allowed=None, loc=None):
     loc = loc or user_loc(3)
     tensors = [dst] + [s for s in srcs if isinstance(s, Tensor)]
+    for x in tensors:
+        _fixed_size(x, api, loc)
     for x in tensors:
         if x.size != dst.size:
             fail("shapes differ: %s has %d elements, %s has %d" % (dst.name, dst.size, x.name, x.size), api, loc)
@@ -1325,3 +1354,5 @@ from . import trans_ops  # noqa: E402,F401 (vnchwconv / vec_trans_scatter for 8-
 from . import argreduce_ops  # noqa: E402,F401 (h_reduce_argmax / h_reduce_argmin)
 from . import scalar_relu_ops  # noqa: E402,F401 (scalar_sqrt, scalar_countbit0/1, scalar_countleading0, vaddrelu, vsubrelu)
 from . import load3dv2_ops  # noqa: E402,F401 (load3dv2)
+from . import proposal_ops  # noqa: E402,F401 (vconcat, vextract, vrpsort16, vmrgsort4)
+from . import reduce_axes_ops  # noqa: E402,F401 (h_reduce_* over adjacent axes of 3-D+ tensors)
