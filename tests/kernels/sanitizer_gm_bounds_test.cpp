@@ -43,7 +43,12 @@ std::vector<std::string> findings_of(const std::function<void()>& kernel) {
   return out;
 }
 
-float* gm_copy(const std::vector<float>& v) { return npuvp::testing::to_gm(v); }
+// Exactly v's bytes (to_gm would round the buffer up to whole 32 B blocks).
+float* gm_copy(const std::vector<float>& v) {
+  auto* p = static_cast<float*>(AscendC::GmAlloc(v.size() * 4));
+  std::memcpy(p, v.data(), v.size() * 4);
+  return p;
+}
 
 TEST(SanitizerGmBounds, WholeBlockReadPastTheRequestedSizeIsOutOfBounds) {
   checked("minimal");
