@@ -162,9 +162,6 @@ struct Span {
   // padding, which Nd2Nz leaves alone and whose products land in rows or columns of C that
   // are never copied out.
   uint32_t grain = 0;
-  // memory: a whole-32 B copy may reach up to 31 bytes past the allocation's end (its last
-  // block starts inside it: a tensor's ragged end).
-  uint32_t slack = 0;
 };
 
 void move_spans(const aicore::DataMove& m, std::vector<Span>& out) {
@@ -174,12 +171,11 @@ void move_spans(const aicore::DataMove& m, std::vector<Span>& out) {
     const aicore::Operand& o = dst ? m.dst : m.src;
     const uint64_t block = dst ? aicore::move_dst_block(m) : aicore::move_src_block(m);
     const uint64_t pitch = dst ? aicore::move_dst_pitch(m) : aicore::move_src_pitch(m);
-    const uint32_t slack = o.space == MemSpace::GM && block % 32 == 0 ? 31 : 0;
     if (pitch == block || m.block_count == 1) {
-      out.push_back({o.space, o.addr, o.addr + uint64_t(m.block_count - 1) * pitch + block, dst, true, 0, slack});
+      out.push_back({o.space, o.addr, o.addr + uint64_t(m.block_count - 1) * pitch + block, dst, true});
     } else {
       for (uint32_t i = 0; i < m.block_count; ++i) {
-        out.push_back({o.space, o.addr + i * pitch, o.addr + i * pitch + block, dst, true, 0, slack});
+        out.push_back({o.space, o.addr + i * pitch, o.addr + i * pitch + block, dst, true});
       }
     }
   }
@@ -323,11 +319,6 @@ const char* space_name(MemSpace s) { return aicore::mem_space_name(s); }
 // the launch's end: reading debug information is slow, and a launch is timed).
 std::string site_ref(uint32_t site) { return fmt::format("\x01{}\x02", site); }
 
-// An allocation's usable extent: its size rounded up to 32 B, so that a whole-32 B DataCopy
-// of a tensor's ragged end is legal. aclrtMalloc reserves 32 B more (its page: "aligned up
-// to 32 bytes, plus 32 bytes"), but bytes past the last 32 B block of the size asked for are
-// no tensor's: a copy reaching them is a bug of the kernel's bounds, reported.
-uint64_t padded(uint64_t size) { return (size + 31) / 32 * 32; }
 }  // namespace
 
 struct Sanitizer::State {
@@ -714,11 +705,12 @@ struct SanitizerAccess {
       auto it = s.allocs.upper_bound(span.begin);
       if (it != s.allocs.begin()) {
         --it;
-        // Usable up to the size rounded up to 32 B (padded()).
-        // Reads may also reach aclrtMalloc's extra 32 B past the rounded size (the lib Matmul
-        // reads a bias in whole 64 B units); writes there would clobber the next tensor's.
-        const uint64_t a = it->first,
-                       e = std::max(a + padded(it->second.size) + (span.write ? 0 : 32), a + it->second.size + span.slack);
+        // Usable: exactly the bytes the host asked for, as msSanitizer's illegal read/write
+        // check counts them. aclrtMalloc rounds up (to 32 B, plus 32 B) and a whole-32 B
+        // DataCopy of a ragged tensor end reaches into that padding without a fault, but the
+        // bytes are no tensor's: such a tail takes DataCopyPad (A2) or a host buffer sized to
+        // whole 32 B blocks (docs/sanitizer.md, "memory").
+        const uint64_t a = it->first, e = a + it->second.size;
         if (span.begin >= a && span.end <= e) {
           if (it->second.live) return;
           if (s.seen.insert({"use-after-free", s.events[event].site}).second) {
@@ -737,10 +729,9 @@ struct SanitizerAccess {
         auto next = s.allocs.upper_bound(span.begin);
         if (next != s.allocs.begin()) {
           auto prev = std::prev(next);
-          near = fmt::format("the nearest allocation below is {} of {} bytes at [0x{:x}, 0x{:x}) (usable, rounded up to 32 B, "
-                             "up to 0x{:x}){}",
+          near = fmt::format("the nearest allocation below is {} of {} bytes at [0x{:x}, 0x{:x}){}",
                              prev->second.api, prev->second.size, prev->first, prev->first + prev->second.size,
-                             prev->first + padded(prev->second.size), prev->second.live ? "" : " (freed)");
+                             prev->second.live ? "" : " (freed)");
         }
         san.report("out-of-bounds", true,
                    fmt::format("{} {} GM [0x{:x}, 0x{:x}) outside every live allocation; {}",

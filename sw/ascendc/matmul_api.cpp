@@ -34,6 +34,7 @@
 
 #include "models/aicore/ai_core.h"
 #include "sw/runtime/device.h"
+#include "models/check/sanitizer.h"
 #include "models/aicore/kernel_body_return.h"
 #include "models/aicore/isa_types.h"
 #include "models/aicore/kernel_type.h"
@@ -437,6 +438,18 @@ void issue_load(MatmulEngine::State& s, uint32_t g) {
   s.qB1.EnQue(b1);
 }
 
+// The bias values [n0, n0 + n) (4 B each), GM -> dst (L1 or UB), reading only those bytes of
+// GM: a one-row Nd2Nz reads exactly n values and zero-fills the rest of its last 32 B block.
+// The bias is then read in 16-value (64 B) units (L1 -> BiasTable, BroadCastVecToMM); when the
+// values end in the first half of a unit, a one-value Nd2Nz writes its second half (bias[n0]
+// and zeros: columns past n, never written out), so no unit holds bytes never written.
+void load_bias_row(MatmulEngine::State& s, CopyEnd dst, uint32_t n0, uint32_t n) {
+  const CopyEnd src = offset(s.bias, uint64_t(n0) * 4);
+  const uint32_t blocks = ceil_div(n, 8);
+  nd2nz_copy(dst, src, s.types.bias, Nd2NzParams(1, 1, static_cast<uint16_t>(n), 0, static_cast<uint16_t>(n), 1, 1, 0));
+  if (blocks % 2 != 0) nd2nz_copy(offset(dst, uint64_t(blocks) * 32), src, s.types.bias, Nd2NzParams(1, 1, 1, 0, 1, 1, 1, 0));
+}
+
 // One C block: m x n at (m0, n0) of this core's part (the round's block `index`),
 // accumulated over single_k in s.c. The next L1 load is issued before this one's L0 work, so
 // MTE2 runs ahead of MTE1 and the cube by one load, across C blocks too.
@@ -458,11 +471,11 @@ void compute_block(MatmulEngine::State& s, uint32_t index) {
     if (s.use_ws) {
       core().barrier_all();  // the workspace's last C drain has left it
       ub = ws_tensor(s);
-      data_copy_count(end_at(ub), offset(s.bias, uint64_t(n0) * 4), round_up(n, 16), 4);
+      load_bias_row(s, end_at(ub), n0, n);
       core().barrier_all();
     } else {
       ub = s.qBiasUb.AllocTensor<uint8_t>();
-      data_copy_count(end_at(ub), offset(s.bias, uint64_t(n0) * 4), round_up(n, 16), 4);
+      load_bias_row(s, end_at(ub), n0, n);
       s.qBiasUb.EnQue(ub);
       ub = s.qBiasUb.DeQue<uint8_t>();
     }
@@ -476,7 +489,7 @@ void compute_block(MatmulEngine::State& s, uint32_t index) {
     // GM -> L1 -> BiasTable, whole 64 B units (the columns past n are never written out).
     const uint32_t n16 = round_up(n, 16);
     LocalTensor<uint8_t> l1 = s.qBiasL1.AllocTensor<uint8_t>();
-    data_copy_count(end_at(l1), offset(s.bias, uint64_t(n0) * 4), n16, 4);
+    load_bias_row(s, end_at(l1), n0, n);
     s.qBiasL1.EnQue(l1);
     l1 = s.qBiasL1.DeQue<uint8_t>();
     bias_bt = s.qBT.AllocTensor<uint8_t>();
@@ -712,6 +725,19 @@ std::map<uint32_t, Channel>& channels() {  // by AI Core of the running launch
   return map;
 }
 
+// The sanitizer's view of a message (issue 25): the sender's work so far happens before what the
+// receiver does after taking it, as with the cross-core flags CANN's mixed Matmul uses. Keys
+// set bit 62, apart from SyncAll's generations (sync_all_api.cpp).
+uint64_t message_key(uint32_t group, uint32_t sub, bool reply) {
+  return (uint64_t(1) << 62) | (uint64_t(group) << 2) | (uint64_t(sub) << 1) | uint64_t(reply);
+}
+void message_sent(const aicore::AiCore& c, uint64_t key) {
+  if (auto* san = check::Sanitizer::active()) san->barrier_arrive(c.id(), key);
+}
+void message_taken(const aicore::AiCore& c, uint64_t key) {
+  if (auto* san = check::Sanitizer::active()) san->barrier_leave(c.id(), key);
+}
+
 GM_ADDR sub_slot(const MatmulEngine::State& s, uint32_t sub, const char* api) {
   GM_ADDR ws = AscendC::GetSysWorkSpacePtr();
   if (ws == nullptr) {
@@ -749,10 +775,12 @@ void call_aic(MatmulEngine::State& s, Request r, const char* api) {
   Channel& ch = channels()[s.group];
   c.barrier_all();
   c.scalar_sync();
+  message_sent(c, message_key(s.group, s.sub, false));
   ch.request[s.sub] = true;
   ch.to_aic.notify(sc_core::SC_ZERO_TIME);
   wait_until(c, ch.to_aiv, "waiting for its AIC to serve a Matmul call", [&] { return ch.reply[s.sub]; });
   ch.reply[s.sub] = false;
+  message_taken(c, message_key(s.group, s.sub, true));
 }
 
 void send_end(MatmulEngine::State& s) {
@@ -867,6 +895,7 @@ bool MatmulEngine::serve_if_mixed_aic(bool cube_only) {
     for (uint32_t sub = 0; sub < 2; ++sub) {
       if (!ch.request[sub]) continue;
       ch.request[sub] = false;
+      message_taken(c, message_key(group, sub, false));
       GM_ADDR slot = sub_slot(s, sub, "serving a Matmul call");
       c.scalar_access(aicore::MemSpace::GM, gm_device_address(slot), sizeof(Request), false);
       Request r;
@@ -898,6 +927,7 @@ bool MatmulEngine::serve_if_mixed_aic(bool cube_only) {
       }
       c.barrier_all();  // the Fixpipes' data is in GM before the AIV hears back
       c.scalar_sync();
+      message_sent(c, message_key(group, sub, true));
       ch.reply[sub] = true;
       ch.to_aiv.notify(sc_core::SC_ZERO_TIME);
     }

@@ -93,6 +93,7 @@ void fill_gm(const void* gm, uint64_t count, uint64_t bits, unsigned elem_size, 
     c.issue(m);
     done += m.block_len;
   }
+  c.barrier_all();  // the UB piece is free again: a later Duplicate there must not overtake the copies
 }
 
 }  // namespace npuvp::ascendc

@@ -29,7 +29,8 @@ inline uint32_t tile_positions(uint32_t k, uint32_t l0a_bytes) {
 // `tile` (UB, 2 x 256 halves), transposed by the vector unit and copied out (MTE3). A last
 // partial block of 16 positions spills up to 15 positions past its c1 block, which the next
 // c1 block overwrites later (MTE3 is in order): dst needs 15 x 16 halves of slack at its end.
-// Rows of channels >= c are left as they are; img2col reads pad_value for them.
+// Rows of channels >= c are zeroed by the vector unit (img2col reads pad_value for them, but
+// the transpose reads them: bytes never written, NPUVP_CHECK=init).
 // Ends with PipeBarrier<PIPE_ALL>; uses EVENT_ID0 of MTE2_V, V_MTE3, MTE3_V and V_MTE2.
 template <class Dst>
 void nchw_to_nc1hwc0(const Dst& dst, const GlobalTensor<half>& x, const Conv2dShape& s, const LocalTensor<half>& rows,
@@ -42,6 +43,8 @@ void nchw_to_nc1hwc0(const Dst& dst, const GlobalTensor<half>& x, const Conv2dSh
     }
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    const uint32_t channels = std::min(kC0, s.c - c1 * kC0);
+    if (channels < kC0) Duplicate(rows[channels * hwp], half(0), int32_t((kC0 - channels) * hwp));
     for (uint32_t p0 = 0; p0 < hwp; p0 += kC0) {
       DataCopy(tile, rows[p0], DataCopyParams(kC0, 1, static_cast<uint16_t>(hwp / kC0 - 1), 0));
       Transpose(tile[256], tile);  // [channel][position] -> [position][channel]

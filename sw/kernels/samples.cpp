@@ -225,10 +225,14 @@ struct Workspace {
   uint8_t* p;
 };
 
-// A GM copy of `v`, brought over PCIe (the host bridge) like a real host program's input.
+// A GM copy of `v`, brought over PCIe (the host bridge) like a real host program's input. The
+// buffer is padded as aclrtMalloc pads (whole 32 B blocks, plus 32 B), and asks for the
+// padding: the kernels of the coupled chips (no DataCopyPad) read a tensor's ragged end, and
+// rows that start inside a block, in whole blocks, and every byte a kernel touches must be
+// the host's (the sanitizer's bounds, docs/sanitizer.md).
 template <class T>
 T* gm_copy(const std::vector<T>& v) {
-  auto* p = static_cast<T*>(AscendC::GmAlloc(v.size() * sizeof(T)));
+  auto* p = static_cast<T*>(AscendC::GmAlloc((v.size() * sizeof(T) + 31) / 32 * 32 + 32));
   Device::instance().memcpy(p, v.data(), v.size() * sizeof(T), Device::Copy::HostToDevice);
   return p;
 }

@@ -166,6 +166,12 @@ void* Device::malloc(size_t bytes) {
   raise("runtime", "GM exhausted: cannot allocate {} bytes (GM is {} bytes)", bytes, gm_size_);
 }
 
+std::vector<void*> Device::live_allocations() const {
+  std::vector<void*> live;
+  for (const auto& [offset, size] : used_) live.push_back(gm_ + offset);
+  return live;
+}
+
 void Device::free(void* pointer) {
   if (!pointer) return;
   auto* p = static_cast<uint8_t*>(pointer);

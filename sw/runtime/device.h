@@ -58,6 +58,8 @@ class Device {
   // GM allocation (512 B aligned). The pointer is host-visible simulated GM.
   void* malloc(size_t bytes);
   void free(void* pointer);
+  // The allocations still live, lowest first (a test harness frees a test's buffers at its end).
+  std::vector<void*> live_allocations() const;
   enum class Copy { HostToDevice, DeviceToHost, DeviceToDevice };
   void memcpy(void* dst, const void* src, size_t bytes, Copy kind);
   uint64_t device_address(const void* pointer) const;

@@ -20,6 +20,7 @@
 #include "tests/support/device_fixture.h"
 #include "tikicpulib.h"
 #include "tlm/stats.h"
+#include "tests/support/sanitizer_expect.h"
 
 using namespace AscendC;
 using npuvp::testing::IsCoreError;
@@ -418,4 +419,5 @@ TEST(GmAtomicsErrors, AtomicWriteWithoutAnL2IsAnError) {
     PipeBarrier<PIPE_ALL>();
   });
   EXPECT_THAT(text, IsCoreError("aiv0", "DataCopy", "reached no L2 home node"));
+  npuvp::testing::expect_planted({"uninitialized"});  // NPUVP_CHECK=all: the bug is reported
 }

@@ -13,6 +13,7 @@
 #include "tests/support/kernel_data.h"
 #include "tikicpulib.h"
 #include "tlm/stats.h"
+#include "tests/support/sanitizer_expect.h"
 
 using namespace AscendC;
 
@@ -77,6 +78,7 @@ TEST(AutoSync, OffTheScalarReadSeesTheStaleBytes) {
   npuvp::testing::make_device({"core.auto_sync=false"});
   EXPECT_EQ(read_after_vector_op(), 0.0f);  // the Duplicate has not completed
   EXPECT_EQ(npuvp::Stats::global().find("core0.S.auto_sync.syncs"), nullptr);
+  npuvp::testing::expect_planted({"race"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 // A read of other bytes does not wait: no sync, and the scalar unit runs on ahead of the pipe.
@@ -147,6 +149,7 @@ TEST(AutoSync, ScalarWriteBeforeAPendingVectorReadWaits) {
 TEST(AutoSync, OffTheScalarWriteOvertakesThePendingRead) {
   npuvp::testing::make_device({"core.auto_sync=false"});
   EXPECT_EQ(multiply_then_overwrite_source(), 14.0f);
+  npuvp::testing::expect_planted({"race"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 // GlobalTensor::GetValue after an MTE3 copy writing those GM bytes.
@@ -178,6 +181,7 @@ TEST(AutoSync, OffTheGmScalarReadSeesTheOldValue) {
   npuvp::testing::make_device({"core.auto_sync=false"});
   float* gz = to_gm(std::vector<float>(64, -3.0f));
   EXPECT_EQ(gm_read_after_copy_out(gz), -3.0f);
+  npuvp::testing::expect_planted({"race"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 // GlobalTensor::SetValue before a pending MTE2 copy reads those GM bytes (write after read).

@@ -9,6 +9,7 @@
 #include "tests/support/raw_tensors.h"
 #include "tikicpulib.h"
 #include "tlm/config.h"
+#include "tests/support/sanitizer_expect.h"
 
 using namespace AscendC;
 using ::testing::AllOf;
@@ -106,6 +107,7 @@ TEST(KernelErrors, GmAccessPastTheEndOfGm) {
     DataCopy(ub_at<float>(0, 1024), g[(1 << 20) / 4 - 128], 1024);  // crosses the end of GM
   });
   EXPECT_THAT(e, IsKernelError("DataCopy UB:0x0 <- GM:", "GM read of 4096 bytes"));
+  npuvp::testing::expect_planted({"out-of-bounds"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 TEST(KernelErrors, DeadlockedWaitFlagIsReported) {
@@ -116,6 +118,7 @@ TEST(KernelErrors, DeadlockedWaitFlagIsReported) {
   });
   EXPECT_THAT(e, AllOf(HasSubstr("deadlock"), HasSubstr("0 of 2 blocks"), HasSubstr("core0"),
                        HasSubstr("WaitFlag<MTE2_V>(3)")));
+  npuvp::testing::expect_planted({"sync"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 TEST(KernelErrors, EventIdOutOfRange) {

@@ -10,6 +10,7 @@
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
 #include "tikicpulib.h"
+#include "tests/support/sanitizer_expect.h"
 
 using namespace AscendC;
 
@@ -68,6 +69,7 @@ TEST(HandwrittenKernels, MissingFlagGivesWrongAnswer) {
     DataCopy(Z, l, n);
   });
   EXPECT_EQ(gz[0], 3.0f);  // the copy landed after Muls read zeros: 3, not 6
+  npuvp::testing::expect_planted({"race"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 // DataCopyParams with gaps on both sides: every other 32 B block from GM, packed in UB,
@@ -141,7 +143,9 @@ template <class T, class Api, class Ref>
 void check_op(Api api, Ref ref, int inputs, float lo = -8, float hi = 8) {
   auto& dev = npuvp::testing::make_device();
   const int n = 1000;  // not a multiple of a repeat: the tail is handled by the count form
-  auto x = random_vector<T>(n, 11, lo, hi), y = random_vector<T>(n, 12, lo, hi);
+  // The buffers hold whole 32 B blocks (1024 elements): DataCopy moves those, and the bytes
+  // past n must be the host's, and written (NPUVP_CHECK=all).
+  auto x = random_vector<T>(1024, 11, lo, hi), y = random_vector<T>(1024, 12, lo, hi);
   for (auto& v : y) {
     if (v == T(0)) v = T(1);
   }
@@ -159,6 +163,7 @@ void check_op(Api api, Ref ref, int inputs, float lo = -8, float hi = 8) {
     auto lx = bx.Get<T>(), ly = by.Get<T>(), lz = bz.Get<T>();
     DataCopy(lx, X, 1024);
     if (inputs == 2) DataCopy(ly, Y, 1024);
+    Duplicate(lz, T(0), 1024);  // the 24 elements past n are copied out too
     PipeBarrier<PIPE_ALL>();
     api(lz, lx, ly, n);
     PipeBarrier<PIPE_ALL>();

@@ -16,6 +16,7 @@
 #include "tests/support/matmul_reference.h"
 #include "tikicpulib.h"
 #include "tlm/stats.h"
+#include "tests/support/sanitizer_expect.h"
 
 namespace {
 using npuvp::Device;
@@ -115,6 +116,7 @@ TEST(MatmulSoftmax910B, WithoutTheTileFlagTheAnswerIsWrong) {
   for (uint32_t first_row : {0u, 32u, 64u, 96u}) {  // tile 0's and tile 1's halves
     EXPECT_FALSE(r.row_matches(first_row, s.n)) << "row " << first_row << " was right without the flag";
   }
+  npuvp::testing::expect_planted({"race"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 // One slot is also right, just slower (see the next test).
@@ -134,6 +136,7 @@ TEST(MatmulSoftmax910B, WithoutTheSlotFreeFlagTheAnswerIsWrong) {
   for (uint32_t last_row : {31u, 63u}) {  // the last row each AIV reads of tile 0
     EXPECT_FALSE(r.row_matches(last_row, s.n)) << "row " << last_row << " was right without the flag";
   }
+  npuvp::testing::expect_planted({"race"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 // Double buffering pays: with two slots the AIC writes tile j + 1 while the AIVs finish tile

@@ -24,8 +24,8 @@ void check_matmul(Core core, uint32_t m, uint32_t n, uint32_t k, uint32_t seed) 
   auto& dev = npuvp::testing::make_device({}, core == Core::A2 ? "core910b" : "core910");
   auto a = npuvp::testing::random_halves(size_t(m) * k, seed);
   auto b = npuvp::testing::random_halves(size_t(k) * n, seed + 1);
-  auto* ga = static_cast<half*>(AscendC::GmAlloc(a.size() * 2));
-  auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
+  auto* ga = static_cast<half*>(AscendC::GmAlloc((a.size() * 2 + 31) / 32 * 32 + 32));  // padded as aclrtMalloc pads: the 910's rows are read in whole blocks
+  auto* gb = static_cast<half*>(AscendC::GmAlloc((b.size() * 2 + 31) / 32 * 32 + 32));
   auto* gc = static_cast<CT*>(AscendC::GmAlloc(size_t(m) * n * sizeof(CT)));
   std::memcpy(ga, a.data(), a.size() * 2);
   std::memcpy(gb, b.data(), b.size() * 2);

@@ -29,8 +29,8 @@ json checked_matmul_910(uint32_t m, uint32_t n, uint32_t k, uint32_t blocks) {
                                             "core910");
     auto a = npuvp::testing::random_halves(size_t(m) * k, 11);
     auto b = npuvp::testing::random_halves(size_t(k) * n, 12);
-    auto* ga = static_cast<half*>(AscendC::GmAlloc(a.size() * 2));
-    auto* gb = static_cast<half*>(AscendC::GmAlloc(b.size() * 2));
+    auto* ga = static_cast<half*>(AscendC::GmAlloc((a.size() * 2 + 31) / 32 * 32 + 32));  // padded as aclrtMalloc pads: the 910's rows are read in whole blocks
+    auto* gb = static_cast<half*>(AscendC::GmAlloc((b.size() * 2 + 31) / 32 * 32 + 32));
     auto* gc = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
     std::copy(a.begin(), a.end(), ga);
     std::copy(b.begin(), b.end(), gb);

@@ -15,6 +15,7 @@
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
 #include "tikicpulib.h"
+#include "tests/support/sanitizer_expect.h"
 
 using namespace AscendC;
 using ::testing::AllOf;
@@ -100,6 +101,7 @@ TEST(SyncAll, WithoutItPhaseTwoReadsStaleData910B) {
   const Buffers gm = make_buffers(48);
   dev.launch("no_sync", 48, [&] { two_phases(gm, [](const LocalTensor<int32_t>&) {}); });
   EXPECT_GT(wrong_blocks(gm, 48), 24u);
+  npuvp::testing::expect_planted({"race"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 TEST(SyncAll, HardFormOn48AivsOrdersThePhases910B) {
@@ -259,6 +261,7 @@ TEST(SyncAllErrors, ABlockThatNeverArrivesIsADeadlock910B) {
                 if (GetBlockIdx() != 2) SyncAll();
               }),
               AllOf(HasSubstr("deadlock"), HasSubstr("waiting in SyncAll")));
+  npuvp::testing::expect_planted({"sync"});  // NPUVP_CHECK=all: the bug is reported
 }
 
 TEST(SyncAllErrors, SoftFormBlockThatNeverArrivesIsADeadlock910) {
@@ -275,4 +278,5 @@ TEST(SyncAllErrors, SoftFormBlockThatNeverArrivesIsADeadlock910) {
                 SyncAll(g, work.Get<int32_t>());
               }),
               AllOf(HasSubstr("deadlock"), HasSubstr("waiting in SyncAll(gmWorkspace, ubWorkspace)")));
+  npuvp::testing::expect_planted({"sync"});  // NPUVP_CHECK=all: the bug is reported
 }

@@ -23,3 +23,8 @@ npuvp_sanitizer_cli_test(matmul_softmax ascend910b)
 # The rest of `npuvp list`'s Ascend samples.
 npuvp_sanitizer_cli_test(matmul_square core910b)
 npuvp_sanitizer_cli_test(matmul_square ascend910)
+# The image pipeline (issue 28): its AI Core kernels (normalise, the small CNN's conv2d) with
+# every check on, on the chips it runs on (DVPP and AI CPU work is not instructions of isa.h).
+foreach(platform ascend310p ascend910b)
+  npuvp_sanitizer_cli_test(image_pipeline ${platform})
+endforeach()
