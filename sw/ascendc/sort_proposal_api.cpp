@@ -1,9 +1,10 @@
 // The product checks of lib/sort/sort_proposal.h (Concat, Extract, the lib MrgSort and the
-// region-proposal instructions).
+// region-proposal instructions) and the lib MrgSort's read of MrgSort4's counts.
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
 #include "models/aicore/product.h"
+#include "models/aicore/vector_unit.h"
 #include "sw/ascendc/kernel_operator.h"
 
 namespace npuvp::ascendc {
@@ -31,6 +32,15 @@ void require_proposal_product(const char* api, bool is_float) {
                             "only; this is a {}",
                             api, is_float ? "float" : "half", c.kind_text()));
   }
+}
+
+// MrgSort4 leaves its per-queue counts where MrgSort leaves them; the lib MrgSort reads them for
+// sortedNum on the 310P (Ascend C has no GetMrgSortResult there, so this is not that API).
+void proposal_merge_result(uint16_t taken[4]) {
+  aicore::AiCore& c = core();
+  c.barrier_all();  // the counts are written when the MrgSort4 executes
+  const aicore::VectorUnit::MrgSortResult& r = c.vector_unit().mrg_sort_result();
+  for (int q = 0; q < 4; ++q) taken[q] = r.taken[q];
 }
 
 }  // namespace npuvp::ascendc

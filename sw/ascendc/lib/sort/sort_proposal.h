@@ -12,22 +12,18 @@
 // Basic (ISASI) region-proposal APIs of the 310P AI Core (half, float) and the 910 (half):
 // ProposalConcat, ProposalExtract, RpSort16 and MrgSort4.
 //
-// A region proposal is 8 elements [x1, y1, x2, y2, score, label, reserved, reserved]. The
-// model has no region-proposal instructions: npuvp does their work on the scalar unit (each
-// element read with GetValue and written with SetValue, every access charged as a scalar UB
-// access), so the bits are what the documented operations give but the simulated time is the
-// scalar unit's, far slower than the vector unit's RpSort16 / MrgSort4. Order: score
-// descending, NaN above every number (the model's Sort32 choice), equal scores keep their
-// input order (MrgSort-93.md: of equal scores the earlier one first; across queues, the lower
+// A region proposal is 8 elements [x1, y1, x2, y2, score, label, reserved, reserved]. The APIs
+// here issue the vector unit's region-proposal instructions (isa_vector.h ProposalConcat,
+// ProposalExtract, RpSort16, MrgSort4; docs/vector-isa.md §3.6), the ones TIK's vconcat,
+// vextract, vrpsort16 and vmrgsort4 lower to, so both front ends share one model, timing and
+// checks (only a half proposal's index, see proposal_index_in, is the scalar unit's). Order:
+// score descending, NaN above every number, equal scores keep their input order
+// (RpSort16.md, MrgSort4.md: of equal scores the earlier one first; across queues, the lower
 // queue first). Sort's uint32 index rides in the proposal as CANN 8.1 places it: a half
 // proposal's y1 holds the low 16 bits and its label the high 16 bits; a float proposal's label
 // holds the 32 bits.
 #pragma once
-#include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <type_traits>
-#include <vector>
+#include <cstdint>
 #include "sw/ascendc/ascendc/sort.h"
 #include "sw/ascendc/ascendc/vector_basic.h"
 #include "sw/ascendc/lib/lib_common.h"
@@ -38,6 +34,8 @@ void require_sort_product(const char* api);
 // Fails unless the running core has region-proposal instructions (310P AI Core: half or
 // float; 910: half).
 void require_proposal_product(const char* api, bool is_float);
+// Waits for the vector pipe, then reads what the last MrgSort4 took from each queue.
+void proposal_merge_result(uint16_t taken[4]);
 }  // namespace npuvp::ascendc
 
 namespace npuvp::ascendc::lib {
@@ -47,160 +45,94 @@ constexpr uint32_t kProposalY1 = 1;
 constexpr uint32_t kProposalScore = 4;
 constexpr uint32_t kProposalLabel = 5;
 
-// The unsigned integer as wide as T (the proposal's elements moved as bits).
-template <typename T>
-using bits_of = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
-
-template <typename T>
-float value_of_bits(bits_of<T> b) {
-  T v;
-  std::memcpy(static_cast<void*>(&v), &b, sizeof v);
-  return static_cast<float>(v);
-}
-
-// Score order: true if a comes before b (a NaN before every number, then descending).
-inline bool score_before(float a, float b) {
-  const bool na = std::isnan(a), nb = std::isnan(b);
-  if (na || nb) return na && !nb;
-  return a > b;
-}
-
-// `count` proposals read from `t` at element `start` (8 elements each, as bits).
-template <typename T>
-std::vector<bits_of<T>> read_proposals(const AscendC::LocalTensor<T>& t, uint32_t start, uint32_t count) {
-  const AscendC::LocalTensor<bits_of<T>> b = t.template ReinterpretCast<bits_of<T>>();
-  std::vector<bits_of<T>> out(size_t(count) * kProposalElems);
-  for (uint32_t i = 0; i < count * kProposalElems; ++i) out[i] = b.GetValue(start + i);
-  return out;
-}
-
-template <typename T>
-void write_proposals(const AscendC::LocalTensor<T>& t, uint32_t start, const std::vector<bits_of<T>>& p,
-                     const std::vector<uint32_t>& order) {
-  const AscendC::LocalTensor<bits_of<T>> b = t.template ReinterpretCast<bits_of<T>>();
-  for (uint32_t i = 0; i < order.size(); ++i) {
-    for (uint32_t e = 0; e < kProposalElems; ++e) b.SetValue(start + i * kProposalElems + e, p[order[i] * kProposalElems + e]);
-  }
-}
-
 // The scalar unit's work starts after the vector unit's writes and ends before its later reads.
 inline void scalar_done() {
   AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
   AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
 }
 
-// `count` proposals of src sorted by score in runs of `run` (the last may be shorter) to dst.
+// One region-proposal instruction of `repeat` repeats (16 proposals each) on the vector pipe.
 template <typename T>
-void sort_proposals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count,
-                    uint32_t run) {
-  wait_vector();
-  const std::vector<bits_of<T>> p = read_proposals(src, 0, count);
-  std::vector<uint32_t> order(count);
-  for (uint32_t i = 0; i < count; ++i) order[i] = i;
-  for (uint32_t start = 0; start < count; start += run) {
-    const uint32_t end = std::min(count, start + run);
-    std::stable_sort(order.begin() + start, order.begin() + end, [&](uint32_t a, uint32_t b) {
-      return score_before(value_of_bits<T>(p[a * kProposalElems + kProposalScore]),
-                          value_of_bits<T>(p[b * kProposalElems + kProposalScore]));
-    });
-  }
-  write_proposals(dst, 0, p, order);
-  scalar_done();
+void proposal_issue(aicore::VecOp op, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                    uint32_t repeat, uint32_t field, const char* api) {
+  auto v = vec_op(op, DTypeOf<T>::value, vaddr(dst, api), vaddr(src, api));
+  v.repeat = repeat;
+  v.proposal_field = static_cast<uint8_t>(field);
+  vector_issue(v);
 }
 
-// Merges up to four sorted queues of proposals (lens[q], valid[q]) into dst, `repeat` times
-// with the queues and dst advancing by the four lengths' sum. With `stop_when_exhausted`, the
-// merge ends when a queue runs out; taken[q] is how many each queue gave.
+// One MrgSort4 instruction: the valid queues of `queues` (lens[q] proposals each) into dst.
+// Invalid queues need not be in UB (as MrgSort's); the model checks validBit and the lengths.
 template <typename T>
-void merge_proposals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>* queues, const uint16_t lens[4],
-                     uint16_t valid, bool stop_when_exhausted, uint32_t repeat, uint32_t taken[4]) {
-  wait_vector();
-  uint32_t total = 0;
-  for (int q = 0; q < 4; ++q) total += (valid >> q & 1) ? lens[q] : 0;
-  for (uint32_t r = 0; r < repeat; ++r) {
-    std::vector<bits_of<T>> p[4];
-    for (int q = 0; q < 4; ++q) {
-      taken[q] = 0;
-      if (valid >> q & 1) p[q] = read_proposals(queues[q], r * total * kProposalElems, lens[q]);
-    }
-    std::vector<bits_of<T>> out;
-    for (;;) {
-      int best = -1;
-      bool exhausted = false;
-      for (int q = 0; q < 4; ++q) {
-        if (!(valid >> q & 1)) continue;
-        if (taken[q] == lens[q]) {
-          exhausted = true;
-          continue;
-        }
-        if (best < 0 || score_before(value_of_bits<T>(p[q][taken[q] * kProposalElems + kProposalScore]),
-                                     value_of_bits<T>(p[best][taken[best] * kProposalElems + kProposalScore]))) {
-          best = q;
-        }
-      }
-      if (best < 0 || (stop_when_exhausted && exhausted)) break;
-      out.insert(out.end(), p[best].begin() + taken[best] * kProposalElems,
-                 p[best].begin() + (taken[best] + 1) * kProposalElems);
-      ++taken[best];
-    }
-    std::vector<uint32_t> order(out.size() / kProposalElems);
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    write_proposals(dst, r * total * kProposalElems, out, order);
-  }
-  scalar_done();
+void proposal_merge_issue(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>* queues,
+                          const uint16_t lens[4], uint16_t valid, bool stop_when_exhausted, uint32_t repeat,
+                          const char* api) {
+  if (valid > 0xff) api_fail(api, "validBit must be 3, 7 or 15");
+  uint64_t addr[4];
+  for (int q = 0; q < 4; ++q) addr[q] = (valid >> q & 1) ? vaddr(queues[q], api) : queues[q].GetPhyAddr();
+  auto v = vec_op(aicore::VecOp::MrgSort4, DTypeOf<T>::value, vaddr(dst, api), addr[0], addr[1]);
+  v.src2 = addr[2];
+  v.src3 = addr[3];
+  v.mask_lo = 0;
+  for (int q = 0; q < 4; ++q) v.mask_lo |= uint64_t(lens[q]) << (16 * q);
+  v.mask_hi = uint64_t(valid) | (stop_when_exhausted ? 0x100u : 0u);
+  v.repeat = repeat;
+  vector_issue(v);
+}
+
+// `count` proposals of src sorted by score in runs of 16 (RpSort16) into dst.
+template <typename T>
+void sort_proposals(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count,
+                    const char* api) {
+  proposal_issue(aicore::VecOp::RpSort16, dst, src, count / 16, 0, api);
 }
 
 // dst (one element per proposal) to / from field `field` of `count` proposals.
 template <typename T>
 void proposal_field_in(const AscendC::LocalTensor<T>& proposals, const AscendC::LocalTensor<T>& src, uint32_t count,
-                       uint32_t field) {
-  wait_vector();
-  const AscendC::LocalTensor<bits_of<T>> p = proposals.template ReinterpretCast<bits_of<T>>();
-  const AscendC::LocalTensor<bits_of<T>> s = src.template ReinterpretCast<bits_of<T>>();
-  for (uint32_t i = 0; i < count; ++i) p.SetValue(i * kProposalElems + field, s.GetValue(i));
-  scalar_done();
+                       uint32_t field, const char* api) {
+  proposal_issue(aicore::VecOp::ProposalConcat, proposals, src, count / 16, field, api);
 }
 template <typename T>
 void proposal_field_out(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& proposals, uint32_t count,
-                        uint32_t field) {
-  wait_vector();
-  const AscendC::LocalTensor<bits_of<T>> p = proposals.template ReinterpretCast<bits_of<T>>();
-  const AscendC::LocalTensor<bits_of<T>> d = dst.template ReinterpretCast<bits_of<T>>();
-  for (uint32_t i = 0; i < count; ++i) d.SetValue(i, p.GetValue(i * kProposalElems + field));
-  scalar_done();
+                        uint32_t field, const char* api) {
+  proposal_issue(aicore::VecOp::ProposalExtract, dst, proposals, count / 16, field, api);
 }
 
 // Sort's index into the proposals (half: y1 low 16 bits, label high 16 bits; float: label).
+// Float: the label field is the index's 32 bits, moved by ProposalConcat / ProposalExtract.
+// Half: the index straddles two fields, which no proposal instruction writes, so the scalar
+// unit moves it (GetValue / SetValue, each a scalar UB access).
 template <typename T>
 void proposal_index_in(const AscendC::LocalTensor<T>& proposals, const AscendC::LocalTensor<uint32_t>& index,
-                       uint32_t count) {
-  wait_vector();
-  const AscendC::LocalTensor<bits_of<T>> p = proposals.template ReinterpretCast<bits_of<T>>();
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t v = index.GetValue(i);
-    if constexpr (sizeof(T) == 2) {
+                       uint32_t count, const char* api) {
+  if constexpr (sizeof(T) == 4) {
+    proposal_field_in(proposals, index.template ReinterpretCast<T>(), count, kProposalLabel, api);
+  } else {
+    wait_vector();
+    const AscendC::LocalTensor<uint16_t> p = proposals.template ReinterpretCast<uint16_t>();
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t v = index.GetValue(i);
       p.SetValue(i * kProposalElems + kProposalY1, static_cast<uint16_t>(v & 0xffffu));
       p.SetValue(i * kProposalElems + kProposalLabel, static_cast<uint16_t>(v >> 16));
-    } else {
-      p.SetValue(i * kProposalElems + kProposalLabel, v);
     }
+    scalar_done();
   }
-  scalar_done();
 }
 template <typename T>
 void proposal_index_out(const AscendC::LocalTensor<uint32_t>& index, const AscendC::LocalTensor<T>& proposals,
-                        uint32_t count) {
-  wait_vector();
-  const AscendC::LocalTensor<bits_of<T>> p = proposals.template ReinterpretCast<bits_of<T>>();
-  for (uint32_t i = 0; i < count; ++i) {
-    if constexpr (sizeof(T) == 2) {
+                        uint32_t count, const char* api) {
+  if constexpr (sizeof(T) == 4) {
+    proposal_field_out(index.template ReinterpretCast<T>(), proposals, count, kProposalLabel, api);
+  } else {
+    wait_vector();
+    const AscendC::LocalTensor<uint16_t> p = proposals.template ReinterpretCast<uint16_t>();
+    for (uint32_t i = 0; i < count; ++i) {
       index.SetValue(i, uint32_t(p.GetValue(i * kProposalElems + kProposalY1)) |
                             uint32_t(p.GetValue(i * kProposalElems + kProposalLabel)) << 16);
-    } else {
-      index.SetValue(i, p.GetValue(i * kProposalElems + kProposalLabel));
     }
+    scalar_done();
   }
-  scalar_done();
 }
 
 inline uint32_t proposal_repeat(int32_t repeatTime, const char* api) {
@@ -228,7 +160,7 @@ void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
   const uint32_t count = 16u * lib::proposal_repeat(repeatTime, "ProposalConcat");
   lib::require_size(src, count, "src", "ProposalConcat");
   lib::require_size(dst, uint64_t(count) * lib::kProposalElems, "dst", "ProposalConcat");
-  lib::proposal_field_in(dst, src, count, static_cast<uint32_t>(modeNumber));
+  lib::proposal_field_in(dst, src, count, static_cast<uint32_t>(modeNumber), "ProposalConcat");
 }
 
 template <typename T>
@@ -241,7 +173,7 @@ void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
   const uint32_t count = 16u * lib::proposal_repeat(repeatTime, "ProposalExtract");
   lib::require_size(src, uint64_t(count) * lib::kProposalElems, "src", "ProposalExtract");
   lib::require_size(dst, count, "dst", "ProposalExtract");
-  lib::proposal_field_out(dst, src, count, static_cast<uint32_t>(modeNumber));
+  lib::proposal_field_out(dst, src, count, static_cast<uint32_t>(modeNumber), "ProposalExtract");
 }
 
 // Each repeat sorts 16 proposals by score.
@@ -253,7 +185,7 @@ void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_
   const uint32_t count = 16u * lib::proposal_repeat(repeatTime, "RpSort16");
   lib::require_size(src, uint64_t(count) * lib::kProposalElems, "src", "RpSort16");
   lib::require_size(dst, uint64_t(count) * lib::kProposalElems, "dst", "RpSort16");
-  lib::sort_proposals(dst, src, count, 16);
+  lib::sort_proposals(dst, src, count, "RpSort16");
 }
 
 // Merges up to four sorted proposal queues (MrgSort4Info as MrgSort's, lengths in proposals).
@@ -262,9 +194,9 @@ void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const Mrg
   namespace lib = npuvp::ascendc::lib;
   lib::require_half_or_float<T>("MrgSort4");
   npuvp::ascendc::require_proposal_product("MrgSort4", sizeof(T) == 4);
-  if (params.validBit != 3 && params.validBit != 7 && params.validBit != 15) {
-    npuvp::ascendc::api_fail("MrgSort4", "validBit must be 3, 7 or 15");
-  }
+  // MrgSort4.md: repeatTimes in [1, 255]; more than 1 only with four equal queues back to back
+  // and no suspension, which the model checks with validBit and the lengths.
+  if (params.repeatTimes < 1) npuvp::ascendc::api_fail("MrgSort4", "repeatTimes must be in [1, 255]");
   const LocalTensor<T> queues[4] = {src.src1, src.src2, src.src3, src.src4};
   uint64_t total = 0;
   for (int q = 0; q < 4; ++q) {
@@ -273,10 +205,9 @@ void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const Mrg
       total += params.elementLengths[q];
     }
   }
-  const uint32_t repeat = params.repeatTimes == 0 ? 1 : params.repeatTimes;
-  lib::require_size(dst, total * repeat * lib::kProposalElems, "dst", "MrgSort4");
-  uint32_t taken[4];
-  lib::merge_proposals(dst, queues, params.elementLengths, params.validBit, params.ifExhaustedSuspension, repeat, taken);
+  lib::require_size(dst, total * params.repeatTimes * lib::kProposalElems, "dst", "MrgSort4");
+  lib::proposal_merge_issue(dst, queues, params.elementLengths, params.validBit, params.ifExhaustedSuspension,
+                            params.repeatTimes, "MrgSort4");
 }
 
 // ---- High-level Concat, Extract and MrgSort (A2 and 310P AI Core).
@@ -293,7 +224,7 @@ void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor
     return;
   }
   lib::require_size(tmp, uint64_t(count) * lib::kProposalElems, "tmp", "Concat");
-  lib::proposal_field_in(tmp, src, count, lib::kProposalScore);
+  lib::proposal_field_in(tmp, src, count, lib::kProposalScore, "Concat");
   concat = tmp;
 }
 
@@ -323,10 +254,10 @@ void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstInd
   const uint32_t count = 16u * repeat;
   lib::require_size(sorted, uint64_t(count) * lib::kProposalElems, "sorted", "Extract");
   lib::require_size(dstValue, count, "dstValue", "Extract");
-  lib::proposal_field_out(dstValue, sorted, count, lib::kProposalScore);
+  lib::proposal_field_out(dstValue, sorted, count, lib::kProposalScore, "Extract");
   if (dstIndex.GetSize() != 0) {
     lib::require_size(dstIndex, count, "dstIndex", "Extract");
-    lib::proposal_index_out(dstIndex, sorted, count);
+    lib::proposal_index_out(dstIndex, sorted, count, "Extract");
   }
 }
 
@@ -348,7 +279,6 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const
     }
     return;
   }
-  if (validBit != 3 && validBit != 7 && validBit != 15) npuvp::ascendc::api_fail("MrgSort", "validBit must be 3, 7 or 15");
   const LocalTensor<T> queues[4] = {sortList.src1, sortList.src2, sortList.src3, sortList.src4};
   uint64_t total = 0;
   for (int q = 0; q < 4; ++q) {
@@ -358,9 +288,11 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const
     }
   }
   lib::require_size(dst, total * uint32_t(repeatTime) * lib::kProposalElems, "dst", "MrgSort");
-  uint32_t taken[4];
-  lib::merge_proposals(dst, queues, elementCountList, validBit, isExhaustedSuspension, uint32_t(repeatTime), taken);
+  lib::proposal_merge_issue(dst, queues, elementCountList, validBit, isExhaustedSuspension, uint32_t(repeatTime),
+                            "MrgSort");
   if (isExhaustedSuspension) {
+    uint16_t taken[4];
+    npuvp::ascendc::proposal_merge_result(taken);
     for (int q = 0; q < 4; ++q) sortedNum[q] = taken[q];
   }
 }
