@@ -120,23 +120,7 @@ std::string proposal_check(const VectorOp& op) {
     return {};
   }
   if (op.op != VecOp::MrgSort4) return {};
-  const unsigned valid = static_cast<unsigned>(op.mask_hi & 0xff);
-  if (valid != 3 && valid != 7 && valid != 15) return fmt::format("validBit {} is not 3, 7 or 15", valid);
-  const MrgSortFields f = mrg_sort_fields(op);
-  for (unsigned q = 0; q < 4; ++q) {
-    if (f.length[q] > 4095) return fmt::format("elementLengths[{}] {} out of range [0, 4095]", q, f.length[q]);
-  }
-  if (op.repeat > 1) {
-    const uint64_t bytes = uint64_t(f.length[0]) * 8 * dtype_size(op.dtype);
-    const bool equal = f.length[1] == f.length[0] && f.length[2] == f.length[0] && f.length[3] == f.length[0];
-    const bool contiguous = f.queue[1] == f.queue[0] + bytes && f.queue[2] == f.queue[1] + bytes &&
-                            f.queue[3] == f.queue[2] + bytes;
-    if (valid != 15 || f.stop_when_exhausted || !equal || !contiguous) {
-      return fmt::format("repeatTimes {} needs four queues (validBit 15) of one length stored back to back and "
-                         "ifExhaustedSuspension false", op.repeat);
-    }
-  }
-  return {};
+  return merge_check(op, 8 * dtype_size(op.dtype));  // a proposal is 8 elements
 }
 
 void execute_proposal(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result) {

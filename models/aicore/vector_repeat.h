@@ -251,6 +251,9 @@ struct MrgSortFields {
   uint64_t total() const { return uint64_t(length[0]) + length[1] + length[2] + length[3]; }
 };
 MrgSortFields mrg_sort_fields(const VectorOp& op);
+// MrgSort's and MrgSort4's shared rules (validBit, lengths, when repeats are allowed) for
+// records of `record_bytes`; "" if they hold.
+std::string merge_check(const VectorOp& op, uint64_t record_bytes);
 std::string sort_check(const VectorOp& op);
 // MrgSort records in `result` how many records it took from each queue (its last repeat).
 void execute_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result);

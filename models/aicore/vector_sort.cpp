@@ -107,10 +107,9 @@ MrgSortFields mrg_sort_fields(const VectorOp& op) {
   return f;
 }
 
-// MrgSort.md: validBit 3, 7 or 15; lengths in [0, 4095]; more than one repeat only over four
-// queues of one length stored back to back, running to the end.
-std::string sort_check(const VectorOp& op) {
-  if (op.op != VecOp::MrgSort) return {};
+// MrgSort.md and MrgSort4.md: validBit 3, 7 or 15; lengths in [0, 4095]; more than one repeat
+// only over four queues of one length stored back to back, running to the end.
+std::string merge_check(const VectorOp& op, uint64_t record_bytes) {
   const unsigned valid = static_cast<unsigned>(op.mask_hi & 0xff);
   if (valid != 3 && valid != 7 && valid != 15) return fmt::format("validBit {} is not 3, 7 or 15", valid);
   const MrgSortFields f = mrg_sort_fields(op);
@@ -118,10 +117,10 @@ std::string sort_check(const VectorOp& op) {
     if (f.length[q] > 4095) return fmt::format("elementLengths[{}] {} out of range [0, 4095]", q, f.length[q]);
   }
   if (op.repeat > 1) {
-    const uint32_t n = f.length[0];
+    const uint64_t n = f.length[0], bytes = n * record_bytes;
     const bool equal = f.length[1] == n && f.length[2] == n && f.length[3] == n;
-    const bool contiguous = f.queue[1] == f.queue[0] + 8ull * n && f.queue[2] == f.queue[1] + 8ull * n &&
-                            f.queue[3] == f.queue[2] + 8ull * n;
+    const bool contiguous = f.queue[1] == f.queue[0] + bytes && f.queue[2] == f.queue[1] + bytes &&
+                            f.queue[3] == f.queue[2] + bytes;
     if (valid != 15 || f.stop_when_exhausted || !equal || !contiguous) {
       return fmt::format("repeatTimes {} needs four queues (validBit 15) of one length stored back to back and "
                          "ifExhaustedSuspension false", op.repeat);
@@ -129,6 +128,8 @@ std::string sort_check(const VectorOp& op) {
   }
   return {};
 }
+
+std::string sort_check(const VectorOp& op) { return op.op == VecOp::MrgSort ? merge_check(op, 8) : std::string(); }
 
 void execute_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result) {
   const bool f16 = op.dtype == DType::F16;

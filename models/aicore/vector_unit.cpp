@@ -583,8 +583,10 @@ VectorOp VectorUnit::advance(const VectorOp& op, uint32_t repeats) {
       v.src0 += k * 32 * size;
       v.src1 += k * 32 * 4;
       break;
-    case VecOp::MrgSort: {
-      const uint64_t step = k * vector::mrg_sort_fields(op).total() * 8;
+    case VecOp::MrgSort:
+    case VecOp::MrgSort4: {  // records of 8 B, or proposals of 8 elements
+      const uint64_t record = op.op == VecOp::MrgSort4 ? 8 * size : 8;
+      const uint64_t step = k * vector::mrg_sort_fields(op).total() * record;
       v.dst += step;
       v.src0 += step;
       v.src1 += step;
@@ -608,15 +610,6 @@ VectorOp VectorUnit::advance(const VectorOp& op, uint32_t repeats) {
       v.dst += k * 16 * size;
       v.src0 += k * 16 * 8 * size;
       break;
-    case VecOp::MrgSort4: {
-      const uint64_t step = k * vector::mrg_sort_fields(op).total() * 8 * size;
-      v.dst += step;
-      v.src0 += step;
-      v.src1 += step;
-      v.src2 += step;
-      v.src3 += step;
-      break;
-    }
     case VecOp::Gather:
       strided(v.dst, op.dst_rep_stride);
       v.src1 += k * epr * 4;

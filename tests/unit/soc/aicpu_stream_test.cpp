@@ -86,7 +86,9 @@ TEST(AicpuStreamTest, AiCpuTasksRunInOrderWithAiCoreKernels) {
     EXPECT_EQ(t.engine, want[i]) << i;
     EXPECT_EQ(t.name, names[i]);
     EXPECT_GT(t.end, t.start) << names[i];
-    if (i > 0) EXPECT_GE(t.start, h[before + i - 1].end) << names[i] << " starts after " << names[i - 1] << " ends";
+    if (i > 0) {
+      EXPECT_GE(t.start, h[before + i - 1].end) << names[i] << " starts after " << names[i - 1] << " ends";
+    }
   }
   // Status registers and statistics.
   EXPECT_EQ(ts.register_value(0x10), uint32_t(h.size()));
