@@ -9,7 +9,7 @@ filter_h, dilation_filter_w, dilation_filter_h, en_transpose=False, en_small_k=F
 pad_value=None). It is the model's LoadData3D with those fields, as conv2d and load3dv1 issue
 it; the starts may be Scalars.
 """
-from .ir import DTYPE_SIZE, Tensor, enc, fail, user_loc
+from .ir import DTYPE_SIZE, Tensor, fail, user_loc
 from . import tik as _t
 
 
@@ -42,16 +42,9 @@ def _load3dv2(self, dst, src, pad_list, l1_h, l1_w, channel_size, k_extension, m
              % (channel_size, k_extension, c0, m_extension), api, loc)
     if channel_size * l1_h * l1_w > src.root_bytes // DTYPE_SIZE[src.dtype]:
         fail("the feature map [%d, %d, %d] is larger than src %s" % (channel_size, l1_h, l1_w, src.name), api, loc)
-    pl, pr, pt, pb = pad_list
-    self._cur.append({"kind": "load3d", "api": api, "dst": dst.j_view(), "src": src.j_view(), "dt": src.dtype,
-                      "k": "i", "loc": loc, "p": [enc(m_start_pt), enc(k_start_pt)],
-                      "l3": {"fm_h": l1_h, "fm_w": l1_w, "channels": channel_size, "pad": [pl, pr, pt, pb],
-                             "stride_w": stride_w, "stride_h": stride_h, "kernel_w": filter_w, "kernel_h": filter_h,
-                             "dilation_w": dilation_filter_w, "dilation_h": dilation_filter_h, "m_start": 0,
-                             "m_extent": m_extension, "k_start": 0, "k_extent": k_extension,
-                             "pad_value": float(pad_value or 0)}})
-    self._last_if = None
-    self._instructions += 1
+    _t._record_load3d(self, api, loc, dst, src, m_start_pt, k_start_pt, (l1_h, l1_w, channel_size), pad_list,
+                      (stride_w, stride_h), (filter_w, filter_h), (dilation_filter_w, dilation_filter_h),
+                      (m_extension, k_extension), pad_value)
 
 
 _t._define("load3dv2", _load3dv2)

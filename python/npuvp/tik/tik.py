@@ -1177,20 +1177,7 @@ def _trans_scatter(self, api, dst_high_half, src_high_half, dst_list, src_list, 
                 self._move(api, d.shifted(r * dst_rep_stride * per), b[i * per], 1, 1, 0, 0, loc)
 
 
-def _vnchwconv(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times, dst_rep_stride, src_rep_stride,
-               name=None):
-    _trans_scatter(self, "vnchwconv", dst_high_half, src_high_half, dst_list, src_list, repeat_times,
-                   dst_rep_stride, src_rep_stride)
-
-
-def _vec_trans_scatter(self, dst_high_half, src_high_half, dst_list, src_list, repeat_times, dst_rep_stride,
-                       src_rep_stride):
-    _trans_scatter(self, "vec_trans_scatter", dst_high_half, src_high_half, dst_list, src_list, repeat_times,
-                   dst_rep_stride, src_rep_stride)
-
-
-_define("vnchwconv", _vnchwconv)
-_define("vec_trans_scatter", _vec_trans_scatter)
+# The public names, for every element width, are defined in trans_ops.py on top of _trans_scatter.
 
 
 # ---- conv2d: img2col into L0A (LoadData3D), weights into L0B, Mmad into L1OUT ----
@@ -1305,6 +1292,22 @@ _define("mov_tensor_to_cmpmask", _mov_tensor_to_cmpmask)
 _define("vec_cpadd", _vcpadd)
 
 
+def _record_load3d(self, api, loc, dst, src, m_start, k_start, fmap, pad, stride, kernel, dilation, extents,
+                   pad_value):
+    """One LoadData3D record (load3dv1 and load3dv2): the feature map (h, w, channels) in L1, the
+    window's (w, h) strides, kernel and dilation, and the (m, k) extents from m_start/k_start."""
+    (fm_h, fm_w, channels), (pl, pr, pt, pb) = fmap, pad
+    self._cur.append({"kind": "load3d", "api": api, "dst": dst.j_view(), "src": src.j_view(), "dt": src.dtype,
+                      "k": "i", "loc": loc, "p": [enc(m_start), enc(k_start)],
+                      "l3": {"fm_h": fm_h, "fm_w": fm_w, "channels": channels, "pad": [pl, pr, pt, pb],
+                             "stride_w": stride[0], "stride_h": stride[1], "kernel_w": kernel[0],
+                             "kernel_h": kernel[1], "dilation_w": dilation[0], "dilation_h": dilation[1],
+                             "m_start": 0, "m_extent": extents[0], "k_start": 0, "k_extent": extents[1],
+                             "pad_value": float(pad_value or 0)}})
+    self._last_if = None
+    self._instructions += 1
+
+
 def _load3dv1(self, dst, src, pad, l1_h, l1_w, c1_index, fetch_filter_w, fetch_filter_h, left_top_w, left_top_h,
               stride_w, stride_h, filter_w, filter_h, dilation_filter_w, dilation_filter_h, jump_offset, repeat_mode,
               repeat_time, _csize=0, pad_value=None):
@@ -1336,14 +1339,8 @@ def _load3dv1(self, dst, src, pad, l1_h, l1_w, c1_index, fetch_filter_w, fetch_f
     k_start = ((c1_index * filter_h + fetch_filter_h) * filter_w + fetch_filter_w) * c0
     channels = max(1, (src.root_bytes // DTYPE_SIZE[src.dtype]) // (l1_h * l1_w) // c0) * c0
     m_extent, k_extent = (16 * repeat_time, c0) if repeat_mode == 1 else (16, c0 * repeat_time)
-    self._cur.append({"kind": "load3d", "api": api, "dst": dst.j_view(), "src": src.j_view(), "dt": src.dtype,
-                      "k": "i", "loc": loc, "p": [enc(m_start), enc(k_start)],
-                      "l3": {"fm_h": l1_h, "fm_w": l1_w, "channels": channels, "pad": [pl, pr, pt, pb],
-                             "stride_w": stride_w, "stride_h": stride_h, "kernel_w": filter_w, "kernel_h": filter_h,
-                             "dilation_w": dilation_filter_w, "dilation_h": dilation_filter_h, "m_start": 0,
-                             "m_extent": m_extent, "k_start": 0, "k_extent": k_extent,
-                             "pad_value": float(pad_value or 0)}})
-    self._instructions += 1
+    _record_load3d(self, api, loc, dst, src, m_start, k_start, (l1_h, l1_w, channels), pad, (stride_w, stride_h),
+                   (filter_w, filter_h), (dilation_filter_w, dilation_filter_h), (m_extent, k_extent), pad_value)
 
 
 _define("load3dv1", _load3dv1)
