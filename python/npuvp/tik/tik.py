@@ -699,7 +699,7 @@ _LAST_BUILT = None
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
 _NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vaddreluconv", "vsubreluconv", "vadddeqrelu",
                       "vrpac", "viou", "vaadd", "vpadding", "v4dtrans",
-                      "vgather", "vscatter", "vec_expm1_high_preci", "vexpm1_high_preci"))
+                      "vgather", "vscatter"))
 
 
 def _init_bytes(init_value, dtype, n, scope, name, loc):
@@ -791,9 +791,9 @@ for _n, (_op, _allowed) in _UNARY.items():
     _define("vec_" + _n, _new)
     _define("v" + _n, _old)
 
-# *_high_preci: the same operation; npuvp's vector unit computes these in the operand type
-# without the extra work-tensor steps (docs/tik.md).
-for _n in ("rec", "rsqrt", "ln", "exp", "sqrt"):
+# vec_exp/sqrt_high_preci (names some operators use; not on the reference's pages): the plain
+# operation. The reference's rec/rsqrt/ln/expm1 forms are in high_preci_ops.py.
+for _n in ("exp", "sqrt"):
     def _hp(self, mask, dst, src, work_tensor, repeat_times, dst_rep_stride, src_rep_stride, _api=_n,
             _op=_UNARY[_n][0]):
         loc = user_loc()
@@ -1353,3 +1353,4 @@ from . import scalar_relu_ops  # noqa: E402,F401 (scalar_sqrt, scalar_countbit0/
 from . import load3dv2_ops  # noqa: E402,F401 (load3dv2)
 from . import proposal_ops  # noqa: E402,F401 (vconcat, vextract, vrpsort16, vmrgsort4)
 from . import reduce_axes_ops  # noqa: E402,F401 (h_reduce_* over adjacent axes of 3-D+ tensors)
+from . import high_preci_ops  # noqa: E402,F401 (vec_rec/rsqrt/ln/expm1_high_preci with work tensors)
