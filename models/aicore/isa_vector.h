@@ -100,6 +100,10 @@ struct VectorOp {
   uint64_t src3 = 0;
   // ProposalConcat/ProposalExtract: the field, 0 x1, 1 y1, 2 x2, 3 y2, 4 score, 5 label.
   uint8_t proposal_field = 0;
+  // Cast s32 -> f16 in deq mode (TIK vconv with deqscale; the DEQSCALE register of Ascend C's
+  // SetDeqScale(half)): each value is multiplied by `scalar` rounded to half, exactly, and the
+  // product rounded once to half as the Cast's round mode says.
+  bool deq = false;
 };
 
 // The fields describe() in isa.cpp does not show, e.g. " dst_dtype=s32 round=CAST_FLOOR";

@@ -149,6 +149,10 @@ void execute_cast(const VectorOp& op, uint8_t* ub) {
         return std::isnan(a) ? f32_to_f16_reference(a) : cast_to_f16(a, m);
       });
     case cast_key(DType::S32, DType::F16):
+      if (op.deq) {  // |a| < 2^31 times an 11-bit significand: exact in double
+        const double scale = static_cast<double>(static_cast<_Float16>(op.scalar));
+        return run_cast<int32_t, uint16_t>(op, ub, [m, scale](int32_t a) { return cast_to_f16(a * scale, m); });
+      }
       return run_cast<int32_t, uint16_t>(op, ub, [m](int32_t a) { return cast_to_f16(a, m); });
     case cast_key(DType::F32, DType::BF16):
       return run_cast<float, uint16_t>(op, ub, [m](float a) { return cast_to_bf16(a, m); });

@@ -164,7 +164,8 @@ const char* reduce_order_name(ReduceOrder order) {
 std::string vec_op_details(const VectorOp& op) {
   switch (op.op) {
     case VecOp::Cast:
-      return fmt::format(" dst_dtype={} round={}", dtype_name(op.dst_dtype), round_mode_name(op.round));
+      return fmt::format(" dst_dtype={} round={}{}", dtype_name(op.dst_dtype), round_mode_name(op.round),
+                         op.deq ? fmt::format(" deqscale={}", op.scalar) : std::string());
     case VecOp::Compare:
     case VecOp::CompareToCmpMask: return fmt::format(" cmp={}", cmp_mode_name(op.cmp));
     case VecOp::CompareScalar:
@@ -727,6 +728,9 @@ std::string VectorUnit::check(const VectorOp& op, uint64_t ub_size) const {
     if ((modes & vector::bit(op.round)) == 0) {
       return fmt::format("Cast {}->{} does not support {}", dtype_name(op.dtype),
                          dtype_name(op.dst_dtype), round_mode_name(op.round));
+    }
+    if (op.deq && !(op.dtype == DType::S32 && op.dst_dtype == DType::F16)) {
+      return fmt::format("deq mode is s32->f16 only, not {}->{}", dtype_name(op.dtype), dtype_name(op.dst_dtype));
     }
   } else if (!vector::dtype_legal(op.op, op.dtype)) {
     return fmt::format("{} does not support {}", vec_op_name(op.op), dtype_name(op.dtype));

@@ -307,6 +307,8 @@ class Parser {
         in->vec.mask_hi = m->at(1).get<uint64_t>();
       }
       in->vec.proposal_field = static_cast<uint8_t>(small("field"));  // vconcat, vextract
+      in->vec.deq = small("deq") != 0;  // vconv with deqscale (the scalar field)
+      if (const json* r = member(extra, "rsvd")) in->result_scalar = r->get<int>();  // vreduce rsvd_scalar
     }
     Stmt s;
     s.kind = Stmt::Kind::Instr;  // its loc is the instruction's

@@ -189,6 +189,7 @@ struct Instr {
   uint32_t pad_left = 0, pad_right = 0;
   uint64_t pad_value = 0;
   std::shared_ptr<aicore::LoadData3D> load3d;  // Load3D: the static fields
+  int result_scalar = -1;  // Vector: the Scalar that receives GatherMask's kept count (vreduce rsvd_scalar)
   Type type_a = Type::F16, type_b = Type::F16, type_c = Type::F32;  // Mmad/Fixpipe types
 };
 

@@ -529,6 +529,10 @@ class Interpreter {
     if (v.repeat == 0) return;  // TIK: nothing to do
     check_extents(in, v);
     send(Pipe::V, v, regions, n);
+    if (in.result_scalar >= 0) {  // the kept count is the instruction's result: the scalar unit waits
+      c_.barrier_all();
+      store_scalar(in.result_scalar, int_value(static_cast<int64_t>(c_.vector_unit().gather_mask_count())));
+    }
   }
 
   // A vector instruction stays inside its tensors: the 32 B blocks it writes lie in the

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from .ir import DTYPE_SIZE, Tensor, enc, fail, user_loc
+from .ir import DTYPE_SIZE, Scalar, Tensor, enc, fail, user_loc
 from . import tik as _t
 
 # ---- fused multiply-adds: (name, VecOp, what it computes) ----
@@ -251,16 +251,31 @@ for _n, _op in (("sum", "ReduceSum"), ("max", "ReduceMax"), ("min", "ReduceMin")
 def _vreduce(self, mask, dst, src0, src1_pattern, repeat_times, src0_blk_stride, src0_rep_stride, src1_rep_stride,
              stride_unit=0, rsvd_scalar=None, mask_mode="normal"):
     """src1_pattern: a built-in pattern 1..6 (1 even elements, 2 odd, 3..6 element 0..3 of every
-    four) or a uint16/uint32 tensor of selection bits, src1_rep_stride blocks per repeat."""
+    four) or a uint16/uint32 tensor of selection bits, src1_rep_stride blocks per repeat.
+    rsvd_scalar: a Scalar that receives the number of elements kept (the scalar unit waits for
+    the instruction). mask_mode "counter": mask elements in every repeat (which then spans
+    ceil(mask / elements per 256 B) blocks of 256 B), as the vector unit's GatherMask counts in
+    counter mode (docs/vector-isa.md); the TIK reference's general
+    definition has Ascend910 take counter mode as normal mode, and npuvp does the same."""
     loc = user_loc()
     api = "vreduce"
     dt = self._types(api, loc, ("float16", "float32", "int16", "uint16", "int32", "uint32"), dst, src0)
     per = 256 // DTYPE_SIZE[dt]
-    if rsvd_scalar is not None:
-        fail("rsvd_scalar (the count of elements kept) is not modelled by npuvp yet", api, loc)
-    if mask_mode != "normal" or mask != per:
-        fail("npuvp's vreduce takes whole repeats: mask %d in normal mode (got %r, %r)" % (per, mask, mask_mode),
+    if rsvd_scalar is not None and not isinstance(rsvd_scalar, Scalar):
+        fail("rsvd_scalar must be a Scalar (it receives the number of elements kept), not %r" % (rsvd_scalar,),
              api, loc)
+    if rsvd_scalar is not None and not rsvd_scalar.dtype.startswith(("int", "uint")):
+        fail("rsvd_scalar %s must be an integer Scalar, not %s" % (rsvd_scalar.name, rsvd_scalar.dtype), api, loc)
+    if mask_mode not in ("normal", "counter"):
+        fail("mask_mode %r is not 'normal' or 'counter'" % (mask_mode,), api, loc)
+    if mask_mode == "counter" and self._spec["product"] == "Ascend910":
+        mask_mode, mask = "normal", per  # the reference: Ascend910 processes counter mode as normal mode
+    if mask_mode == "counter":
+        if isinstance(mask, int) and not 1 <= mask <= 2 ** 32 - 1:
+            fail("counter-mode mask %d out of range [1, 2**32-1] (elements of each repeat)" % mask, api, loc)
+    elif mask != per:
+        fail("in normal mode npuvp's vreduce takes whole repeats: mask %d (got %r); use mask_mode='counter' "
+             "for fewer elements per repeat" % (per, mask), api, loc)
     if isinstance(src1_pattern, Tensor):
         want = "uint16" if DTYPE_SIZE[dt] == 2 else "uint32"
         if src1_pattern.dtype != want:
@@ -270,8 +285,28 @@ def _vreduce(self, mask, dst, src0, src1_pattern, repeat_times, src0_blk_stride,
         srcs, pattern = (src0,), src1_pattern
     else:
         fail("src1_pattern %r is not 1..6 or a pattern tensor" % (src1_pattern,), api, loc)
+    extra = {"pattern": pattern}
+    if rsvd_scalar is not None:
+        extra["rsvd"] = rsvd_scalar.sid
     self._vec(api, "GatherMask", dt, mask, dst, srcs, repeat_times, (1, src0_blk_stride, 0),
-              (8, src0_rep_stride, src1_rep_stride), extra={"pattern": pattern}, loc=loc)
+              (8, src0_rep_stride, src1_rep_stride), extra=extra, mask_mode=mask_mode, loc=loc)
 
 
+def _vreducev2(self, *args, **kwargs):
+    fail("vreducev2 is a CCE intrinsic, not an instruction of the TIK API; TIK's form is vreduce(mask, dst, src0, "
+         "src1_pattern, repeat_times, src0_blk_stride, src0_rep_stride, src1_rep_stride, rsvd_scalar=..., "
+         "mask_mode=...)", "vreducev2", user_loc())
+
+
+def _no_sort(name):
+    def f(self, *args, **kwargs):
+        fail("not an instruction npuvp models for %s: the TIK API reference npuvp follows documents no TIK sort "
+             "for Ascend910B (Ascend C's Sort32/MrgSort are there); on Ascend910 and Ascend310P sort region "
+             "proposals with vrpsort16 and vmrgsort4" % self._spec["product"], name, user_loc())
+    return f
+
+
+_t._define("vreducev2", _vreducev2)
+for _n in ("vbitsort", "vec_sort", "vsort32", "vmrgsort"):
+    _t._define(_n, _no_sort(_n))
 _t._define("vreduce", _vreduce)

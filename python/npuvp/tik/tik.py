@@ -617,19 +617,24 @@ class Tik:
         # Products without a FixPipe unit (310P): L0C leaves through UB, as their compiler does it:
         # the fractal columns in matrix mode (converting float32 to float16), then the m valid
         # rows of each column to GM.
-        if ext.get("relu"):
-            fail("relu in fixpipe needs a FixPipe unit; %s has none" % self._spec["product"], api, loc)
         with self._scope(self._cur):
             frac = m_pad // 16
             ub = self.Tensor(dst.dtype, (cburst_num * m_pad * 16,), scope_ubuf, "fixpipe_ub")
             unit = 1024 if ssize == 4 else 512
             self._cur.append({"kind": "move", "api": api, "dst": ub.j_view(), "src": src.j_view(), "dt": dst.dtype,
                               "st": src.dtype, "unit": unit, "p": [1, cburst_num * frac, 0, 0], "k": "i", "loc": loc})
+            self._instructions += 1
+            if ext.get("relu"):
+                # ReLU on the vector unit in UB. After the conversion rather than before, as the
+                # FixPipe does it: rounding keeps the sign, so the bits are the same.
+                per = 256 // DTYPE_SIZE[dst.dtype]
+                for off, m, r in _h_spans(cburst_num * m_pad * 16, per):
+                    self._vec(api, "Relu", dst.dtype, m, ub[off], (ub[off],), r, (1, 1, 0), (8, 8, 0), loc=loc)
             dsize = DTYPE_SIZE[dst.dtype]
             self._cur.append({"kind": "move", "api": api, "dst": dst.j_view(), "src": ub.j_view(), "dt": dst.dtype,
                               "unit": 32, "p": [cburst_num, drow // 32, (m_pad - m) * 16 * dsize // 32, dst_stride],
                               "k": "i", "loc": loc})
-            self._instructions += 2
+            self._instructions += 1
 
     # ---- build and run ----
     def _program(self, kernel_name, inputs, outputs, flowtable=None):
@@ -697,7 +702,7 @@ class Tik:
 _LAST_BUILT = None
 
 # TIK reference instructions real operators use that npuvp lacks (docs/tik.md, "Not yet").
-_NOT_YET = frozenset(("vreducev2", "vbi", "vmulconv", "vaddreluconv", "vsubreluconv", "vadddeqrelu",
+_NOT_YET = frozenset(("vbi", "vmulconv", "vaddreluconv", "vsubreluconv", "vadddeqrelu",
                       "vrpac", "viou", "vaadd", "vpadding", "v4dtrans",
                       "vgather", "vscatter"))
 
@@ -846,8 +851,24 @@ def _conv(self, api, mask, round_mode, dst, src, repeat_times, blk, rep, deqscal
         fail("dst and src are both %s: vconv converts between types" % dst.dtype, api, loc)
     wide = max(DTYPE_SIZE[dst.dtype], DTYPE_SIZE[src.dtype])
     mdt = "float32" if wide == 4 else "float16"
+    extra = {"ddt": dst.dtype, "round": _ROUND[round_mode]}
+    scalar = 0
+    if deqscale is not None:
+        # deq mode (TIK vconv/vec_conv "deqscale": int32 -> float16, each value times the scale,
+        # a float16 immediate or Scalar): the Cast with the DEQSCALE value (docs/tik.md).
+        if (src.dtype, dst.dtype) != ("int32", "float16"):
+            fail("deqscale is for int32 -> float16 (deq mode), not %s -> %s" % (src.dtype, dst.dtype), api, loc)
+        if isinstance(deqscale, Tensor):
+            fail("a deqscale Tensor (vdeq mode, int16 -> int8) is not modelled by npuvp; give a float16 "
+                 "immediate or Scalar", api, loc)
+        if isinstance(deqscale, Expr) and deqscale.dtype != "float16":
+            fail("deqscale Scalar %s must be float16 (the DEQSCALE register holds a half)" % deqscale.dtype, api, loc)
+        if not isinstance(deqscale, (int, float, Expr)) or isinstance(deqscale, bool):
+            fail("deqscale %r is not a number or a float16 Scalar" % (deqscale,), api, loc)
+        extra["deq"] = 1
+        scalar = deqscale
     self._vec(api, "Cast", src.dtype, mask, dst, (src,), repeat_times, (blk[0], blk[1], 0), (rep[0], rep[1], 0),
-              extra={"ddt": dst.dtype, "round": _ROUND[round_mode]}, loc=loc)
+              scalar, extra=extra, loc=loc)
     self._patch_last_mask(self._mask(mask, mdt, api, loc))
 
 
