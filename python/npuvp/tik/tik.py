@@ -628,8 +628,8 @@ class Tik:
                 # ReLU on the vector unit in UB. After the conversion rather than before, as the
                 # FixPipe does it: rounding keeps the sign, so the bits are the same.
                 per = 256 // DTYPE_SIZE[dst.dtype]
-                for off, m, r in _h_spans(cburst_num * m_pad * 16, per):
-                    self._vec(api, "Relu", dst.dtype, m, ub[off], (ub[off],), r, (1, 1, 0), (8, 8, 0), loc=loc)
+                for off, lanes, r in _h_spans(cburst_num * m_pad * 16, per):
+                    self._vec(api, "Relu", dst.dtype, lanes, ub[off], (ub[off],), r, (1, 1, 0), (8, 8, 0), loc=loc)
             dsize = DTYPE_SIZE[dst.dtype]
             self._cur.append({"kind": "move", "api": api, "dst": dst.j_view(), "src": ub.j_view(), "dt": dst.dtype,
                               "unit": 32, "p": [cburst_num, drow // 32, (m_pad - m) * 16 * dsize // 32, dst_stride],
