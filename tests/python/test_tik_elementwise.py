@@ -104,7 +104,7 @@ def test_unary_exp_ln_rec_and_high_preci():
     outs = [t.Tensor("float16", (n,), name="o%d" % i, scope=tik.scope_gm) for i in range(4)]
     xu = t.Tensor("float16", (n,), name="xu", scope=tik.scope_ubuf)
     ou = t.Tensor("float16", (n,), name="ou", scope=tik.scope_ubuf)
-    work = t.Tensor("float32", (n,), name="work", scope=tik.scope_ubuf)
+    work = t.Tensor("float32", (4 * n,), name="work", scope=tik.scope_ubuf)  # the reference's 4 x wk_size_unit
     t.data_move(xu, x, 0, 1, n // 16, 0, 0)
     steps = [lambda: t.vec_exp(128, ou, xu, 2, 8, 8), lambda: t.vln(128, ou, xu, 2, 1, 1, 8, 8),
              lambda: t.vec_rec(128, ou, xu, 2, 8, 8), lambda: t.vec_rec_high_preci(128, ou, xu, work, 2, 8, 8)]
@@ -114,8 +114,11 @@ def test_unary_exp_ln_rec_and_high_preci():
     t.BuildCCE("unary", [x], outs)
     a = np.random.default_rng(3).uniform(0.1, 3, n).astype(np.float16)
     got = t.tikdb.start_debug({"x": a})
-    rec = (np.float32(1) / a.astype(np.float32)).astype(np.float16)
-    for g, w in zip(got, [expf(a), logf(a), rec, rec]):
+    a32 = a.astype(np.float32)
+    rec = (np.float32(1) / a32).astype(np.float16)
+    r = np.float32(1) / a32  # high_preci: in float32, one Newton step (test_tik_high_preci.py)
+    r = r + ((a32 * r) * np.float32(-1) + np.float32(1)) * r
+    for g, w in zip(got, [expf(a), logf(a), rec, r.astype(np.float16)]):
         assert g.tobytes() == w.tobytes()
 
 

@@ -167,8 +167,8 @@ def test_not_yet_implemented_instruction_names_the_line():
     t = tik.Tik()
     a = ub(t, name="a")
     with pytest.raises(tik.TikError) as e:
-        t.vreducev2(a, a, 0)  # MARK-notyet
+        t.vbi(a, a, 0)  # MARK-notyet
     assert "%s:%d" % (HERE, line_of("MARK-notyet")) in str(e.value)
-    assert "vreducev2 is not implemented by npuvp yet" in str(e.value)
+    assert "vbi is not implemented by npuvp yet" in str(e.value)
     with pytest.raises(AttributeError):
         t.no_such_instruction
