@@ -374,7 +374,12 @@ class Interpreter {
       if (n > 256) text += " ...";
       return text;
     }
-    return {};
+    // Not found: list the names the operator declared (a for_range variable is named by its
+    // `name=` argument, "i" by default, not by the Python variable it is bound to).
+    std::string names;
+    for (const auto& sc : p_.scalars) names += (names.empty() ? "" : ", ") + sc.name;
+    for (const auto& t : p_.tensors) names += (names.empty() ? "" : ", ") + t.name;
+    return fmt::format("no tensor or Scalar named {} (names: {})", name, names);
   }
   static const char* statement_name(const Stmt& s) {
     switch (s.kind) {
