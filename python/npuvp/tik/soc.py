@@ -119,6 +119,15 @@ def api_check_support(intrinsic, dtype=""):
     return product != "Ascend310"
 
 
+def intrinsic_check_support(intrinsic, dtype=""):
+    """TBE's intrinsic_check_support("Intrinsic_vexp", "float32"): answered as api_check_support
+    answers for the TIK instruction of the same name."""
+    name = str(intrinsic)
+    if name.startswith("Intrinsic_"):
+        name = name[len("Intrinsic_"):]
+    return api_check_support("tik." + name, dtype)
+
+
 def get_bit_len(dtype):
     """Bits of a dtype name ("float16" -> 16)."""
     dtype = str(dtype).lower()

@@ -1,6 +1,6 @@
 """SoC facts for TIK operators (npuvp.tik.soc answers them for the modelled chips)."""
 from npuvp.tik.soc import (set_current_compile_soc_info, get_soc_spec, get_bit_len, api_check_support,  # noqa: F401
-                           te_set_version)
+                           intrinsic_check_support, te_set_version)
 
 ASCEND_910 = "Ascend910"
 ASCEND_910B = "Ascend910B"
