@@ -586,8 +586,12 @@ class Tik:
         """L1OUT [N1, M, N0] -> GM [N1, m, N0]: cburst_num = N1, burst_len = m * N0 * src size / 32."""
         loc = user_loc()
         api = "fixpipe"
-        if src.scope not in (scope_cbuf_out, scope_cc) or dst.scope != scope_gm:
-            fail("fixpipe moves scope_cbuf_out to scope_gm", api, loc)
+        # TIK API reference, fixpipe: src in L1OUT, dst in GM or UB.
+        if src.scope not in (scope_cbuf_out, scope_cc) or dst.scope not in (scope_gm, scope_ubuf):
+            fail("fixpipe moves scope_cbuf_out to scope_gm or scope_ubuf", api, loc)
+        if dst.scope == scope_ubuf and self._spec["product"] == "Ascend910B":
+            fail("fixpipe to scope_ubuf: Ascend910B's FixPipe writes GM or L1 (L0C has no path to UB there)",
+                 api, loc)
         ext = extend_params or {}
         quant = (ext.get("quantize_params") or {}).get("mode") if isinstance(ext.get("quantize_params"), dict) \
             else ext.get("quantize_params")
