@@ -15,9 +15,10 @@ repeat, the low and high 64 elements), computed there and rounded once back to f
 sources take one Newton step on the vector unit's estimate:
   rec:   x = 1/a;        e = x * ((-1 * (a * x)) + 1);          result x + e
   rsqrt: y = rsqrt(a);   e = y * ((-0.5 * ((y * y) * a)) + 0.5); result y + e
-  ln:    ln of the widened input;  expm1: exp of the widened input, + (-1).
-Each line is the vector instruction it names (Reciprocal, Mul, Muls, Adds, Add, Rsqrt, Ln, Exp,
-Cast), so a numpy model of those steps reproduces the result bit for bit (docs/tik.md).
+  ln:    ln of the widened input;
+  expm1: x clamped to [-80, 80]; u = exp(x); (u - 1) * x / ln(u), or x where u == 1 (Kahan).
+Each step is the vector instruction it names (Reciprocal, Mul, Muls, Adds, Add, Rsqrt, Ln, Exp,
+Mins, Maxs, Div, CompareScalar, Select, Cast), so a numpy model of those steps reproduces the result bit for bit (docs/tik.md).
 """
 from .ir import DTYPE_SIZE, Expr, Tensor, fail, user_loc
 from . import tik as _t
@@ -166,9 +167,28 @@ def _high_preci(name):
             _f32_pass(self, api, loc, parts, repeat_times, "Ln", a, (a,), r)
             res = a
         else:
-            _f32_pass(self, api, loc, parts, repeat_times, "Exp", a, (a,), r)
-            _f32_pass(self, api, loc, parts, repeat_times, "Adds", a, (a,), r, -1.0)
-            res = a
+            # expm1 by Kahan's identity, e^x - 1 = (u - 1) * x / ln(u) with u = e^x, which keeps
+            # the relative accuracy for small |x| that u - 1 alone loses; u == 1 selects x itself.
+            # x is clamped to [-80, 80] first (u stays finite and nonzero; the float16 result
+            # saturates or is -1 there anyway).
+            u, lg = w[1], _at(wf, 3 * unit)
+            _f32_pass(self, api, loc, parts, repeat_times, "Mins", a, (a,), r, 80.0)
+            _f32_pass(self, api, loc, parts, repeat_times, "Maxs", a, (a,), r, -80.0)
+            _f32_pass(self, api, loc, parts, repeat_times, "Exp", u, (a,), r)
+            _f32_pass(self, api, loc, parts, repeat_times, "Adds", e, (u,), r, -1.0)
+            _f32_pass(self, api, loc, parts, repeat_times, "Ln", lg, (u,), r)
+            _f32_pass(self, api, loc, parts, repeat_times, "Mul", e, (e, a), r)
+            _f32_pass(self, api, loc, parts, repeat_times, "Div", e, (e, lg), r)
+            # Compare writes 8 bytes of bits per repeat (64 float32 elements); one field per half,
+            # after the four float32 units (eight of the eleven float16 units).
+            field = (repeat_times * 8 + 31) // 32 * 32
+            for k, (off, m) in enumerate(parts):
+                bits = _at(work_tensor, 8 * unit + k * field // 2)
+                self._vec(api, "CompareScalar", "float32", m, bits, (_at(u, off),), repeat_times, (1, 1, 0),
+                          (0, ws, 0), 1.0, extra={"cmp": _t._CMP["eq"]}, loc=loc)
+                self._vec(api, "Select", "float32", m, _at(e, off), (_at(a, off), _at(e, off), bits), repeat_times,
+                          (1, 1, 1), r, extra={"sel": 2}, loc=loc)
+            res = e
         for off, m in parts:  # f32 -> f16, rounded to nearest even
             self._vec(api, "Cast", "float32", m, _at(dst, off), (_at(res, off),), repeat_times, (1, 1, 0),
                       (dst_rep_stride, ws, 0), extra={"ddt": "float16", "round": 0}, loc=loc)
