@@ -402,6 +402,20 @@ struct Sanitizer::State {
     }
     void reset() { head = tail = 0, waits = 0; }
   };
+  // A core's flag queues by key: a few dozen at most (pipe pairs times event ids), so a
+  // linear search of a vector beats hashing. Entries stay for the core's later blocks.
+  struct FlagTable {
+    std::vector<std::pair<uint64_t, FlagQueue>> entries;
+    FlagQueue& operator[](uint64_t key) {
+      for (auto& e : entries) {
+        if (e.first == key) return e.second;
+      }
+      entries.emplace_back(key, FlagQueue{});
+      return entries.back().second;
+    }
+    auto begin() { return entries.begin(); }
+    auto end() { return entries.end(); }
+  };
   static uint64_t flag_key(Pipe src, Pipe dst, uint32_t id) {
     return uint64_t(src) << 40 | uint64_t(dst) << 32 | id;
   }
@@ -425,7 +439,7 @@ struct Sanitizer::State {
     }
     std::array<std::deque<Issued>, aicore::kNumPipes> issued;
     std::shared_ptr<const VC> scalar_snap;
-    std::unordered_map<uint64_t, FlagQueue> flags;  // by flag_key(src, dst, id)
+    FlagTable flags;  // by flag_key(src, dst, id)
     // Per pipe, the last WaitFlag it ran while nothing else has run on it since: (src, dst,
     // id, its occurrence in this block), or src -1. Still there when every pipe drains, it
     // ordered nothing (drain_only_waits()).
@@ -641,7 +655,7 @@ void Sanitizer::block_end(int core) {
   State& s = *s_;
   State::Core& c = s.core(core);
   if (options_.sync) {
-    std::vector<uint64_t> keys;  // in (src, dst, id) order, whatever the hash's order
+    std::vector<uint64_t> keys;  // in (src, dst, id) order, whatever the order of first use
     for (const auto& [key, q] : c.flags) {
       if (!q.empty()) keys.push_back(key);
     }
