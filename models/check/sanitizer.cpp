@@ -57,23 +57,61 @@ Options parse_checks(const std::string& list) {
 namespace {
 using Clock = uint32_t;
 
-// A vector clock: entry s is how far stream s is known to have run.
+// A vector clock: how far each stream is known to have run, sparse (the streams it knows of,
+// in order, each with its clock; the rest are 0). Stream ids grow with the blocks of a
+// launch, but a block's instructions know only its own few streams until a cross-core flag
+// or SyncAll joins others': dense clocks made every join and copy O(blocks x pipes).
 struct VC {
-  std::vector<Clock> c;
-  Clock at(uint32_t s) const { return s < c.size() ? c[s] : 0; }
+  std::vector<std::pair<uint32_t, Clock>> c;  // (stream, clock), streams ascending, clocks > 0
+  Clock at(uint32_t s) const {
+    auto it = std::lower_bound(c.begin(), c.end(), s, [](const auto& e, uint32_t v) { return e.first < v; });
+    return it != c.end() && it->first == s ? it->second : 0;
+  }
+  void clear() { c.clear(); }
   void join(const VC& o) {
-    if (o.c.size() > c.size()) c.resize(o.c.size(), 0);
-    for (size_t i = 0; i < o.c.size(); ++i) c[i] = std::max(c[i], o.c[i]);
+    if (o.c.empty() || &o == this) return;
+    // Most joins add nothing new or only raise known streams: merge in place then.
+    size_t i = 0, j = 0;
+    bool fresh = false;
+    while (j < o.c.size()) {
+      while (i < c.size() && c[i].first < o.c[j].first) ++i;
+      if (i == c.size() || c[i].first != o.c[j].first) {
+        fresh = true;
+        break;
+      }
+      c[i].second = std::max(c[i].second, o.c[j].second);
+      ++j;
+    }
+    if (!fresh) return;
+    thread_local std::vector<std::pair<uint32_t, Clock>> merged;
+    merged.clear();
+    merged.reserve(c.size() + o.c.size() - j);
+    i = 0;
+    size_t k = 0;
+    while (i < c.size() || k < o.c.size()) {
+      if (k == o.c.size() || (i < c.size() && c[i].first < o.c[k].first)) {
+        merged.push_back(c[i++]);
+      } else if (i == c.size() || o.c[k].first < c[i].first) {
+        merged.push_back(o.c[k++]);
+      } else {
+        merged.push_back({c[i].first, std::max(c[i].second, o.c[k].second)});
+        ++i, ++k;
+      }
+    }
+    c.swap(merged);
   }
   bool covers(const VC& o) const {
-    for (size_t i = 0; i < o.c.size(); ++i) {
-      if (o.c[i] > at(uint32_t(i))) return false;
+    size_t i = 0;
+    for (const auto& [s, v] : o.c) {
+      while (i < c.size() && c[i].first < s) ++i;
+      if (i == c.size() || c[i].first != s || c[i].second < v) return false;
     }
     return true;
   }
   Clock tick(uint32_t s) {
-    if (s >= c.size()) c.resize(s + 1, 0);
-    return ++c[s];
+    auto it = std::lower_bound(c.begin(), c.end(), s, [](const auto& e, uint32_t v) { return e.first < v; });
+    if (it == c.end() || it->first != s) it = c.insert(it, {s, 0});
+    return ++it->second;
   }
 };
 
@@ -340,6 +378,47 @@ struct Sanitizer::State {
     uint32_t site;
     bool queue;
   };
+  // The SetFlags of one (src pipe, dst pipe, event id) of a core not yet waited, in order.
+  // Tokens past `tail` keep their clocks' storage: a set after a wait reuses it (no
+  // allocation per flag in a steady ping-pong).
+  struct FlagQueue {
+    std::vector<Token> tokens;  // [head, tail) pending
+    size_t head = 0, tail = 0;
+    uint32_t waits = 0;  // WaitFlags of it run in this block (drain_only_waits())
+    bool empty() const { return head == tail; }
+    Token& front() { return tokens[head]; }
+    void pop() {
+      if (++head == tail) head = tail = 0;
+    }
+    void push(const VC& vc, uint32_t site, bool queue) {
+      if (head >= 32 && 2 * head >= tail) {  // never emptied: move what is pending to the front
+        std::rotate(tokens.begin(), tokens.begin() + ptrdiff_t(head), tokens.begin() + ptrdiff_t(tail));
+        tail -= head, head = 0;
+      }
+      if (tail == tokens.size()) tokens.emplace_back();
+      Token& t = tokens[tail++];
+      t.vc.c.assign(vc.c.begin(), vc.c.end());
+      t.site = site, t.queue = queue;
+    }
+    void reset() { head = tail = 0, waits = 0; }
+  };
+  // A core's flag queues by key: a few dozen at most (pipe pairs times event ids), so a
+  // linear search of a vector beats hashing. Entries stay for the core's later blocks.
+  struct FlagTable {
+    std::vector<std::pair<uint64_t, FlagQueue>> entries;
+    FlagQueue& operator[](uint64_t key) {
+      for (auto& e : entries) {
+        if (e.first == key) return e.second;
+      }
+      entries.emplace_back(key, FlagQueue{});
+      return entries.back().second;
+    }
+    auto begin() { return entries.begin(); }
+    auto end() { return entries.end(); }
+  };
+  static uint64_t flag_key(Pipe src, Pipe dst, uint32_t id) {
+    return uint64_t(src) << 40 | uint64_t(dst) << 32 | id;
+  }
   struct Core {
     bool active = false;
     std::string name;
@@ -360,11 +439,10 @@ struct Sanitizer::State {
     }
     std::array<std::deque<Issued>, aicore::kNumPipes> issued;
     std::shared_ptr<const VC> scalar_snap;
-    std::map<std::tuple<int, int, uint32_t>, std::deque<Token>> flags;  // (src, dst, id)
+    FlagTable flags;  // by flag_key(src, dst, id)
     // Per pipe, the last WaitFlag it ran while nothing else has run on it since: (src, dst,
     // id, its occurrence in this block), or src -1. Still there when every pipe drains, it
     // ordered nothing (drain_only_waits()).
-    std::map<std::tuple<int, int, uint32_t>, uint32_t> waits_run;
     std::array<std::array<int64_t, 4>, aicore::kNumPipes> last_wait;
     std::map<uint32_t, std::deque<VC>> cross;                            // counted-up counters
     VC pending_cross;  // the last CrossCoreSetFlag's clock
@@ -454,6 +532,9 @@ void Sanitizer::configure(const Options& options) {
     return;
   }
   active_ = new Sanitizer(options);  // lives until the process ends: the exit hook reports
+  // The unwinder's one-time setup (opening libunwind, its first look at the loaded objects'
+  // unwind tables) here, with the rest of the run's setup, not in the first launch.
+  active_->s_->sites.capture();
   if (!hooked) {
     hooked = true;
     std::atexit(exit_hook);
@@ -515,6 +596,15 @@ void Sanitizer::clear_findings() { findings_.clear(); }
 
 void Sanitizer::launch_begin(const std::string& kernel) {
   State& s = *s_;
+  // What a failed launch left undecided is reported now; then the event log starts again
+  // (nothing recorded refers to an earlier launch's events: everything before is ordered
+  // before this launch, and every core's local memory starts unwritten at its next block).
+  report_unwritten_reads();
+  s.events.clear();
+  s.raced.clear();
+  for (auto& c : s.cores) {
+    for (auto& l : c.local) l.clear();
+  }
   s.kernel = kernel;
   s.gm.clear();  // everything before is ordered before this launch
   s.streams = 0;
@@ -548,12 +638,11 @@ void Sanitizer::block_begin(int core, const std::string& core_name, uint32_t blo
   c.block = block_idx;
   c.auto_sync = auto_sync;
   c.stream.fill(-1);
-  for (auto& v : c.vc) v.c.clear();
+  for (auto& v : c.vc) v.clear();
   c.joined.fill(0);
   for (auto& q : c.issued) q.clear();
   c.scalar_changed();
-  c.flags.clear();
-  c.waits_run.clear();
+  for (auto& f : c.flags) f.second.reset();
   for (auto& w : c.last_wait) w = {-1, 0, 0, 0};
   // The previous block on this core drained before this one started: local memory is this
   // block's alone, and holds nothing it wrote.
@@ -566,29 +655,40 @@ void Sanitizer::block_end(int core) {
   State& s = *s_;
   State::Core& c = s.core(core);
   if (options_.sync) {
-    for (auto& [key, tokens] : c.flags) {
-      for (const State::Token& t : tokens) {
+    std::vector<uint64_t> keys;  // in (src, dst, id) order, whatever the order of first use
+    for (const auto& [key, q] : c.flags) {
+      if (!q.empty()) keys.push_back(key);
+    }
+    std::sort(keys.begin(), keys.end());
+    for (uint64_t key : keys) {
+      State::FlagQueue& q = c.flags[key];
+      for (size_t i = q.head; i < q.tail; ++i) {
+        const State::Token& t = q.tokens[i];
         if (t.queue) continue;
         if (!s.seen.insert({"sync-unwaited", t.site}).second) continue;
         report("sync", true,
                fmt::format("SetFlag<{}_{}>({}) on {} (block {}) is never waited: the flag is still set when the "
                            "block ends ({}); a later kernel's WaitFlag on it would pass at once",
-                           aicore::pipe_name(Pipe(std::get<0>(key))), aicore::pipe_name(Pipe(std::get<1>(key))),
-                           std::get<2>(key), c.name, c.block, site_ref(t.site)));
+                           aicore::pipe_name(Pipe(key >> 40)), aicore::pipe_name(Pipe(key >> 32 & 0xff)),
+                           uint32_t(key), c.name, c.block, site_ref(t.site)));
       }
     }
   }
-  c.flags.clear();
+  for (auto& f : c.flags) f.second.reset();
   c.active = false;
 }
 
 // ---- instructions ----
 
 void Sanitizer::issued(int core, Pipe pipe, const Instruction& instr) {
-  (void)instr;
   State& s = *s_;
   State::Core& c = s.core(core);
-  c.issued[size_t(pipe)].push_back({s.snapshot(c), c.scalar_version, s.sites.capture(), c.queue_flags, c.issued_count++});
+  // A TQue flag's call site is never reported (sync findings leave the queue's own flags out,
+  // and flags touch no memory): the stack walk, most of the cost of an issue, is skipped.
+  const bool queue_flag = c.queue_flags && (std::holds_alternative<aicore::SetFlag>(instr) ||
+                                            std::holds_alternative<aicore::WaitFlag>(instr));
+  c.issued[size_t(pipe)].push_back(
+      {s.snapshot(c), c.scalar_version, queue_flag ? 0u : s.sites.capture(), c.queue_flags, c.issued_count++});
 }
 
 
@@ -772,8 +872,8 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   // Flags the pipe sets after a wait keep it pending: drain_only_waits() is about accesses.
   if (!std::holds_alternative<aicore::SetFlag>(instr)) c.last_wait[p] = {-1, 0, 0, 0};
   if (auto* f = std::get_if<aicore::WaitFlag>(&instr)) {
-    c.last_wait[p] = {int64_t(f->src), int64_t(f->dst), int64_t(f->id), c.waits_run[{int(f->src), int(f->dst), f->id}]++};
-    auto& q = c.flags[{int(f->src), int(f->dst), f->id}];
+    auto& q = c.flags[State::flag_key(f->src, f->dst, f->id)];
+    c.last_wait[p] = {int64_t(f->src), int64_t(f->dst), int64_t(f->id), q.waits++};
     if (!q.empty()) {
       // A flag from the scalar unit (S_X) is what the hardware needs after scalar stores; the
       // model's issue order already implies it, so it is not noted as ordering nothing.
@@ -786,7 +886,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
                            site_ref(issued.site), site_ref(q.front().site)));
       }
       vc.join(q.front().vc);
-      q.pop_front();
+      q.pop();
     }
   } else if (auto* f = std::get_if<aicore::CrossCoreWaitFlag>(&instr)) {
     auto& q = c.cross[f->id];
@@ -798,7 +898,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   const uint32_t stream = s.stream(c, pipe);
   const Clock clock = vc.tick(stream);
   if (auto* f = std::get_if<aicore::SetFlag>(&instr)) {
-    c.flags[{int(f->src), int(f->dst), f->id}].push_back({vc, issued.site, issued.queue});
+    c.flags[State::flag_key(f->src, f->dst, f->id)].push(vc, issued.site, issued.queue);
     return;
   }
   if (std::holds_alternative<aicore::CrossCoreSetFlag>(instr)) {
@@ -831,16 +931,17 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
 void Sanitizer::scalar_set_flag(int core, Pipe dst, uint32_t id) {
   State& s = *s_;
   State::Core& c = s.core(core);
-  c.flags[{int(Pipe::S), int(dst), id}].push_back({c.vc[size_t(Pipe::S)], s.sites.capture(), c.queue_flags});
+  c.flags[State::flag_key(Pipe::S, dst, id)].push(c.vc[size_t(Pipe::S)], c.queue_flags ? 0u : s.sites.capture(),
+                                                  c.queue_flags);
 }
 
 void Sanitizer::scalar_wait_flag(int core, Pipe src, uint32_t id) {
   State& s = *s_;
   State::Core& c = s.core(core);
-  auto& q = c.flags[{int(src), int(Pipe::S), id}];
+  auto& q = c.flags[State::flag_key(src, Pipe::S, id)];
   if (q.empty()) return;
   c.vc[size_t(Pipe::S)].join(q.front().vc);
-  q.pop_front();
+  q.pop();
   c.scalar_changed();
 }
 

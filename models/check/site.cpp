@@ -1,6 +1,7 @@
 #include "models/check/site.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -24,7 +25,14 @@ using Backtrace = int (*)(void**, int);
 Backtrace cached_unwinder() {
   static const Backtrace fn = []() -> Backtrace {
     void* lib = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-    return lib ? reinterpret_cast<Backtrace>(dlsym(lib, "unw_backtrace")) : nullptr;
+    if (!lib) return nullptr;
+    // Each thread its own cache of frame layouts: no lock per frame (the simulation is one
+    // thread; SystemC's coroutines share it).
+    using SetPolicy = int (*)(void*, int);
+    auto set_policy = reinterpret_cast<SetPolicy>(dlsym(lib, "_ULx86_64_set_caching_policy"));
+    auto** space = reinterpret_cast<void**>(dlsym(lib, "_ULx86_64_local_addr_space"));
+    if (set_policy && space && *space) set_policy(*space, 2 /* UNW_CACHE_PER_THREAD */);
+    return reinterpret_cast<Backtrace>(dlsym(lib, "unw_backtrace"));
   }();
   return fn;
 }
