@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "models/aicore/pipe.h"
 #include "models/aicore/product.h"
 #include "tlm/extensions.h"
+#include "tlm/host_mapping.h"
 #include "tlm/sim_mode.h"
 
 namespace npuvp::aicore {
@@ -177,20 +179,21 @@ class DataMover {
   // Grows without clearing: a staging area is laid out as a GM range of which a strided
   // transfer touches only its rows (Fixpipe's 128 rows of an output plane span megabytes), so
   // clearing the gaps, and the host faulting in their pages, would be wasted.
+  // A mapping committed as touched, in huge pages once it is megabytes long (its rows are
+  // then a few host pages, not hundreds).
   class StagingBuffer {
    public:
     uint8_t* reserve(uint64_t bytes) {
-      if (bytes > size_) {
-        data_.reset(new uint8_t[bytes]);  // default-initialised: not zeroed
-        size_ = bytes;
+      if (bytes > data_.size()) {
+        data_ = HostMapping(bytes, /*huge_pages=*/bytes >= (uint64_t(1) << 21));
+        if (!data_.data()) throw std::bad_alloc();
       }
-      return data_.get();
+      return data_.data();
     }
-    uint8_t* data() const { return data_.get(); }
+    uint8_t* data() const { return data_.data(); }
 
    private:
-    std::unique_ptr<uint8_t[]> data_;
-    uint64_t size_ = 0;
+    HostMapping data_;
   };
   StagingBuffer staging_, staging_out_;
   GmSpans spans_;  // the GM spans of the instruction under way

@@ -3,8 +3,12 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <new>
 #include <set>
 #include <fmt/format.h>
+
+#include "tlm/host_mapping.h"
 
 namespace npuvp::onnx {
 
@@ -15,8 +19,8 @@ const float* constant_floats(const Model& m, const std::string& name, int64_t el
   if (name.empty()) return nullptr;
   auto it = m.initializers.find(name);
   if (it == m.initializers.end() || it->second.desc.type != DType::Float) return nullptr;
-  if (it->second.desc.elements() != elements || it->second.bytes.size() != size_t(elements) * 4) return nullptr;
-  return reinterpret_cast<const float*>(it->second.bytes.data());
+  if (it->second.desc.elements() != elements || it->second.size() != size_t(elements) * 4) return nullptr;
+  return reinterpret_cast<const float*>(it->second.data());
 }
 
 std::string unused_name(const Model& m, const std::string& base) {
@@ -25,9 +29,31 @@ std::string unused_name(const Model& m, const std::string& base) {
   return name;
 }
 
+// Storage for `elements` floats that the fold writes: owned by the tensor it returns a
+// pointer into. Large ones get a buffer of their own in huge pages (tlm/host_mapping.h): a
+// network's folded weights are most of its bytes, and filling fresh memory page by page cost
+// as much as the fold's arithmetic.
+float* fresh_floats(HostTensor& h, int64_t elements) {
+  const size_t bytes = size_t(elements) * 4;
+  if (bytes < (size_t(1) << 20)) {
+    h.bytes.resize(bytes);
+    h.external = nullptr;
+    h.keeper.reset();
+    return reinterpret_cast<float*>(&h.bytes[0]);
+  }
+  auto buffer = std::make_shared<HostMapping>(bytes, /*huge_pages=*/true);
+  if (!buffer->data()) throw std::bad_alloc();
+  h.bytes.clear();
+  h.external = reinterpret_cast<const char*>(buffer->data());
+  h.external_size = bytes;
+  h.keeper = buffer;
+  return reinterpret_cast<float*>(buffer->data());
+}
+
 // Folds `bn` (reading conv's only output) into `conv`; false if it does not qualify. W and B
-// are rewritten in place when this Conv is their only reader (the usual case: no copy of the
-// weights), else the folded values are new initializers.
+// are rewritten in place when this Conv is their only reader and they are owned bytes (no copy
+// of the weights); when they still lie in the model file they are written to storage of their
+// own; when another node reads them the folded values are new initializers.
 bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::string, size_t>& readers) {
   if (bn.attr_int("training_mode", 0) != 0 || bn.attr_int("spatial", 1) != 1) return false;
   for (const auto& [name, value] : bn.attributes) {
@@ -55,23 +81,30 @@ bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::st
   // (https://onnx.ai/onnx/operators/onnx__BatchNormalization.html), x = conv(X, W) + bias.
   const double epsilon = bn.attr_float("epsilon", 1e-5f);
   // The output initializer for `name`: itself when only this Conv reads it, else a new one.
-  auto writable = [&](const std::string& name, const TensorDesc& desc, const char* suffix) -> std::string {
+  // Where the folded values go: the tensor itself when only this Conv reads it (in place if
+  // its bytes are owned), else a new initializer. The inputs' storage stays alive meanwhile.
+  const std::shared_ptr<const void> weights_storage = m.initializers.at(conv.inputs[1]).keeper;
+  const std::shared_ptr<const void> bias_storage = has_bias ? m.initializers.at(conv.inputs[2]).keeper : nullptr;
+  auto writable = [&](const std::string& name, const TensorDesc& desc, const char* suffix, float** out) {
     auto r = readers.find(name);
-    if (!name.empty() && r != readers.end() && r->second == 1) return name;
+    if (!name.empty() && r != readers.end() && r->second == 1) {
+      HostTensor& h = m.initializers.at(name);
+      *out = h.external ? fresh_floats(h, desc.elements()) : reinterpret_cast<float*>(&h.bytes[0]);
+      return name;
+    }
     HostTensor h;
     h.desc = desc;
     h.desc.name = unused_name(m, conv.name + suffix);
-    h.bytes.resize(size_t(desc.elements()) * 4);
     const std::string fresh = h.desc.name;
     m.tensors[fresh] = h.desc;
-    m.initializers[fresh] = std::move(h);
+    *out = fresh_floats(m.initializers[fresh] = std::move(h), desc.elements());
     return fresh;
   };
-  const std::string w_name = writable(conv.inputs[1], w, ".W_bn_folded");
-  const std::string b_name =
-      writable(has_bias ? conv.inputs[2] : std::string(), TensorDesc{"", DType::Float, {channels}}, ".B_bn_folded");
-  auto* fw = reinterpret_cast<float*>(&m.initializers.at(w_name).bytes[0]);
-  auto* fb = reinterpret_cast<float*>(&m.initializers.at(b_name).bytes[0]);
+  float* fw = nullptr;
+  float* fb = nullptr;
+  const std::string w_name = writable(conv.inputs[1], w, ".W_bn_folded", &fw);
+  const std::string b_name = writable(has_bias ? conv.inputs[2] : std::string(),
+                                      TensorDesc{"", DType::Float, {channels}}, ".B_bn_folded", &fb);
   for (int64_t c = 0; c < channels; ++c) {
     const double s = double(scale[c]) / std::sqrt(double(var[c]) + epsilon);
     for (int64_t i = 0; i < per_channel; ++i) fw[c * per_channel + i] = float(double(weights[c * per_channel + i]) * s);

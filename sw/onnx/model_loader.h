@@ -7,18 +7,27 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 #include "sw/onnx/onnx_op.h"
 
 namespace npuvp::onnx {
 
-// A tensor's values on the host: its description and its bytes (little-endian, dense). A
-// std::string so that a parsed initializer's raw_data moves in without a copy (a model's
-// weights are most of its bytes).
+// A tensor's values on the host: its description and its bytes (little-endian, dense), read
+// through data() and size(). They are either owned, in `bytes`, or held elsewhere: a large
+// initializer's raw_data stays where it is in the mapped model file (a model's weights are
+// most of its bytes, and copying them out cost a quarter of loading one), and folded weights
+// live in a buffer of their own; `keeper` keeps that storage alive.
 struct HostTensor {
   TensorDesc desc;
-  std::string bytes;
+  std::string bytes;                   // owned bytes (when `external` is null)
+  const char* external = nullptr;      // else the bytes are here, `external_size` of them
+  size_t external_size = 0;
+  std::shared_ptr<const void> keeper;  // owns what `external` points into
+
+  const char* data() const { return external ? external : bytes.data(); }
+  size_t size() const { return external ? external_size : bytes.size(); }
 };
 
 struct Model {
