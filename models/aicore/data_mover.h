@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +20,6 @@
 #include "models/aicore/pipe.h"
 #include "models/aicore/product.h"
 #include "tlm/extensions.h"
-#include "tlm/host_mapping.h"
 #include "tlm/sim_mode.h"
 
 namespace npuvp::aicore {
@@ -179,21 +177,20 @@ class DataMover {
   // Grows without clearing: a staging area is laid out as a GM range of which a strided
   // transfer touches only its rows (Fixpipe's 128 rows of an output plane span megabytes), so
   // clearing the gaps, and the host faulting in their pages, would be wasted.
-  // A mapping committed as touched, in huge pages once it is megabytes long (its rows are
-  // then a few host pages, not hundreds).
   class StagingBuffer {
    public:
     uint8_t* reserve(uint64_t bytes) {
-      if (bytes > data_.size()) {
-        data_ = HostMapping(bytes, /*huge_pages=*/bytes >= (uint64_t(1) << 21));
-        if (!data_.data()) throw std::bad_alloc();
+      if (bytes > size_) {
+        data_.reset(new uint8_t[bytes]);  // default-initialised: not zeroed
+        size_ = bytes;
       }
-      return data_.data();
+      return data_.get();
     }
-    uint8_t* data() const { return data_.data(); }
+    uint8_t* data() const { return data_.get(); }
 
    private:
-    HostMapping data_;
+    std::unique_ptr<uint8_t[]> data_;
+    uint64_t size_ = 0;
   };
   StagingBuffer staging_, staging_out_;
   GmSpans spans_;  // the GM spans of the instruction under way

@@ -5,6 +5,7 @@
 // node); nothing here knows about the device.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -15,7 +16,7 @@
 namespace npuvp::onnx {
 
 // A tensor's values on the host: its description and its bytes (little-endian, dense), read
-// through data() and size(). They are either owned, in `bytes`, or held elsewhere: a large
+// through data() and size() (or copy_to). They are either owned, in `bytes`, or held elsewhere: a large
 // initializer's raw_data stays where it is in the mapped model file (a model's weights are
 // most of its bytes, and copying them out cost a quarter of loading one), and folded weights
 // live in a buffer of their own; `keeper` keeps that storage alive.
@@ -25,9 +26,19 @@ struct HostTensor {
   const char* external = nullptr;      // else the bytes are here, `external_size` of them
   size_t external_size = 0;
   std::shared_ptr<const void> keeper;  // owns what `external` points into
+  // Or the bytes are made on demand, desc.bytes() of them into `out` (BatchNormalization
+  // folded into weights still in the model file); data() is then null: use copy_to.
+  std::function<void(char* out)> make;
 
-  const char* data() const { return external ? external : bytes.data(); }
-  size_t size() const { return external ? external_size : bytes.size(); }
+  const char* data() const { return external ? external : make ? nullptr : bytes.data(); }
+  size_t size() const { return external ? external_size : make ? desc.bytes() : bytes.size(); }
+  void copy_to(char* out) const {
+    if (make) {
+      make(out);
+    } else if (size() > 0) {
+      std::memcpy(out, data(), size());
+    }
+  }
 };
 
 struct Model {
