@@ -78,7 +78,7 @@ class BandwidthResource {
       slot = base_;
       start = base_ << slot_shift_;
     }
-    if (slot < hole_end_) fill_hole();  // it may reach the hole's slots
+    if (slot < hole_end_) fill_hole_from(slot);  // it may reach the hole's slots from `slot` on
     uint64_t left = occupancy;
     uint64_t offset = start & (slot_ticks_ - 1);  // time into the slot
     uint64_t end;
@@ -145,6 +145,18 @@ class BandwidthResource {
   void fill_hole() {
     if (hole_end_ > base_) clear(std::max(hole_begin_, base_), hole_end_);
     hole_begin_ = hole_end_ = 0;
+  }
+  // Clears only the hole's slots from `slot` on (a booking walks forward from its start, so
+  // it cannot reach earlier ones); the rest stays a hole. A booking a little before the
+  // newest one then clears a few slots, not the whole stretch skipped before it.
+  void fill_hole_from(uint64_t slot) {
+    const uint64_t from = std::max({slot, hole_begin_, base_});
+    if (from <= std::max(hole_begin_, base_)) {
+      fill_hole();
+      return;
+    }
+    clear(from, hole_end_);
+    hole_end_ = from;
   }
   // The first slot at or after `slot` that has room: full slots point ahead (skip > 0),
   // and the pointers are shortened on the way, so a long run of full slots (a congested

@@ -22,7 +22,7 @@ Memory::Memory(sc_core::sc_module_name name, const Params& params)
       transactions_(Stats::global().counter(std::string(this->name()) + ".transactions",
                                             "transactions", "b_transport calls")) {
   if (params_.size == 0) raise(this->name(), "memory size must not be zero");
-  storage_ = HostMapping(params_.size);  // committed page by page as it is touched
+  storage_ = HostMapping(params_.size, params_.huge_pages);  // committed page by page as it is touched
   if (!storage_.data()) {
     raise(this->name(), "cannot map {} bytes of backing store: {}", params_.size, std::strerror(errno));
   }

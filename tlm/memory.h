@@ -20,6 +20,7 @@ class Memory : public sc_core::sc_module {
     sc_core::sc_time latency = sc_core::sc_time(100, sc_core::SC_NS);  // per access
     double bandwidth = 0;  // bytes per second; 0 = unlimited
     bool dmi = true;
+    bool huge_pages = false;  // back it with transparent huge pages (tlm/host_mapping.h)
   };
 
   tlm_utils::simple_target_socket<Memory> socket;

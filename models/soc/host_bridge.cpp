@@ -26,6 +26,9 @@ HostBridge::Params HostBridge::params_from_config() {
                                            "PCIe max payload (bytes per TLP): the DMA's burst on the ring");
   p.quantum_ns = c.get_in("pcie.quantum_ns", p.quantum_ns, Config::kQuantumNs,
                           "how far the DMA engine books ahead of simulated time (speed knob)");
+  p.h2d_chunk_bytes = c.get_in<uint64_t>("pcie.h2d_chunk_bytes", p.h2d_chunk_bytes, 0, uint64_t(1) << 30,
+                                         "host to device: bytes of TLPs written into GM as one ring transaction "
+                                         "(speed knob; 0: one per TLP)");
   p.outstanding_reads = c.get_in<uint32_t>("pcie.outstanding_reads", p.outstanding_reads, 1u, 65536u,
                                            "device to host: GM reads the DMA engine keeps in flight");
   return p;
@@ -135,18 +138,27 @@ void HostBridge::dma_thread() {
   }
 }
 
-sc_core::sc_time HostBridge::ring_access(tlm::tlm_command command, uint64_t address, uint32_t length,
+sc_core::sc_time HostBridge::ring_access(tlm::tlm_command command, uint64_t address, uint64_t length,
                                          const sc_core::sc_time& start) {
-  tlm::tlm_generic_payload tx;
+  tlm::tlm_generic_payload& tx = ring_tx_;
   InitiatorExtension ext(-1, -1, false);  // not a core; timing only (copy() moves the bytes)
-  prepare(tx, command, address, nullptr, length);
+  prepare(tx, command, address, nullptr, static_cast<unsigned>(length));
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time delay = start > now ? start - now : sc_core::SC_ZERO_TIME;
+  // More than one TLP (a chunk): one span, so that the ring splits it by L2 slice rather than
+  // into a transaction per interleave granule.
+  const bool chunk = length > params_.max_payload_bytes;
+  if (chunk) {
+    chunk_span_.spans.assign(1, AddressSpan{address, length});
+    chunk_span_.bounded = true;
+    chunk_span_.low = address;
+    chunk_span_.high = address + length;
+  }
   {
     BorrowedExtension<InitiatorExtension> with_initiator(tx, &ext);
+    BorrowedExtension<SpanListExtension> with_span(tx, chunk ? &chunk_span_ : nullptr);
     ring_socket->b_transport(tx, delay);
   }
-  ++bursts_;
   if (tx.is_response_error()) {
     job_.error = tx.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE
                      ? fmt::format("burst of {} bytes at 0x{:x} is outside GM (TLM_ADDRESS_ERROR_RESPONSE)", length,
@@ -165,20 +177,35 @@ void HostBridge::run_job() {
   sc_core::sc_time link_free = t0;   // the bursts cross the link in order
   std::deque<sc_core::sc_time> sent;  // device to host: when the reads in flight leave the link
   const uint64_t payload = params_.max_payload_bytes;
+  // Chunks hold whole bursts: a multiple of the payload, at least one.
+  const uint64_t chunk = std::max<uint64_t>(params_.h2d_chunk_bytes / payload, 1) * payload;
   for (uint64_t off = 0; off < j.bytes;) {
     // Bursts end on payload boundaries of the device address, as a DMA engine aligns them.
     const uint64_t at = j.device + off;
-    const auto n = static_cast<uint32_t>(std::min<uint64_t>(j.bytes - off, payload - at % payload));
+    auto n = std::min<uint64_t>(j.bytes - off, payload - at % payload);
     sc_core::sc_time finished;
-    if (to_device) {
+    if (to_device && chunk > payload && j.bytes - off - n > chunk) {
+      // A chunk: its bursts (this one and whole payloads after it; the rest of the copy is
+      // more than a chunk, so they exist) book the link back to back, their times summed as
+      // each burst's would be booked, and the chunk is written once the last has arrived.
+      const uint64_t whole = chunk / payload - 1;
+      const uint64_t occupancy = link.occupancy_ticks(n) + whole * link.occupancy_ticks(payload);
+      n += whole * payload;
+      link_free = sc_core::sc_time::from_value(
+          link.reserve_occupancy(sc_core::sc_time_stamp().value(), link_free.value(), occupancy));
+      finished = ring_access(tlm::TLM_WRITE_COMMAND, at, n, link_free + latency_);
+      bursts_ += whole + 1;
+    } else if (to_device) {
       link_free = link.reserve(link_free, n);
       finished = ring_access(tlm::TLM_WRITE_COMMAND, at, n, link_free + latency_);
+      ++bursts_;
     } else {
       // A read leaves once a tag is free: when the burst `outstanding_reads` earlier has
       // crossed the link. The data crosses the link in address order.
       const sc_core::sc_time issue = sent.size() < params_.outstanding_reads ? t0 : sent.front();
       if (sent.size() == params_.outstanding_reads) sent.pop_front();
       const sc_core::sc_time read = ring_access(tlm::TLM_READ_COMMAND, at, n, issue);
+      ++bursts_;
       link_free = link.reserve(std::max(read, link_free), n);
       sent.push_back(link_free);
       finished = link_free + latency_;

@@ -11,6 +11,14 @@
 // and reads run up to `outstanding_reads` bursts ahead of it, so ring and memory latency stay
 // hidden and a large copy takes bytes / bandwidth + latency.
 //
+// Host to device, the bursts of a large copy are grouped (`h2d_chunk_bytes`, speed): a chunk
+// books the link once for the sum of its bursts' times (the link serves only this direction's
+// copies, one at a time, so that ends where its last burst would) and goes into GM as one
+// ring write (a span-list transaction: one share per L2 slice) once its last burst has
+// arrived. Every line is still looked up in the L2 in address order, so the cache holds the
+// same lines after the copy; the last chunk goes burst by burst, so while the ring keeps up
+// (it does by far at the defaults) the copy ends when the per-burst model's does.
+//
 // Copies run from the host between kernel launches: `copy` starts the bridge's thread and
 // runs the simulation until the copy has completed, so simulated time advances by the DMA.
 #pragma once
@@ -20,6 +28,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include "tlm/bandwidth.h"
+#include "tlm/extensions.h"
 #include "tlm/host_window.h"
 #include "tlm/stats.h"
 
@@ -33,6 +42,9 @@ class HostBridge : public sc_core::sc_module {
     uint32_t max_payload_bytes = 256;    // one TLP's payload; a burst on the ring
     uint32_t outstanding_reads = 32;     // device to host: reads in flight ahead of the link
     double quantum_ns = 1000;            // how far the DMA thread books ahead of simulated time
+    // Host to device: the TLPs of this many bytes go over the ring as one write (speed knob;
+    // 0 or max_payload_bytes: one write per TLP). The copy's last chunk always goes TLP by TLP.
+    uint64_t h2d_chunk_bytes = 64 * 1024;
     double progress_seconds = 3;         // wall time before a copy prints a progress line (sim.*)
   };
   static Params params_from_config();  // the `pcie.*` keys
@@ -79,7 +91,7 @@ class HostBridge : public sc_core::sc_module {
   void dma_thread();
   void run_job();
   // One burst through the ring; returns when it has completed (absolute time).
-  sc_core::sc_time ring_access(tlm::tlm_command command, uint64_t address, uint32_t length,
+  sc_core::sc_time ring_access(tlm::tlm_command command, uint64_t address, uint64_t length,
                                const sc_core::sc_time& start);
   std::string describe(const Job& job) const;
 
@@ -90,6 +102,8 @@ class HostBridge : public sc_core::sc_module {
   BandwidthResource link_h2d_, link_d2h_;
   sc_core::sc_event start_;
   Job job_;
+  tlm::tlm_generic_payload ring_tx_;  // reused by every ring access (no allocation per burst)
+  SpanListExtension chunk_span_;      // a chunk's one span (a span-list write reaches each slice once)
   Counter& h2d_bytes_;
   Counter& d2h_bytes_;
   Counter& copies_;

@@ -3,8 +3,13 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <new>
 #include <set>
+#include <vector>
 #include <fmt/format.h>
+
+#include "tlm/host_mapping.h"
 
 namespace npuvp::onnx {
 
@@ -15,8 +20,8 @@ const float* constant_floats(const Model& m, const std::string& name, int64_t el
   if (name.empty()) return nullptr;
   auto it = m.initializers.find(name);
   if (it == m.initializers.end() || it->second.desc.type != DType::Float) return nullptr;
-  if (it->second.desc.elements() != elements || it->second.bytes.size() != size_t(elements) * 4) return nullptr;
-  return reinterpret_cast<const float*>(it->second.bytes.data());
+  if (it->second.desc.elements() != elements || it->second.size() != size_t(elements) * 4) return nullptr;
+  return reinterpret_cast<const float*>(it->second.data());
 }
 
 std::string unused_name(const Model& m, const std::string& base) {
@@ -25,9 +30,31 @@ std::string unused_name(const Model& m, const std::string& base) {
   return name;
 }
 
+// Storage for `elements` floats that the fold writes: owned by the tensor it returns a
+// pointer into. Large ones get a buffer of their own in huge pages (tlm/host_mapping.h): a
+// network's folded weights are most of its bytes, and filling fresh memory page by page cost
+// as much as the fold's arithmetic.
+float* fresh_floats(HostTensor& h, int64_t elements) {
+  const size_t bytes = size_t(elements) * 4;
+  if (bytes < (size_t(1) << 20)) {
+    h.bytes.resize(bytes);
+    h.external = nullptr;
+    h.keeper.reset();
+    return reinterpret_cast<float*>(&h.bytes[0]);
+  }
+  auto buffer = std::make_shared<HostMapping>(bytes, /*huge_pages=*/true);
+  if (!buffer->data()) throw std::bad_alloc();
+  h.bytes.clear();
+  h.external = reinterpret_cast<const char*>(buffer->data());
+  h.external_size = bytes;
+  h.keeper = buffer;
+  return reinterpret_cast<float*>(buffer->data());
+}
+
 // Folds `bn` (reading conv's only output) into `conv`; false if it does not qualify. W and B
-// are rewritten in place when this Conv is their only reader (the usual case: no copy of the
-// weights), else the folded values are new initializers.
+// are rewritten in place when this Conv is their only reader and their bytes are owned (no
+// copy of the weights); W still in the model file is folded on its way to GM; when another
+// node reads them the folded values are new initializers.
 bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::string, size_t>& readers) {
   if (bn.attr_int("training_mode", 0) != 0 || bn.attr_int("spatial", 1) != 1) return false;
   for (const auto& [name, value] : bn.attributes) {
@@ -54,28 +81,59 @@ bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::st
   // ONNX BatchNormalization: y = (x - mean) / sqrt(var + epsilon) * scale + B
   // (https://onnx.ai/onnx/operators/onnx__BatchNormalization.html), x = conv(X, W) + bias.
   const double epsilon = bn.attr_float("epsilon", 1e-5f);
-  // The output initializer for `name`: itself when only this Conv reads it, else a new one.
-  auto writable = [&](const std::string& name, const TensorDesc& desc, const char* suffix) -> std::string {
+  std::vector<double> factor(static_cast<size_t>(channels));
+  for (int64_t c = 0; c < channels; ++c) factor[size_t(c)] = double(scale[c]) / std::sqrt(double(var[c]) + epsilon);
+  // Where folded values go: the tensor itself when only this Conv reads it, else a new
+  // initializer (named after the Conv).
+  auto target = [&](const std::string& name, const TensorDesc& desc, const char* suffix) -> std::string {
     auto r = readers.find(name);
     if (!name.empty() && r != readers.end() && r->second == 1) return name;
     HostTensor h;
     h.desc = desc;
     h.desc.name = unused_name(m, conv.name + suffix);
-    h.bytes.resize(size_t(desc.elements()) * 4);
+    m.tensors[h.desc.name] = h.desc;
     const std::string fresh = h.desc.name;
-    m.tensors[fresh] = h.desc;
     m.initializers[fresh] = std::move(h);
     return fresh;
   };
-  const std::string w_name = writable(conv.inputs[1], w, ".W_bn_folded");
   const std::string b_name =
-      writable(has_bias ? conv.inputs[2] : std::string(), TensorDesc{"", DType::Float, {channels}}, ".B_bn_folded");
-  auto* fw = reinterpret_cast<float*>(&m.initializers.at(w_name).bytes[0]);
-  auto* fb = reinterpret_cast<float*>(&m.initializers.at(b_name).bytes[0]);
-  for (int64_t c = 0; c < channels; ++c) {
-    const double s = double(scale[c]) / std::sqrt(double(var[c]) + epsilon);
-    for (int64_t i = 0; i < per_channel; ++i) fw[c * per_channel + i] = float(double(weights[c * per_channel + i]) * s);
-    fb[c] = float(((has_bias ? double(bias[c]) : 0.0) - double(mean[c])) * s + double(shift[c]));
+      target(has_bias ? conv.inputs[2] : std::string(), TensorDesc{"", DType::Float, {channels}}, ".B_bn_folded");
+  {
+    const std::shared_ptr<const void> bias_storage = has_bias ? m.initializers.at(conv.inputs[2]).keeper : nullptr;
+    HostTensor& b_out = m.initializers.at(b_name);
+    const bool in_place = has_bias && b_name == conv.inputs[2] && !b_out.external;
+    float* fb = in_place ? reinterpret_cast<float*>(&b_out.bytes[0]) : fresh_floats(b_out, channels);
+    for (int64_t c = 0; c < channels; ++c) {
+      fb[c] = float(((has_bias ? double(bias[c]) : 0.0) - double(mean[c])) * factor[size_t(c)] + double(shift[c]));
+    }
+  }
+  const HostTensor& w_in = m.initializers.at(conv.inputs[1]);
+  const std::string w_name = target(conv.inputs[1], w, ".W_bn_folded");
+  HostTensor& w_out = m.initializers.at(w_name);
+  if (w_in.external) {
+    // Weights still in the model file are folded when they are copied to GM (HostTensor::make),
+    // into a buffer reused for every tensor: a network's folded weights never all sit in host
+    // memory, which a virtualised host fills slowly. The file stays mapped meanwhile.
+    auto fold = [keeper = w_in.keeper, weights, factor, per_channel](char* out) {
+      auto* fw = reinterpret_cast<float*>(out);
+      for (size_t c = 0; c < factor.size(); ++c) {
+        const size_t at = c * size_t(per_channel);
+        for (int64_t i = 0; i < per_channel; ++i) fw[at + i] = float(double(weights[at + i]) * factor[c]);
+      }
+    };
+    w_out.bytes.clear();
+    w_out.external = nullptr;
+    w_out.external_size = 0;
+    w_out.keeper.reset();
+    w_out.make = std::move(fold);
+  } else {
+    // Owned bytes: in place when this Conv is the only reader.
+    float* fw = w_name == conv.inputs[1] ? reinterpret_cast<float*>(&w_out.bytes[0]) : fresh_floats(w_out, w.elements());
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t i = 0; i < per_channel; ++i) {
+        fw[c * per_channel + i] = float(double(weights[c * per_channel + i]) * factor[size_t(c)]);
+      }
+    }
   }
   m.tensors.erase(conv.outputs[0]);  // the intermediate value disappears
   conv.inputs.resize(3);

@@ -148,7 +148,16 @@ GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs,
     if (bytes && desc.bytes() > 0) device.memcpy(t.data, bytes, desc.bytes(), Device::Copy::HostToDevice);
     tensors[desc.name] = t;
   };
-  for (const auto& [name, init] : model.initializers) place(init.desc, init.bytes.data(), true);
+  std::vector<char> made;  // initializers made on demand (HostTensor::make), one at a time
+  for (const auto& [name, init] : model.initializers) {
+    if (init.make) {
+      made.resize(std::max(made.size(), init.size()));
+      init.copy_to(made.data());
+      place(init.desc, made.data(), true);
+    } else {
+      place(init.desc, init.data(), true);
+    }
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorDesc& want = model.tensors.at(model.inputs[i]);
     const HostTensor& in = inputs[i];
@@ -156,7 +165,7 @@ GraphResult run_model(const Model& model, const std::vector<HostTensor>& inputs,
       raise(model.file, "input {} '{}': the data is {} {}, the model expects {} {}", i, want.name,
             dtype_name(in.desc.type), shape_text(in.desc.shape), dtype_name(want.type), shape_text(want.shape));
     }
-    place(want, in.bytes.data(), false);
+    place(want, in.data(), false);
   }
 
   // The last node that reads each value; graph outputs live to the end.

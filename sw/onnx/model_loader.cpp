@@ -4,6 +4,7 @@
 #include <cstring>
 #include <climits>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>
@@ -66,6 +67,127 @@ bool parse_file(const std::string& path, const char* what, google::protobuf::Mes
   return message.ParseFromArray(file.data(), int(file.size()));
 }
 
+// ---- Large initializers' raw_data left in the mapped file ----
+//
+// protobuf copies every bytes field out of the buffer it parses. For a model that is its
+// weights, 100 MB for ResNet-50, copied into freshly allocated memory. So before parsing, one
+// pass over the protobuf wire format (https://protobuf.dev/programming-guides/encoding/)
+// writes the model again without the raw_data of large initializers (ModelProto.graph = 7,
+// GraphProto.initializer = 5, TensorProto.raw_data = 9, from onnx/onnx.proto) and notes
+// where each one lies in the file. Small ones (shape inputs that shape inference reads) stay.
+constexpr size_t kLeaveInFileBytes = 64 * 1024;
+
+struct RawSpan {
+  const char* data = nullptr;  // nullptr: the initializer keeps its raw_data (if any)
+  size_t size = 0;
+};
+
+class WireReader {
+ public:
+  WireReader(const char* begin, const char* end) : p_(begin), end_(end) {}
+  bool done() const { return p_ == end_; }
+  const char* at() const { return p_; }
+  bool varint(uint64_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 64 && p_ < end_; shift += 7) {
+      const auto byte = static_cast<uint8_t>(*p_++);
+      *v |= uint64_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return true;
+    }
+    return false;
+  }
+  // One field: its number, wire type and, for a length-delimited one, its payload.
+  bool field(uint32_t* number, uint32_t* wire_type, const char** payload, size_t* length) {
+    uint64_t tag;
+    if (!varint(&tag)) return false;
+    *number = uint32_t(tag >> 3);
+    *wire_type = uint32_t(tag & 7);
+    *payload = nullptr;
+    *length = 0;
+    uint64_t v;
+    switch (*wire_type) {
+      case 0: return varint(&v);
+      case 1: return skip(8);
+      case 5: return skip(4);
+      case 2:
+        if (!varint(&v) || v > uint64_t(end_ - p_)) return false;
+        *payload = p_;
+        *length = size_t(v);
+        p_ += v;
+        return true;
+      default: return false;  // groups: ONNX uses none
+    }
+  }
+
+ private:
+  bool skip(size_t n) {
+    if (size_t(end_ - p_) < n) return false;
+    p_ += n;
+    return true;
+  }
+  const char* p_;
+  const char* end_;
+};
+
+void put_varint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(char(uint8_t(v) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(char(v));
+}
+
+void put_length_delimited(std::string& out, uint32_t number, const std::string& payload) {
+  put_varint(out, uint64_t(number) << 3 | 2);
+  put_varint(out, payload.size());
+  out += payload;
+}
+
+// `message` again without the large raw_data of the fields on `path` (field numbers, outermost
+// first; the last one is raw_data); each message at the path's end adds its span to `spans`.
+// False if the bytes are not well-formed protobuf (the real parse then says so).
+bool strip_raw(const char* begin, const char* end, const uint32_t* path, size_t depth, std::string& out,
+               std::vector<RawSpan>& spans) {
+  WireReader in(begin, end);
+  RawSpan span;
+  while (!in.done()) {
+    const char* field_begin = in.at();
+    uint32_t number, wire_type;
+    const char* payload;
+    size_t length;
+    if (!in.field(&number, &wire_type, &payload, &length)) return false;
+    if (wire_type == 2 && number == path[0]) {
+      if (depth == 1) {  // raw_data: the last occurrence counts, as in a parse
+        span = length >= kLeaveInFileBytes ? RawSpan{payload, length} : RawSpan{};
+        if (!span.data) out.append(field_begin, in.at());
+        continue;
+      }
+      std::string inner;
+      if (!strip_raw(payload, payload + length, path + 1, depth - 1, inner, spans)) return false;
+      put_length_delimited(out, number, inner);
+      continue;
+    }
+    out.append(field_begin, in.at());
+  }
+  if (depth == 1) spans.push_back(span);
+  return true;
+}
+
+// The model file, parsed with its large initializers' raw_data left in the mapped file:
+// `spans[i]` is where initializer i's lies (in graph.initializer() order), while `file` lives.
+bool parse_model_file(const MappedFile& file, pb::ModelProto& model, std::vector<RawSpan>& spans) {
+  if (file.size() == 0 || file.size() > size_t(INT_MAX)) return false;
+  const char* bytes = static_cast<const char*>(file.data());
+  static const uint32_t kPath[] = {7, 5, 9};  // graph, initializer, raw_data
+  std::string stripped;
+  spans.clear();
+  if (!strip_raw(bytes, bytes + file.size(), kPath, 3, stripped, spans)) {
+    spans.clear();
+    return model.ParseFromArray(bytes, int(file.size()));
+  }
+  return model.ParseFromString(stripped);
+}
+
 bool dtype_of(int32_t elem_type, DType* type) {
   switch (elem_type) {
     case pb::TensorProto::FLOAT: *type = DType::Float; return true;
@@ -104,8 +226,10 @@ DType checked_dtype(int32_t elem_type, const std::string& where, const std::stri
 }
 
 // A TensorProto's values as dense little-endian bytes (raw_data, else the typed field).
-// raw_data is moved out of `t` (left empty) rather than copied.
-HostTensor host_tensor(pb::TensorProto& t, const std::string& where) {
+// raw_data is moved out of `t` (left empty) rather than copied; `in_file` is raw_data left
+// in the mapped model file, which `file` keeps alive.
+HostTensor host_tensor(pb::TensorProto& t, const std::string& where, const RawSpan& in_file = {},
+                       const std::shared_ptr<const void>& file = nullptr) {
   HostTensor h;
   h.desc.name = t.name();
   h.desc.type = checked_dtype(t.data_type(), where, t.name());
@@ -114,6 +238,16 @@ HostTensor host_tensor(pb::TensorProto& t, const std::string& where) {
     raise(where, "tensor '{}' keeps its data in an external file, which the runtime does not read", t.name());
   }
   const size_t bytes = h.desc.bytes();
+  if (in_file.data) {
+    if (in_file.size != bytes) {
+      raise(where, "tensor '{}' ({} {}): raw_data holds {} bytes, the shape needs {}", t.name(),
+            dtype_name(h.desc.type), fmt::join(h.desc.shape, "x"), in_file.size, bytes);
+    }
+    h.external = in_file.data;
+    h.external_size = in_file.size;
+    h.keeper = file;
+    return h;
+  }
   if (t.has_raw_data()) {
     if (t.raw_data().size() != bytes) {
       raise(where, "tensor '{}' ({} {}): raw_data holds {} bytes, the shape needs {}", t.name(),
@@ -250,7 +384,13 @@ Model load_model(const std::string& path, const std::map<std::string, HostTensor
 }
 
 Model load_model(const std::string& path, const FeedReader& read_feeds) {
-  pb::ModelProto proto = parse_model(path);
+  auto file = std::make_shared<const MappedFile>(path, "model");
+  pb::ModelProto proto;
+  std::vector<RawSpan> in_file;  // by initializer
+  if (!parse_model_file(*file, proto, in_file)) {
+    raise(path, "not a valid ONNX model (the protobuf does not parse: a truncated or damaged file?)");
+  }
+  if (!proto.has_graph() || proto.graph().node_size() == 0) raise(path, "the model has no graph nodes");
   const std::map<std::string, HostTensor>& feeds = read_feeds(input_names(proto));
   Model m;
   m.file = path;
@@ -309,8 +449,10 @@ Model load_model(const std::string& path, const FeedReader& read_feeds) {
   for (const auto& v : graph.input()) add_value(v);
   for (const auto& v : graph.value_info()) add_value(v);
   for (const auto& v : graph.output()) add_value(v);
-  for (auto& t : *graph.mutable_initializer()) {  // after shape inference: their bytes move out
-    HostTensor h = host_tensor(t, path);
+  for (int i = 0; i < graph.initializer_size(); ++i) {  // after shape inference: their bytes move out
+    pb::TensorProto& t = *graph.mutable_initializer(i);
+    // Those added above for feeds come after the file's, and have no span.
+    HostTensor h = size_t(i) < in_file.size() ? host_tensor(t, path, in_file[size_t(i)], file) : host_tensor(t, path);
     m.tensors[t.name()] = h.desc;
     m.initializers[t.name()] = std::move(h);
   }

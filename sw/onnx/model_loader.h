@@ -5,20 +5,40 @@
 // node); nothing here knows about the device.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 #include "sw/onnx/onnx_op.h"
 
 namespace npuvp::onnx {
 
-// A tensor's values on the host: its description and its bytes (little-endian, dense). A
-// std::string so that a parsed initializer's raw_data moves in without a copy (a model's
-// weights are most of its bytes).
+// A tensor's values on the host: its description and its bytes (little-endian, dense), read
+// through data() and size() (or copy_to). They are either owned, in `bytes`, or held elsewhere: a large
+// initializer's raw_data stays where it is in the mapped model file (a model's weights are
+// most of its bytes, and copying them out cost a quarter of loading one), and folded weights
+// live in a buffer of their own; `keeper` keeps that storage alive.
 struct HostTensor {
   TensorDesc desc;
-  std::string bytes;
+  std::string bytes;                   // owned bytes (when `external` is null)
+  const char* external = nullptr;      // else the bytes are here, `external_size` of them
+  size_t external_size = 0;
+  std::shared_ptr<const void> keeper;  // owns what `external` points into
+  // Or the bytes are made on demand, desc.bytes() of them into `out` (BatchNormalization
+  // folded into weights still in the model file); data() is then null: use copy_to.
+  std::function<void(char* out)> make;
+
+  const char* data() const { return external ? external : make ? nullptr : bytes.data(); }
+  size_t size() const { return external ? external_size : make ? desc.bytes() : bytes.size(); }
+  void copy_to(char* out) const {
+    if (make) {
+      make(out);
+    } else if (size() > 0) {
+      std::memcpy(out, data(), size());
+    }
+  }
 };
 
 struct Model {

@@ -288,8 +288,8 @@ void run_layernorm(OpContext& ctx) {
 }  // namespace
 
 void register_norm_ops() {
-  register_op(OpLowering{"BatchNormalization", check_batchnorm, run_batchnorm});
-  register_op(OpLowering{"LayerNormalization", check_layernorm, run_layernorm});
+  register_op(simple_lowering("BatchNormalization", check_batchnorm, run_batchnorm));
+  register_op(simple_lowering("LayerNormalization", check_layernorm, run_layernorm));
 }
 
 }  // namespace npuvp::onnx

@@ -211,9 +211,9 @@ void run_global_average(OpContext& ctx) {
 }  // namespace
 
 void register_pool_ops() {
-  register_op(OpLowering{"MaxPool", check_pool, run_pool});
-  register_op(OpLowering{"AveragePool", check_pool, run_pool});
-  register_op(OpLowering{"GlobalAveragePool", check_global_average, run_global_average});
+  register_op(simple_lowering("MaxPool", check_pool, run_pool));
+  register_op(simple_lowering("AveragePool", check_pool, run_pool));
+  register_op(simple_lowering("GlobalAveragePool", check_global_average, run_global_average));
 }
 
 }  // namespace npuvp::onnx

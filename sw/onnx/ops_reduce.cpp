@@ -239,7 +239,7 @@ void run_reduce_mean(OpContext& ctx) {
 }  // namespace
 
 void register_reduce_ops() {
-  register_op(OpLowering{"ReduceMean", check_reduce_mean, run_reduce_mean});
+  register_op(simple_lowering("ReduceMean", check_reduce_mean, run_reduce_mean));
 }
 
 }  // namespace npuvp::onnx

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 #include "sw/onnx/onnx_op.h"
 
@@ -21,6 +22,17 @@ struct Cores {
   uint32_t ub_bytes = 192 * 1024;
 };
 Cores cores_of(Device& device);
+
+// A lowering with only a check and a run (output_bound and check_target left empty), named
+// field by field rather than by aggregate initialisation, which would leave the others to
+// -Wmissing-field-initializers.
+inline OpLowering simple_lowering(const char* op_type, decltype(OpLowering::check) check, decltype(OpLowering::run) run) {
+  OpLowering l;
+  l.op_type = op_type;
+  l.check = std::move(check);
+  l.run = std::move(run);
+  return l;
+}
 
 // GM bytes of a tensor as the runtime passed it.
 inline double tensor_bytes(const GmTensor* t) { return t ? double(t->desc.bytes()) : 0.0; }

@@ -107,3 +107,30 @@ with open(f"{out}/matmul_weight_data/input_0.pb", "wb") as f:
     f.write(numpy_helper.from_array(mm_a, "a").SerializeToString())
 with open(f"{out}/matmul_weight_data/output_0.pb", "wb") as f:
     f.write(numpy_helper.from_array((mm_a.astype(np.float64) @ mm_b).astype(np.float32), "y").SerializeToString())
+
+# Large initializers (raw_data of 64 KiB and more stays in the mapped model file, the loader's
+# speed path) against the same model with every initializer in the typed float_data field
+# (copied out by the protobuf parse): a Conv with a 1.2 MB weight and a BatchNormalization
+# after it (folded on the 910B into weights of their own), a Reshape whose shape is a small
+# initializer that shape inference reads, and a MatMul with a 256 KB weight.
+big_x = rng.uniform(-1, 1, (1, 128, 6, 6)).astype(np.float32)
+big_init = {
+    "w": rng.uniform(-0.1, 0.1, (256, 128, 3, 3)).astype(np.float32),
+    "scale": rng.uniform(0.5, 1.5, (256,)).astype(np.float32),
+    "shift": rng.uniform(-0.5, 0.5, (256,)).astype(np.float32),
+    "mean": rng.uniform(-0.2, 0.2, (256,)).astype(np.float32),
+    "var": rng.uniform(0.5, 1.0, (256,)).astype(np.float32),
+    "shape": np.array([1, 256 * 6 * 6 // 256, 256], dtype=np.int64),
+    "m": rng.uniform(-0.1, 0.1, (256, 256)).astype(np.float32),
+}
+big_nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["c", "scale", "shift", "mean", "var"], ["b"], name="bn"),
+             helper.make_node("Reshape", ["b", "shape"], ["r"], name="reshape"),
+             helper.make_node("MatMul", ["r", "m"], ["y"], name="mm")]
+for layout, raw in (("raw", True), ("typed", False)):
+    inits = [helper.make_tensor(k, TensorProto.INT64 if v.dtype == np.int64 else TensorProto.FLOAT, v.shape,
+                                v.tobytes() if raw else v.flatten().tolist(), raw=raw) for k, v in big_init.items()]
+    save(f"big_weights_{layout}", big_nodes, [f32("x", [1, 128, 6, 6])], [f32("y", [1, 36, 256])], inits)
+    os.makedirs(f"{out}/big_weights_{layout}_data", exist_ok=True)
+    with open(f"{out}/big_weights_{layout}_data/input_0.pb", "wb") as f:
+        f.write(numpy_helper.from_array(big_x, "x").SerializeToString())

@@ -110,3 +110,15 @@ onnx_cli_test(f32_conv_on_the_910_is_refused_before_running
   ${expect} fail "node #0 \\(Conv\\).*precision float32.*ascend910's cube has no float32 Mmad.*--precision fp16"
   ${cli} run ${onnx_node}/test_conv_with_strides_padding/model.onnx --platform ascend910
   --data ${onnx_node}/test_conv_with_strides_padding/test_data_set_0)
+
+# Large initializers' raw_data is read where it lies in the mapped model file (and folded
+# weights get storage of their own): the same model with every initializer in the typed
+# fields, which protobuf copies out, gives byte-identical outputs (Conv + folded BN, Reshape
+# by a small shape initializer, MatMul).
+onnx_cli_test(raw_data_in_file_matches_typed_fields
+  sh -c "cd ${onnx_models} && rm -f big_weights_raw_data/output_0.pb big_weights_typed_data/output_0.pb && \
+         ${expect} ok 'graph: 1 BatchNormalization nodes folded.*wrote them' ${cli} run big_weights_raw.onnx --platform ascend910b \
+           --mode functional --data big_weights_raw_data && \
+         ${expect} ok 'wrote them' ${cli} run big_weights_typed.onnx --platform ascend910b --mode functional \
+           --data big_weights_typed_data && \
+         cmp big_weights_raw_data/output_0.pb big_weights_typed_data/output_0.pb")
