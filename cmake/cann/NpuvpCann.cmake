@@ -46,7 +46,6 @@ endforeach()
 
 # CMake files at CANN's paths.
 file(RELATIVE_PATH NPUVP_CANN_UP_FROM_CMAKEDIR ${CMAKE_INSTALL_PREFIX}/share/npuvp/cmake ${CMAKE_INSTALL_PREFIX})
-set(NPUVP_CANN_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/npuvp)
 configure_file(cmake/cann/npuvp_cann.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/cann/npuvp_cann.cmake @ONLY)
 configure_file(cmake/cann/tikicpulibConfigVersion.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/cann/tikicpulibConfigVersion.cmake @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/cann/npuvp_cann.cmake DESTINATION share/npuvp/cmake)

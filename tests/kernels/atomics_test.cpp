@@ -28,7 +28,7 @@ using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 
-namespace {
+namespace atomics_test {
 
 constexpr uint32_t kTile = 256;  // elements of the shared tile
 
@@ -114,8 +114,6 @@ uint64_t l2_atomic_bytes(npuvp::Device& dev) {
   }
   return total;
 }
-
-}  // namespace
 
 // 48 AIVs of the full Ascend 910B add f32 tiles into one GM tile at once: the exact sum, and
 // every byte went through an L2 slice's read-modify-write unit.
@@ -421,3 +419,4 @@ TEST(GmAtomicsErrors, AtomicWriteWithoutAnL2IsAnError) {
   EXPECT_THAT(text, IsCoreError("aiv0", "DataCopy", "reached no L2 home node"));
   npuvp::testing::expect_planted({"uninitialized"});  // NPUVP_CHECK=all: the bug is reported
 }
+}  // namespace atomics_test

@@ -19,7 +19,7 @@
 
 using namespace AscendC;
 
-namespace {
+namespace auto_sync_samples_test {
 
 constexpr uint32_t kBlocks = 4;
 
@@ -265,4 +265,4 @@ TEST(AutoSyncSamples, MeanL2NormReadingReduceResultsIsWrongWithoutAutoSync) {
   npuvp::testing::expect_planted({"race", "uninitialized"});  // NPUVP_CHECK=all: the bug is reported
 }
 
-}  // namespace
+}  // namespace auto_sync_samples_test

@@ -17,7 +17,7 @@
 
 using namespace AscendC;
 
-namespace {
+namespace auto_sync_test {
 
 using npuvp::testing::to_gm;
 
@@ -241,4 +241,4 @@ TEST(AutoSync, InsertedFlagsDoNotTouchTheKernelsIds) {
   EXPECT_EQ(syncs(), 1u);
 }
 
-}  // namespace
+}  // namespace auto_sync_test

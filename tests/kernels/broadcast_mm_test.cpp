@@ -11,7 +11,7 @@
 
 using namespace AscendC;
 
-namespace {
+namespace broadcast_mm_test {
 
 // blockCount 2, blockLen 1 (16 elements), srcGap 1 (32 B = 8 floats), dstGap 1 (256 elements):
 // dst fractal 0 has src[0..15] in every row, fractal 2 has src[24..39] in every row.
@@ -85,4 +85,4 @@ TEST(BroadCastVecToMM, UnalignedL0CAddressIsAnError) {
   EXPECT_THAT(error, ::testing::HasSubstr("not aligned to 256 elements"));
 }
 
-}  // namespace
+}  // namespace broadcast_mm_test

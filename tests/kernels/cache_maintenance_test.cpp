@@ -8,7 +8,7 @@
 
 using namespace AscendC;
 
-namespace {
+namespace cache_maintenance_test {
 
 // Block b writes its id to its own slot with SetValue and flushes; after a SyncAll-free
 // second launch, every slot reads back through GetValue after an invalidate.
@@ -48,4 +48,4 @@ TEST(CacheMaintenance, CostsScalarTime) {
   EXPECT_GE(flushing, empty + 100);
 }
 
-}  // namespace
+}  // namespace cache_maintenance_test

@@ -10,7 +10,7 @@
 #include "tests/support/matmul_reference.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace conv2d_test {
 using npuvp::kernels::Conv2dShape;
 
 enum class Core { A2, Coupled910 };
@@ -81,4 +81,4 @@ TEST(Conv2d910, C3_8x8_Cout16_1x3) { check_conv2d(Core::Coupled910, c3_8x8_cout1
 TEST(Conv2d910, C35_11x13_Cout21_3x3_Pad1_Relu_ManyTiles) {
   check_conv2d(Core::Coupled910, c35_11x13_cout21_3x3_pad1(), true);
 }
-}  // namespace
+}  // namespace conv2d_test

@@ -7,7 +7,7 @@
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
 
-namespace {
+namespace cube_910_steps_test {
 using npuvp::kernels::cube_910::padded_len;
 using npuvp::kernels::cube_910::RowCopier;
 
@@ -43,4 +43,4 @@ TEST(Cube910Steps, PadInt8RowsWithAnEvenTail) { check_pad<int8_t>(3, 70); }
 TEST(Cube910Steps, PadInt8RowsOfWholeBlocks) { check_pad<int8_t>(3, 64); }
 TEST(Cube910Steps, PadHalfRows) { check_pad<_Float16>(5, 17); }
 TEST(Cube910Steps, PadFloatRows) { check_pad<float>(5, 5); }
-}  // namespace
+}  // namespace cube_910_steps_test

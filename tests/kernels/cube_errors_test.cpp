@@ -13,7 +13,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::local_at;
 using npuvp::testing::make_device;
 
-namespace {
+namespace cube_errors_test {
 
 MmadParams dims(uint16_t m, uint16_t n, uint16_t k) {
   MmadParams p;
@@ -135,4 +135,4 @@ TEST(CubeErrors, BiasWithoutBiasTableOn910) {
   });
   EXPECT_THAT(e, IsKernelError("Mmad.f32.f16xf16", "this product has no BiasTable (cmatrixSource needs BT)"));
 }
-}  // namespace
+}  // namespace cube_errors_test

@@ -23,7 +23,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace data_copy_pad_test {
 
 // The process's device (one test per process): configured on first use, before any GmAlloc.
 npuvp::Device& device(const char* platform = "core910b") {
@@ -338,4 +338,4 @@ TEST(DataCopyPadErrors, PastTheEndOfUb) {
   EXPECT_THAT(e, IsKernelError("DataCopyPad UB:0x0 <- GM:", "dst"));
   EXPECT_THAT(e, HasSubstr("UB"));
 }
-}  // namespace
+}  // namespace data_copy_pad_test

@@ -28,7 +28,7 @@ using npuvp::testing::make_device;
 using npuvp::testing::to_gm;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace debug_api_test {
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -273,4 +273,4 @@ TEST(DebugApi, ErrorDumpTensorPastTheBuffer) {
   EXPECT_THAT(e, IsKernelError("DumpTensor", "tensor"));
 }
 
-}  // namespace
+}  // namespace debug_api_test

@@ -19,7 +19,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace errors_test {
 
 
 TEST(KernelErrors, MisalignedUbAddress) {
@@ -215,4 +215,4 @@ TEST(KernelErrors, ErrorTimeIsTheSimulatedTimeOfTheIssue) {
 
 }
 
-}  // namespace
+}  // namespace errors_test

@@ -14,7 +14,7 @@
 
 using namespace AscendC;
 
-namespace {
+namespace handwritten_test {
 
 using npuvp::testing::random_vector;
 using npuvp::testing::same_bits;
@@ -201,9 +201,6 @@ TEST(VectorOps, DuplicateInt32) {
                     [](int32_t, int32_t) { return int32_t(-7); }, 1);
 }
 
-}  // namespace
-
-namespace {
 // Kernel locals live on the scalar thread's stack, core.scalar.stack_size bytes with a guard
 // page below it. Both tests walk a local array from its top (next to the caller's frame) down,
 // every 64 B, so a stack smaller than the walk meets the guard page before anything else: the
@@ -248,9 +245,7 @@ TEST(HandwrittenKernels, StackSizeBelowTheMinimumIsAConfigurationError) {
     EXPECT_THAT(npuvp::error_text(e), ::testing::HasSubstr("config @ 0 s: core.scalar.stack_size 16384 is below the minimum 65536 bytes"));
   }
 }
-}  // namespace
 
-namespace {
 // UB -> UB DataCopy (on the V pipe), by count and with gaps.
 TEST(HandwrittenKernels, UbToUbCopies) {
   auto& dev = npuvp::testing::make_device({"platform.cores=1"});
@@ -284,4 +279,4 @@ TEST(HandwrittenKernels, UbToUbCopies) {
     }
   }
 }
-}  // namespace
+}  // namespace handwritten_test

@@ -10,7 +10,7 @@
 #include "sw/runtime/device.h"
 #include "tlm/tracer.h"
 
-namespace {
+namespace image_pipeline_test {
 using npuvp::kernels::ImagePipelineResult;
 
 void expect_pipeline(const ImagePipelineResult& r) {
@@ -53,4 +53,4 @@ TEST(ImagePipelineTest, RunsOn910BWithATrace) {
   }
 }
 
-}  // namespace
+}  // namespace image_pipeline_test

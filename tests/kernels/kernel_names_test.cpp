@@ -19,7 +19,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 using npuvp::testing::to_gm;
 
-namespace {
+namespace kernel_names_test {
 
 // Qualifiers of the newer style compile away.
 __global__ __mix__(1, 2) __aicore__ void mixed_qualifiers(GM_ADDR out) {
@@ -244,4 +244,4 @@ TEST(KernelNames, StdUtilities) {
   EXPECT_EQ(static_cast<float>(Std::sqrt(half(9.0f))), 3.0f);
 }
 
-}  // namespace
+}  // namespace kernel_names_test

@@ -8,7 +8,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/reduce_reference.h"
 
-namespace {
+namespace layernorm_test {
 using npuvp::testing::reduce_sum_count_form;
 
 std::vector<float> layernorm_reference(const std::vector<float>& x, const std::vector<float>& gamma,
@@ -61,4 +61,4 @@ void check_layernorm(const std::string& platform, uint32_t blocks, uint32_t rows
 TEST(Layernorm, Coupled910_8Cores_16x768) { check_layernorm("minimal", 8, 16, 768); }
 TEST(Layernorm, Coupled910_OddRows_5x40) { check_layernorm("minimal", 2, 5, 40); }
 TEST(Layernorm, A2Core_3x1000) { check_layernorm("core910b", 1, 3, 1000); }
-}  // namespace
+}  // namespace layernorm_test

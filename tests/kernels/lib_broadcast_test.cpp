@@ -7,7 +7,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
 
-namespace {
+namespace lib_broadcast_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -61,4 +61,4 @@ TEST(LibBroadcastTiling, NoTemporaryBuffer) {
   EXPECT_EQ(minV, 0u);
 }
 
-}  // namespace
+}  // namespace lib_broadcast_test

@@ -19,7 +19,7 @@ TILING_DATA_FIELD_DEF_STRUCT(ConfusionTransposeTiling, ct);
 END_TILING_DATA_DEF;
 }  // namespace optiling
 
-namespace {
+namespace lib_confusion_transpose_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -200,4 +200,4 @@ TEST(LibConfusionTransposeTiling, Sizes) {
   EXPECT_EQ(t.get_param6(), 2u * 3 * 16 * 32);
 }
 
-}  // namespace
+}  // namespace lib_confusion_transpose_test

@@ -7,7 +7,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
 
-namespace {
+namespace lib_dropout_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -69,4 +69,4 @@ TEST(LibDropOutErrors, MaskShape) {
   EXPECT_THAT(err, npuvp::testing::IsKernelError("DropOut", "maskLastAxis must be srcLastAxis (bytes) or"));
 }
 
-}  // namespace
+}  // namespace lib_dropout_test

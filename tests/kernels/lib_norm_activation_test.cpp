@@ -11,7 +11,7 @@
 #include "tests/support/lib_harness.h"
 #include "tests/support/reduce_reference.h"
 
-namespace {
+namespace lib_norm_activation_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -277,4 +277,4 @@ TEST(LibGeluTiling, TmpSizes) {
   EXPECT_EQ(maxV, 256u);
 }
 
-}  // namespace
+}  // namespace lib_norm_activation_test

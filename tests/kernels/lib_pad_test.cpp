@@ -8,7 +8,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
 
-namespace {
+namespace lib_pad_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -135,4 +135,4 @@ TEST(LibPadTiling, Sizes) {
   EXPECT_EQ(t.get_tmpBuffer1RowNum(), 16u);
 }
 
-}  // namespace
+}  // namespace lib_pad_test

@@ -9,7 +9,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
 
-namespace {
+namespace lib_reduce_xor_sum_test {
 
 using npuvp::testing::UbOperand;
 
@@ -67,4 +67,4 @@ TEST(LibReduceXorSumErrors, TmpTooSmall) {
   EXPECT_THAT(err, npuvp::testing::IsKernelError("ReduceXorSum", "the temporary buffer holds 64 bytes"));
 }
 
-}  // namespace
+}  // namespace lib_reduce_xor_sum_test

@@ -12,7 +12,7 @@
 #include "tests/support/lib_harness.h"
 #include "tests/support/reduce_reference.h"
 
-namespace {
+namespace lib_softmax_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -283,4 +283,4 @@ TEST(LibSoftMaxTiling, TmpSizesAndSplit) {
   EXPECT_EQ(t.GetDataSize(), 64u);
 }
 
-}  // namespace
+}  // namespace lib_softmax_test

@@ -13,7 +13,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
 
-namespace {
+namespace lib_sort_proposal_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -187,4 +187,4 @@ TEST(SortTiling, TmpSizesA2) {
   EXPECT_EQ(AscendC::GetSortTmpSize(*p, 128, 2), 128u * 8);
 }
 
-}  // namespace
+}  // namespace lib_sort_proposal_test

@@ -12,7 +12,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
 
-namespace {
+namespace lib_sort_topk_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -154,4 +154,4 @@ TEST(LibTopKErrors, KLargerThanN) {
   EXPECT_THAT(err, npuvp::testing::IsKernelError("TopK", "k = 41 must be in [1, n = 40]"));
 }
 
-}  // namespace
+}  // namespace lib_sort_topk_test

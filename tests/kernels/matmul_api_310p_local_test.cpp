@@ -24,7 +24,7 @@ static_assert(std::is_same<decltype(CubeFormat::ND), AscendC::CubeFormat>::value
 static_assert(CFG_NORM.doNorm && AscendC::CFG_NORM.doNorm && !matmul::CFG_MDL.doNorm, "CFG_NORM / CFG_MDL");
 static_assert(!GetMDLConfig().doNorm && GetNormalConfig().doNorm, "the config builders at global scope");
 
-namespace {
+namespace matmul_api_310p_local_test {
 using namespace AscendC;
 
 TEST(MatmulApiNames, CeilAndKernelConstants) {
@@ -113,4 +113,4 @@ TEST(MatmulApi310pLocalC, WithLocalWorkspace) { check_local_c(true, 256); }
 // No workspace: the Matmul takes its drain buffers from the pipe (two 128 x 128 M blocks).
 TEST(MatmulApi310pLocalC, OwnDrainBuffer) { check_local_c(false, 128); }
 
-}  // namespace
+}  // namespace matmul_api_310p_local_test

@@ -15,7 +15,7 @@
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
-namespace {
+namespace matmul_api_coupled_test {
 using namespace AscendC;
 
 struct Case {
@@ -169,4 +169,4 @@ TEST(MatmulApi310pEfficiency, Ascend310p_4096) {
   EXPECT_GE(fraction, 0.75);
 }
 
-}  // namespace
+}  // namespace matmul_api_coupled_test

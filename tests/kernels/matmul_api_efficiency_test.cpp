@@ -9,7 +9,7 @@
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
-namespace {
+namespace matmul_api_efficiency_test {
 using namespace AscendC;
 
 double fraction_of_cube_peak(const char* platform, uint32_t size) {
@@ -64,4 +64,4 @@ double fraction_of_cube_peak(const char* platform, uint32_t size) {
 // block) and at the MTE2 reads' L2 latency.
 TEST(MatmulApiEfficiency, Ascend910b_4096) { EXPECT_GE(fraction_of_cube_peak("ascend910b", 4096), 0.80); }
 
-}  // namespace
+}  // namespace matmul_api_efficiency_test

@@ -14,7 +14,7 @@
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
-namespace {
+namespace matmul_api_formats_test {
 using namespace AscendC;
 
 // The row-major [rows, cols] matrix v in NZ: bands of 16 columns, each rows16 x 16, pad zero.
@@ -179,4 +179,4 @@ TEST(MatmulApiFormats, NzCIsAClearError) {
   EXPECT_NE(err.find("an NZ-format C is not"), std::string::npos) << err;
 }
 
-}  // namespace
+}  // namespace matmul_api_formats_test

@@ -13,7 +13,7 @@
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
-namespace {
+namespace matmul_api_regist_test {
 using namespace AscendC;
 
 using MM = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
@@ -80,4 +80,4 @@ TEST(MatmulApiRegist, InsideAFunctionReturningAValue) {
   EXPECT_EQ(npuvp::testing::first_mismatch(gc, want), -1);
 }
 
-}  // namespace
+}  // namespace matmul_api_regist_test

@@ -28,7 +28,7 @@ END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(AddCustom, AddCustomTilingData)
 }  // namespace optiling
 
-namespace {
+namespace matmul_api_test {
 using namespace AscendC;
 
 struct Case {
@@ -461,4 +461,4 @@ TEST(MatmulApi, SysWorkspace) {
   EXPECT_EQ(user, ws + (16u << 20));
 }
 
-}  // namespace
+}  // namespace matmul_api_test

@@ -16,7 +16,7 @@
 #include "tests/support/matmul_reference.h"
 #include "tikicpulib.h"
 
-namespace {
+namespace matmul_efficiency_test {
 using npuvp::kernels::MatmulNzTiling;
 using npuvp::kernels::MatmulShape;
 using nlohmann::json;
@@ -159,4 +159,4 @@ TEST(MatmulEfficiency, Gemm4096On910BReaches75PercentOfCubePeak) { expect_gemm_e
 TEST(MatmulEfficiency, Gemm4096On910Reaches75PercentOfCubePeak) { expect_gemm_efficiency("ascend910", 4096, 0.75); }
 TEST(MatmulEfficiency, Gemm4096On310PReaches75PercentOfCubePeak) { expect_gemm_efficiency("ascend310p", 4096, 0.75); }
 
-}  // namespace
+}  // namespace matmul_efficiency_test

@@ -18,7 +18,7 @@
 #include "tlm/stats.h"
 #include "tests/support/sanitizer_expect.h"
 
-namespace {
+namespace matmul_softmax_test {
 using npuvp::Device;
 using npuvp::LaunchOptions;
 using npuvp::kernels::FusedOptions;
@@ -198,4 +198,4 @@ TEST(MatmulSoftmax910BErrors, AnAivOnlyLaunchIsAnError) {
               npuvp::testing::IsCoreError("aiv0", "KERNEL_TASK_TYPE_DEFAULT", ""));
 }
 
-}  // namespace
+}  // namespace matmul_softmax_test

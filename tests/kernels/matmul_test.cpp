@@ -12,7 +12,7 @@
 #include "tikicpulib.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace matmul_test {
 using npuvp::kernels::MatmulShape;
 
 enum class Core { A2, Coupled910 };
@@ -58,9 +58,7 @@ TEST(MatmulA2, F32Out_200x130x300) { check_matmul_a2<float>(200, 130, 300); }
 TEST(MatmulA2, F32Out_64x300x520) { check_matmul_a2<float>(64, 300, 520); }
 TEST(MatmulA2, F16Out_17x33x50) { check_matmul_a2<half>(17, 33, 50); }
 TEST(MatmulA2, F16Out_256x144x272) { check_matmul_a2<half>(256, 144, 272); }
-}  // namespace
 
-namespace {
 // int8 x int8 -> int32, exact with two's-complement wrap; B given transposed.
 void check_matmul_int8(Core core, uint32_t m, uint32_t n, uint32_t k) {
   auto& dev = npuvp::testing::make_device({}, core == Core::A2 ? "core910b" : "core910");
@@ -106,9 +104,7 @@ TEST(MatmulInt8_910, Int8_19x45x70) { check_matmul_int8_910(19, 45, 70); }
 TEST(MatmulInt8_910, Int8_16x16x40) { check_matmul_int8_910(16, 16, 40); }
 TEST(MatmulInt8_910, Int8_33x17x31) { check_matmul_int8_910(33, 17, 31); }
 TEST(MatmulInt8_910, Int8_130x140x600) { check_matmul_int8_910(130, 140, 600); }
-}  // namespace
 
-namespace {
 // Coupled 910: padding pre-pass, strided NZ copies, matrix-mode L0C -> UB, unpadding post-pass.
 template <class CT>
 void check_matmul_910(uint32_t m, uint32_t n, uint32_t k) { check_matmul<CT>(Core::Coupled910, m, n, k, 3); }
@@ -118,9 +114,7 @@ TEST(Matmul910, F32Out_17x33x50) { check_matmul_910<float>(17, 33, 50); }
 TEST(Matmul910, F32Out_200x130x300) { check_matmul_910<float>(200, 130, 300); }
 TEST(Matmul910, F16Out_17x33x50) { check_matmul_910<half>(17, 33, 50); }
 TEST(Matmul910, F16Out_144x150x272) { check_matmul_910<half>(144, 150, 272); }
-}  // namespace
 
-namespace {
 // The reference computes row blocks with k outer; it must give, bit for bit, what the
 // contract's definition gives: each element's products summed in increasing k, one rounding
 // per addition. Checked at a shape that leaves a partial row block, on values that overflow,
@@ -179,4 +173,4 @@ TEST(MatmulReference, ThreadsGiveTheSameBitsAndReportProgress) {
     }
   }
 }
-}  // namespace
+}  // namespace matmul_test

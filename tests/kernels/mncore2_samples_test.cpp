@@ -10,7 +10,7 @@
 #include "tests/support/error_of.h"
 
 namespace npuvp::mncore {
-namespace {
+namespace mncore2_samples_test {
 
 using npuvp::testing::error_of;
 
@@ -101,5 +101,5 @@ TEST(MncoreSamples, GemmThatDoesNotFitIsAClearError) {
   EXPECT_TRUE(kernels::run_gemm(m, 8).passed);
 }
 
-}  // namespace
+}  // namespace mncore2_samples_test
 }  // namespace npuvp::mncore

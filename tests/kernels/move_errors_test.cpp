@@ -17,7 +17,7 @@ using npuvp::testing::local_at;
 using npuvp::testing::make_device;
 namespace isa = npuvp::aicore;
 
-namespace {
+namespace move_errors_test {
 
 template <class T>
 GlobalTensor<T> gm(void* p) {
@@ -247,4 +247,4 @@ TEST(MoveErrors, FixpipeMSizeZero) {
   });
   EXPECT_THAT(e, IsKernelError("Fixpipe.f32->f32 GM:", "m_size = 0 is outside [1, 4095]"));
 }
-}  // namespace
+}  // namespace move_errors_test

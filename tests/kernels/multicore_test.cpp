@@ -13,7 +13,7 @@
 #include "tikicpulib.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace multicore_test {
 using npuvp::Device;
 using npuvp::kernels::MatmulShape;
 
@@ -112,4 +112,4 @@ TEST(VectorMultiCore, SampleDefaultIsOneBlockPerCore) { expect_sample_passes("ad
 
 TEST(Matmul910MultiCore, SampleUsesEveryCoreOf910) { expect_sample_passes("matmul", 0); }
 
-}  // namespace
+}  // namespace multicore_test

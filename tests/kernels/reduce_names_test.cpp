@@ -22,7 +22,7 @@ using npuvp::testing::make_device;
 using npuvp::testing::to_gm;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace reduce_names_test {
 
 template <class T>
 uint32_t bits(T x) {
@@ -290,4 +290,4 @@ TEST(ReduceNames, ErrorReduceRepeatNegativeStride) {
   EXPECT_THAT(e, IsKernelError("WholeReduceSum", "dstRepStride"));
 }
 
-}  // namespace
+}  // namespace reduce_names_test

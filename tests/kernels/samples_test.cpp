@@ -4,7 +4,7 @@
 #include "tests/support/device_fixture.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace samples_test {
 using npuvp::kernels::find_sample;
 
 void expect_passes(const char* name, uint32_t blocks, const char* platform = "minimal") {
@@ -52,4 +52,4 @@ TEST(SampleKernels, PipesOverlapInDoubleBufferedAdd) {
   EXPECT_LT(dev.last_run().cycles, sum);
   EXPECT_GT(st.value("core0.V.instructions"), 0u);
 }
-}  // namespace
+}  // namespace samples_test

@@ -20,7 +20,7 @@
 using namespace AscendC;
 using npuvp::check::Sanitizer;
 
-namespace {
+namespace sanitizer_battery_test {
 
 using npuvp::testing::random_vector;
 using npuvp::testing::to_gm;
@@ -1009,4 +1009,4 @@ TEST(SanitizerBattery, BlocksWritingInterleavedGmRowsAreSilent) {
   silent();
 }
 
-}  // namespace
+}  // namespace sanitizer_battery_test

@@ -17,7 +17,7 @@
 using namespace AscendC;
 using npuvp::check::Sanitizer;
 
-namespace {
+namespace sanitizer_gm_bounds_test {
 
 constexpr uint32_t kN = 100;        // floats the host asks for: 400 B, not whole 32 B blocks
 constexpr uint32_t kBlocks = 104;   // the floats of the whole blocks a DataCopy moves: 416 B
@@ -112,4 +112,4 @@ TEST(SanitizerGmBounds, DataCopyPadOfTheRequestedBytesIsSilent) {
   EXPECT_EQ(std::memcmp(gz, x.data(), kN * 4), 0);
 }
 
-}  // namespace
+}  // namespace sanitizer_gm_bounds_test

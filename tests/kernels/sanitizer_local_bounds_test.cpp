@@ -14,7 +14,7 @@
 using namespace AscendC;
 using npuvp::check::Sanitizer;
 
-namespace {
+namespace sanitizer_local_bounds_test {
 
 constexpr int kN = 256;  // floats per queue buffer
 
@@ -68,4 +68,4 @@ TEST(SanitizerLocalBounds, TensorInsideItsQueueBufferSilent) {
   EXPECT_EQ(s->finish(), 0);
 }
 
-}  // namespace
+}  // namespace sanitizer_local_bounds_test

@@ -16,7 +16,7 @@
 #include "tests/support/matmul_reference.h"
 #include "tikicpulib.h"
 
-namespace {
+namespace sanitizer_matmul910_test {
 
 using nlohmann::json;
 using npuvp::kernels::MatmulShape;
@@ -69,4 +69,4 @@ TEST(SanitizerMatmul910, EightBlocksSharingBandsNoRace) { expect_clean(300, 260,
 // 4 blocks over a 2 x 2 grid (both pads).
 TEST(SanitizerMatmul910, FourBlocksNoRace) { expect_clean(256 + 17, 256 + 9, 45, 4); }
 
-}  // namespace
+}  // namespace sanitizer_matmul910_test

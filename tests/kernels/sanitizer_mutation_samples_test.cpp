@@ -27,7 +27,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/device_fixture.h"
 
-namespace {
+namespace sanitizer_mutation_samples_test {
 
 using nlohmann::json;
 using npuvp::check::Sanitizer;
@@ -137,4 +137,4 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{"conv2d", "core910"}, std::pair{"prefix_sum", "minimal"}),
     [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
-}  // namespace
+}  // namespace sanitizer_mutation_samples_test

@@ -17,7 +17,7 @@
 #include "tests/support/kernel_data.h"
 #include "tikicpulib.h"
 
-namespace {
+namespace sanitizer_samples_test {
 
 using nlohmann::json;
 using npuvp::check::Sanitizer;
@@ -176,4 +176,4 @@ TEST(SanitizerMutation, EverySyncOfTheSampleAddRemovedInTurn) {
   EXPECT_GT(races, 0);
 }
 
-}  // namespace
+}  // namespace sanitizer_samples_test

@@ -20,7 +20,7 @@
 using namespace AscendC;
 using npuvp::check::Sanitizer;
 
-namespace {
+namespace sanitizer_test {
 
 using npuvp::testing::random_vector;
 using npuvp::testing::to_gm;
@@ -456,4 +456,4 @@ TEST(Sanitizer, UnknownCheckIsAnError) {
   EXPECT_TRUE(all.race && all.memory && all.init && all.sync);
 }
 
-}  // namespace
+}  // namespace sanitizer_test

@@ -12,7 +12,7 @@
 #include "tikicpulib.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace scaling_test {
 using npuvp::Device;
 using npuvp::Stats;
 using nlohmann::json;
@@ -226,4 +226,4 @@ TEST(HostBridge, CopyOutsideGmIsAClearError) {
   EXPECT_THAT(error, ::testing::HasSubstr("the source is a null pointer"));
 }
 
-}  // namespace
+}  // namespace scaling_test

@@ -9,7 +9,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/reduce_reference.h"
 
-namespace {
+namespace softmax_test {
 
 std::vector<float> softmax_reference(const std::vector<float>& x, uint32_t rows, uint32_t cols) {
   std::vector<float> y(x.size());
@@ -51,4 +51,4 @@ TEST(Softmax, Coupled910_8Cores_16x1024) { check_softmax("minimal", 8, 16, 1024)
 TEST(Softmax, Coupled910_OddRows_7x72) { check_softmax("minimal", 3, 7, 72); }
 TEST(Softmax, A2Core_5x200) { check_softmax("core910b", 1, 5, 200); }
 TEST(Softmax, A2Core_1x8) { check_softmax("core910b", 1, 1, 8); }
-}  // namespace
+}  // namespace softmax_test

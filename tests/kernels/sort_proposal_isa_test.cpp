@@ -12,7 +12,7 @@
 #include "tests/support/kernel_data.h"
 #include "tests/support/lib_harness.h"
 
-namespace {
+namespace sort_proposal_isa_test {
 
 using npuvp::testing::UbOperand;
 using npuvp::testing::same_bits;
@@ -102,4 +102,4 @@ TEST(ProposalIsa, RpSort16Alignment) {
   EXPECT_THAT(err, npuvp::testing::IsKernelError("RpSort16", "not 32 B aligned"));
 }
 
-}  // namespace
+}  // namespace sort_proposal_isa_test

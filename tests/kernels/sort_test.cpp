@@ -22,7 +22,7 @@ using npuvp::testing::make_device;
 using npuvp::testing::to_gm;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace sort_test {
 
 // A record as Sort32.md lays it out: the score in the low bytes, the index in the high 4 B.
 template <class T>
@@ -308,4 +308,4 @@ TEST(Sort, ErrorMrgSortRepeatsOverQueuesNotBackToBack) {
   EXPECT_THAT(e, IsKernelError("MrgSort.f32", "repeatTimes 2 needs four queues (validBit 15) of one length stored back to back"));
 }
 
-}  // namespace
+}  // namespace sort_test

@@ -25,7 +25,7 @@ using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 
-namespace {
+namespace sync_all_test {
 
 constexpr uint32_t kTile = 64;  // int32 elements per block's tile
 
@@ -92,8 +92,6 @@ npuvp::LaunchOptions of_type(npuvp::aicore::KernelType type) {
   o.kernel_type = type;
   return o;
 }
-
-}  // namespace
 
 // The control: without a barrier most blocks read their neighbour's tile before it is written.
 TEST(SyncAll, WithoutItPhaseTwoReadsStaleData910B) {
@@ -280,3 +278,4 @@ TEST(SyncAllErrors, SoftFormBlockThatNeverArrivesIsADeadlock910) {
               AllOf(HasSubstr("deadlock"), HasSubstr("waiting in SyncAll(gmWorkspace, ubWorkspace)")));
   npuvp::testing::expect_planted({"sync"});  // NPUVP_CHECK=all: the bug is reported
 }
+}  // namespace sync_all_test

@@ -18,7 +18,7 @@
 #include "tlm/stats.h"
 #include "tlm/tracer.h"
 
-namespace {
+namespace timing_test {
 using npuvp::Stats;
 using nlohmann::json;
 using Overrides = std::vector<std::string>;
@@ -448,4 +448,4 @@ TEST(Timing, ScalarHeavyKernelIsVisiblySlower) {
   EXPECT_GT(scalar.get<double>(), 10 * vector.get<double>());
 }
 
-}  // namespace
+}  // namespace timing_test

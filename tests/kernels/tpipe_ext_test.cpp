@@ -18,13 +18,12 @@ using npuvp::testing::IsKernelError;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 
-namespace {
+namespace tpipe_ext_test {
 float* gm_floats(size_t n, float first) {
   auto* p = static_cast<float*>(GmAlloc(n * 4));
   for (size_t i = 0; i < n; ++i) p[i] = first + float(i);
   return p;
 }
-}  // namespace
 
 TEST(TPipeExt, GetTPipePtrIsTheKernelsPipe) {
   auto& dev = make_device({}, "core910");
@@ -263,3 +262,4 @@ TEST(TPipeExt, InitSocStateTurnsAtomicsOff910B) {
   });
   for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(out[i], 1.0f + float(i)) << i;
 }
+}  // namespace tpipe_ext_test

@@ -26,7 +26,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace vector_basic_test {
 
 // The process's device (one test per process): configured on first use, before any GmAlloc.
 npuvp::Device& device(const char* platform = "core910b") {
@@ -565,4 +565,4 @@ TEST(VectorBasicErrors, CompareOperatorNeedsWholeRepeats) {
   EXPECT_THAT(e, IsKernelError("Compare", "count 100 of f32 is not a whole number of 256 B repeats"));
 }
 
-}  // namespace
+}  // namespace vector_basic_test

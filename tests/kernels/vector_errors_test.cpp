@@ -15,7 +15,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace vector_errors_test {
 
 TEST(VectorErrors, ContinuousMaskOutOfRangeForHalf) {
   auto& dev = make_device({}, "core910");
@@ -69,4 +69,4 @@ TEST(VectorErrors, DtypeNotLegalForTheOp) {
   });
   EXPECT_THAT(e, IsKernelError("Exp.s32", "Exp does not support s32"));
 }
-}  // namespace
+}  // namespace vector_errors_test

@@ -27,7 +27,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace vector_ops_test {
 
 // ---- Host side.
 
@@ -672,4 +672,4 @@ TEST(VectorIsaKernels, ErrorReduceMaxHalfIndexWouldOverflow) {
   EXPECT_THAT(e, IsKernelError("ReduceMax.f16", "an index above 65535 does not fit the 16-bit index slot"));
 }
 
-}  // namespace
+}  // namespace vector_ops_test

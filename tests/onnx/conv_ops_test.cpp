@@ -9,7 +9,7 @@
 #include "tests/onnx/op_harness.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace conv_ops_test {
 using npuvp::onnx::AttributeValue;
 using npuvp::onnx::Precision;
 using namespace npuvp::testing;
@@ -170,9 +170,6 @@ TEST(ConvOps, RefusesAutoPadUnknown) {
   EXPECT_NE(text.find("'auto_pad' = 'SAME'"), std::string::npos) << text;
 }
 
-}  // namespace
-
-namespace {
 // The coupled 910: the same path as the 310P (aligned im2col rows, matmul_910, unpad).
 TEST(ConvOps910, Fp16_Stride2_OddShape_Batch2) { check("ascend910", Precision::Fp16, stride2_odd()); }
 TEST(ConvOps910, Fp16_Conv1D) { check("ascend910", Precision::Fp16, conv_1d()); }
@@ -182,9 +179,7 @@ ConvCase depthwise_1d() { return {{2, 6, 33}, {6, 1, 5}, {{"group", int64_t(6)},
 TEST(ConvOps910B, DepthwiseWideDilated) { check("ascend910b", Precision::Fp32, depthwise_wide()); }
 TEST(ConvOps910B, Depthwise1D) { check("ascend910b", Precision::Fp32, depthwise_1d()); }
 TEST(ConvOps310P, DepthwiseStride2) { check("ascend310p", Precision::Fp16, depthwise()); }
-}  // namespace
 
-namespace {
 TEST(ConvOps, RefusesAWindowTooWideForUbBeforeRunning) {
   npuvp::onnx::register_conv_ops();
   const auto node = make_node("Conv", 2, {});
@@ -194,13 +189,11 @@ TEST(ConvOps, RefusesAWindowTooWideForUbBeforeRunning) {
   EXPECT_NE(text.find("node 'n0' (Conv)"), std::string::npos) << text;
   EXPECT_NE(text.find("does not fit the vector unit's buffer"), std::string::npos) << text;
 }
-}  // namespace
 
-namespace {
 // The 310P cube has no f32 Mmad: an f32 Conv is an error naming the node and the way out.
 TEST(ConvOps310P, Fp32IsRefusedWithAHint) {
   const std::string text = error_of([&] { check("ascend310p", Precision::Fp32, pad1_3x3()); });
   EXPECT_NE(text.find("node 'n0' (Conv)"), std::string::npos) << text;
   EXPECT_NE(text.find("--precision fp16"), std::string::npos) << text;
 }
-}  // namespace
+}  // namespace conv_ops_test

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include "tests/onnx/op_harness.h"
 
-namespace {
+namespace conv_perf_test {
 using namespace npuvp::testing;
 using Ints = std::vector<int64_t>;
 
@@ -103,4 +103,4 @@ TEST(ConvPerf, DISABLED_ResNet50Convs910BFp32) { run_all("ascend910b", npuvp::on
 TEST(ConvPerf, DISABLED_ResNet50Convs910BFp16) { run_all("ascend910b", npuvp::onnx::Precision::Fp16); }
 TEST(ConvPerf, DISABLED_ResNet50Convs310PFp16) { run_all("ascend310p", npuvp::onnx::Precision::Fp16); }
 
-}  // namespace
+}  // namespace conv_perf_test

@@ -17,7 +17,7 @@
 #include "tests/onnx/op_harness.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace graph_fusion_test {
 using ::testing::HasSubstr;
 using npuvp::Device;
 using namespace npuvp::onnx;
@@ -213,4 +213,4 @@ TEST(OnnxGraphFusionTest, Float32ConvOnAChipWithoutAnF32CubeIsRefusedBeforeAnyth
   EXPECT_EQ(g.model.nodes.size(), 2u);
 }
 
-}  // namespace
+}  // namespace graph_fusion_test

@@ -14,7 +14,7 @@
 #error "NPUVP_ONNX_NODE_CASES (the folder node_cases.py writes) must be defined"
 #endif
 
-namespace {
+namespace node_data_test {
 using namespace npuvp::testing;
 namespace onnx = npuvp::onnx;
 
@@ -175,4 +175,4 @@ INSTANTIATE_TEST_SUITE_P(Onnx, NodeDataRefused,
                                            "test_batchnorm_example_training_mode"),
                          name_of);
 
-}  // namespace
+}  // namespace node_data_test

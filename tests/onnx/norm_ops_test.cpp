@@ -7,7 +7,7 @@
 #include "tests/onnx/op_harness.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace norm_ops_test {
 using npuvp::onnx::AttributeValue;
 using namespace npuvp::testing;
 using Ints = std::vector<int64_t>;
@@ -127,10 +127,7 @@ TEST(NormOps, RefusesTrainingMode) {
   EXPECT_NE(text.find("'training_mode'"), std::string::npos) << text;
 }
 
-}  // namespace
-
-namespace {
 // Small planes: several per unit (one copy in and out for all of them).
 TEST(NormOps910B, BatchNormManySmallPlanes) { check_batchnorm("ascend910b", {2, 300, 3, 5}, 1e-5f); }
 TEST(NormOps310P, BatchNormManySmallPlanes) { check_batchnorm("ascend310p", {1, 70, 7, 7}, 1e-5f); }
-}  // namespace
+}  // namespace norm_ops_test

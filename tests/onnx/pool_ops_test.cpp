@@ -6,7 +6,7 @@
 #include "tests/onnx/op_harness.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace pool_ops_test {
 using npuvp::onnx::AttributeValue;
 using namespace npuvp::testing;
 using Ints = std::vector<int64_t>;
@@ -132,4 +132,4 @@ TEST(PoolOps, RefusesMaxPoolIndices) {
   EXPECT_NE(text.find("'Indices'"), std::string::npos) << text;
 }
 
-}  // namespace
+}  // namespace pool_ops_test

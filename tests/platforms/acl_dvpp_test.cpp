@@ -20,7 +20,7 @@
 #include "sw/kernels/image_pipeline.h"
 #include "sw/runtime/device.h"
 
-namespace {
+namespace acl_dvpp_test {
 using ::testing::HasSubstr;
 using npuvp::Device;
 namespace img = npuvp::soc::dvpp;
@@ -260,4 +260,4 @@ TEST(AclDvppTest, JpegEncodeAndPngDecode) {
   EXPECT_EQ(acldvppSetJpegeConfigLevel(cfg, 101), ACL_ERROR_INVALID_PARAM);
 }
 
-}  // namespace
+}  // namespace acl_dvpp_test

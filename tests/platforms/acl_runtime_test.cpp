@@ -18,7 +18,7 @@
 
 extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z);
 
-namespace {
+namespace acl_runtime_test {
 using ::testing::HasSubstr;
 using npuvp::Device;
 
@@ -580,4 +580,4 @@ TEST(AclBase, DataTypeSizes) {
   EXPECT_EQ(int(ACL_MEMCPY_DEFAULT), 4);
 }
 
-}  // namespace
+}  // namespace acl_runtime_test

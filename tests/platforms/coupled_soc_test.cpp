@@ -8,7 +8,7 @@
 #include "tests/support/device_fixture.h"
 #include "tlm/config.h"
 
-namespace {
+namespace coupled_soc_test {
 
 TEST(CoupledSocTest, BuildsWhatTheConfigurationSays) {
   auto& dev = npuvp::testing::make_device({"platform.cores=5", "gm.size=2GiB", "gm.base=0x0", "l2.slices=4",
@@ -115,4 +115,4 @@ TEST(CoupledSocTest, NonPositiveSystemCounterIsAnError) {
         << npuvp::error_text(e);
   }
 }
-}  // namespace
+}  // namespace coupled_soc_test

@@ -3,7 +3,7 @@
 #include <cstring>
 #include "tests/support/device_fixture.h"
 
-namespace {
+namespace device_test {
 using npuvp::Device;
 
 TEST(DeviceTest, AllocationsAreAlignedDisjointAndReused) {
@@ -51,4 +51,4 @@ TEST(DeviceTest, MemcpyChecksTheDeviceSide) {
   EXPECT_EQ(std::memcmp(back, host, 64), 0);
   EXPECT_THROW(dev.memcpy(back, host, 64, Device::Copy::HostToDevice), std::exception);
 }
-}  // namespace
+}  // namespace device_test

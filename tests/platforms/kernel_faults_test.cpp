@@ -21,7 +21,7 @@ using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 using npuvp::testing::ub_at;
 
-namespace {
+namespace kernel_faults_test {
 
 // One instruction, so the report has a last instruction to show.
 void issue_one_adds() {
@@ -170,12 +170,10 @@ TEST(KernelFaults, GmAllocOfAnImpossibleSizeExits) {
       ::testing::ExitedWithCode(1), "cannot allocate 18446744073709551515 bytes: more than the whole GM");
 }
 
-}  // namespace
-
 // aclrtMalloc of more than GM (or a size whose rounding would wrap) fails with
 // ACL_ERROR_RT_MEMORY_ALLOCATION, the code CANN documents for a failed device allocation,
 // and leaves *devPtr alone.
-namespace {
+
 TEST(KernelFaults, AclrtMallocRefusesSizesBeyondGm) {
   npuvp::Device::configure("minimal", {"gm.size=1GiB"});
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
@@ -187,4 +185,4 @@ TEST(KernelFaults, AclrtMallocRefusesSizesBeyondGm) {
     EXPECT_THAT(std::string(aclGetRecentErrMsg()), HasSubstr("more than the whole GM"));
   }
 }
-}  // namespace
+}  // namespace kernel_faults_test

@@ -9,7 +9,7 @@
 #include "tests/support/device_fixture.h"
 #include "tikicpulib.h"
 
-namespace {
+namespace mixed_kernel_buffers_test {
 using namespace AscendC;
 using npuvp::aicore::KernelType;
 
@@ -56,4 +56,4 @@ TEST(MixedKernelBuffers, UsingItOnTheAicIsAnError) {
   EXPECT_THAT(err, ::testing::HasSubstr("DataCopy"));
 }
 
-}  // namespace
+}  // namespace mixed_kernel_buffers_test

@@ -9,7 +9,7 @@
 #include "tlm/config.h"
 
 namespace npuvp::mncore {
-namespace {
+namespace mncore2_vsm_config_test {
 
 using npuvp::testing::error_of;
 
@@ -100,5 +100,5 @@ TEST(MncoreVsmConfig, ASmallerLmIsTheMachinesCapacity) {
   EXPECT_TRUE(contains(error_of([&] { m.run(vsm::parse("linc $lm128 $ln0\n", "cap.vsm"), dump); }), "cap.vsm line 1"));
 }
 
-}  // namespace
+}  // namespace mncore2_vsm_config_test
 }  // namespace npuvp::mncore

@@ -15,7 +15,7 @@
 #include "tests/support/device_fixture.h"
 #include "tests/support/kernel_data.h"
 
-namespace {
+namespace separated_soc_test {
 
 using namespace AscendC;
 using npuvp::Device;
@@ -576,4 +576,4 @@ TEST(CrossCoreFlagTest, WaitInAPipeBlocksThatPipe) {
   EXPECT_NE(e.find("MTE2 running CrossCoreWaitFlag<2, PIPE_MTE2>(6)"), std::string::npos) << e;
 }
 
-}  // namespace
+}  // namespace separated_soc_test

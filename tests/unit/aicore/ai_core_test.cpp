@@ -7,7 +7,7 @@
 #include "tests/support/device_fixture.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace ai_core_test {
 using namespace npuvp::aicore;
 using npuvp::Stats;
 
@@ -162,4 +162,4 @@ TEST(AiCoreTest, PartialLineWritesArePostedReadsWaitForTheFill) {
   for (unsigned i = 0; i < dev.soc().num_l2_slices(); ++i) fills += Stats::global().value(std::string(dev.soc().l2_slice(i).name()) + ".fills");
   EXPECT_EQ(fills, 2u);  // the write's line was still filled
 }
-}  // namespace
+}  // namespace ai_core_test

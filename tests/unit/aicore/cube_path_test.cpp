@@ -10,7 +10,7 @@
 #include "tests/support/device_fixture.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace cube_path_test {
 using namespace npuvp::aicore;
 using npuvp::Stats;
 
@@ -161,4 +161,4 @@ TEST(CubePathTest, ImplMustBeKnown) {
   EXPECT_NE(error.find("core.cube.impl must be model, rtl or lockstep, got 'verilog'"), std::string::npos) << error;
 }
 
-}  // namespace
+}  // namespace cube_path_test

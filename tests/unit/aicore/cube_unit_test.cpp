@@ -30,7 +30,7 @@ namespace detail {
 int set_cube_kernel_level(int level);  // defined in cube_gemm.cpp (test hook)
 }  // namespace detail
 
-namespace {
+namespace cube_unit_test {
 
 // ---- Small helpers.
 
@@ -819,5 +819,5 @@ TEST(CubeUnitTest, Cost) {
   EXPECT_DOUBLE_EQ(s8_rate / f16_rate, 2.0);
 }
 
-}  // namespace
+}  // namespace cube_unit_test
 }  // namespace npuvp::aicore

@@ -6,7 +6,7 @@
 #include <vector>
 #include "models/aicore/data_mover.h"
 
-namespace {
+namespace data_mover_pad_test {
 using namespace npuvp::aicore;
 
 struct PadFixture : ::testing::Test {
@@ -125,4 +125,4 @@ TEST_F(PadFixture, UbToGmWritesOnlyTheData) {
   for (int b = 0; b < 3; ++b) std::memcpy(want.data() + b * 15, ub.data() + b * 64, 10);
   EXPECT_EQ(gm, want);
 }
-}  // namespace
+}  // namespace data_mover_pad_test

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 #include "models/aicore/data_mover.h"
 
-namespace {
+namespace data_mover_test {
 using namespace npuvp::aicore;
 
 struct MoverFixture : ::testing::Test {
@@ -70,4 +70,4 @@ TEST_F(MoverFixture, AlignmentRules) {
   m.src.addr = 0x1001;
   EXPECT_EQ(mover.check(m, m.pipe), "src GM address 0x1001 is not aligned to the element size 2 B");
 }
-}  // namespace
+}  // namespace data_mover_test

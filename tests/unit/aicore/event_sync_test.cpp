@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include "models/aicore/event_sync.h"
 
-namespace {
+namespace event_sync_test {
 using npuvp::aicore::EventSync;
 using npuvp::aicore::Pipe;
 
@@ -37,4 +37,4 @@ TEST(EventSyncTest, SetTwiceCountsTwice) {
   s.take(Pipe::V, Pipe::MTE3, 0);
   EXPECT_FALSE(s.is_set(Pipe::V, Pipe::MTE3, 0));
 }
-}  // namespace
+}  // namespace event_sync_test

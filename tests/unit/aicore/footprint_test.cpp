@@ -4,7 +4,7 @@
 #include "models/aicore/event_sync.h"
 #include "models/aicore/footprint.h"
 
-namespace {
+namespace footprint_test {
 using namespace npuvp::aicore;
 
 constexpr bool kWrites = false, kReadsToo = true;
@@ -93,4 +93,4 @@ TEST(Footprint, ModelFlagIdsArePastTheKernelsAndApart) {
   EXPECT_FALSE(sync.is_set(Pipe::V, Pipe::S, 4));
 }
 
-}  // namespace
+}  // namespace footprint_test

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include "models/aicore/isa.h"
 
-namespace {
+namespace isa_test {
 using namespace npuvp::aicore;
 
 TEST(IsaTest, PipeOfEachInstruction) {
@@ -40,4 +40,4 @@ TEST(IsaTest, DtypeSizes) {
   EXPECT_EQ(dtype_size(DType::S8), 1u);
   EXPECT_STREQ(dtype_name(DType::S32), "s32");
 }
-}  // namespace
+}  // namespace isa_test

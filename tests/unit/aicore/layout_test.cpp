@@ -23,7 +23,7 @@
 #include "models/numerics/fp16.h"
 
 namespace npuvp::aicore {
-namespace {
+namespace layout_test {
 
 using layout::ConstView;
 using layout::Range;
@@ -1122,5 +1122,5 @@ TEST(LayoutTest, MatmulPathComposesThroughFixpipe) {
   }
 }
 
-}  // namespace
+}  // namespace layout_test
 }  // namespace npuvp::aicore

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include "models/aicore/local_buffer.h"
 
-namespace {
+namespace local_buffer_test {
 using npuvp::aicore::LocalBuffer;
 using npuvp::aicore::MemSpace;
 
@@ -22,4 +22,4 @@ TEST(LocalBufferTest, StartsZeroed) {
   for (size_t i = 0; i < l0a.size(); i += 4096) ASSERT_EQ(l0a.data()[i], 0);
   EXPECT_EQ(l0a.alignment(), 512u);
 }
-}  // namespace
+}  // namespace local_buffer_test

@@ -15,7 +15,7 @@
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
 
-namespace {
+namespace scalar_stack_asan_test {
 
 using npuvp::aicore::StackGuard;
 
@@ -63,14 +63,14 @@ struct Core : sc_core::sc_module {
   }
 };
 
-}  // namespace
-
 TEST(ScalarStackAsanTest, FaultRecoveryLeavesNoStalePoison) {
   Core core("core");
   sc_core::sc_start();
   EXPECT_NE(core.fault.find("SIGSEGV"), std::string::npos) << core.fault;
   EXPECT_EQ(core.stale, 0u);
 }
+
+}  // namespace scalar_stack_asan_test
 
 #else
 

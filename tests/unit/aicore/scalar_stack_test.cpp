@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include "models/aicore/scalar_stack.h"
 
-namespace {
+namespace scalar_stack_test {
 using npuvp::aicore::StackGuard;
 
 constexpr uintptr_t kTop = uintptr_t(0x7f0000000000);
@@ -27,4 +27,4 @@ TEST(StackGuard, OtherFaultsAreNot) {
   EXPECT_FALSE(StackGuard::is_overflow(kTop, kSize, kTop + 64));          // above it
   EXPECT_FALSE(StackGuard::is_overflow(kSize / 2, kSize, 0));             // a top below the size
 }
-}  // namespace
+}  // namespace scalar_stack_test

@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace npuvp::aicore {
-namespace {
+namespace vector_unit_basic_test {
 
 constexpr uint64_t kUb = 16 * 1024;
 
@@ -175,5 +175,5 @@ TEST(VectorUnitBasic, ScatterAndItsFault) {
   EXPECT_THROW(vu.execute(s, ub.data(), kUb), VectorFault);
 }
 
-}  // namespace
+}  // namespace vector_unit_basic_test
 }  // namespace npuvp::aicore

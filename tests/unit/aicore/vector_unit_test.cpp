@@ -22,7 +22,7 @@
 #include "tlm/log.h"
 
 namespace npuvp::aicore {
-namespace {
+namespace vector_unit_test {
 
 constexpr uint64_t kUbSize = 64 * 1024;
 
@@ -2115,5 +2115,5 @@ TEST(VectorUnitTest, ReductionCostCountsEveryRound) {
   EXPECT_EQ(vu.cost(op), 37u + 65u);
 }
 
-}  // namespace
+}  // namespace vector_unit_test
 }  // namespace npuvp::aicore

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace {
+namespace address_hash_test {
 
 using npuvp::interconnect::Divisor;
 using npuvp::interconnect::HashLevel;
@@ -86,4 +86,4 @@ TEST(AddressHashTest, DivisorDividesByPowersOfTwoAndOthers) {
   }
 }
 
-}  // namespace
+}  // namespace address_hash_test

@@ -7,7 +7,7 @@
 #include "tlm/memory.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace chi_interconnect_test {
 
 using npuvp::interconnect::ChiInterconnect;
 using npuvp::testing::Initiator;
@@ -236,4 +236,4 @@ TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitOfASpanList) { check_plai
 // The split's general form (a granule that is not a power of two divides instead of shifting).
 TEST(ChiInterconnectTest, EachHomeReceivesThePlainSplitWithAGranuleNotAPowerOfTwo) { check_plain_split(384); }
 
-}  // namespace
+}  // namespace chi_interconnect_test

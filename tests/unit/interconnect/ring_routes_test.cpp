@@ -5,7 +5,7 @@
 #include <vector>
 #include "models/interconnect/topology.h"
 
-namespace {
+namespace ring_routes_test {
 
 using npuvp::interconnect::Topology;
 
@@ -46,4 +46,4 @@ TEST(RingRoutes, ThousandsOfStopsNeedNoTableOfRoutes) {
   }
 }
 
-}  // namespace
+}  // namespace ring_routes_test

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include "tests/support/error_of.h"
 
-namespace {
+namespace topology_test {
 
 using npuvp::interconnect::Topology;
 
@@ -58,4 +58,4 @@ TEST(TopologyTest, EmptyNetworksAreErrors) {
   EXPECT_THAT(npuvp::testing::error_of([] { Topology::mesh(4, 0); }), ::testing::HasSubstr("at least one"));
 }
 
-}  // namespace
+}  // namespace topology_test

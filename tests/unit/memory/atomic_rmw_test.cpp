@@ -11,7 +11,7 @@
 #include "models/numerics/bfloat16.h"
 #include "models/numerics/fp16.h"
 
-namespace {
+namespace atomic_rmw_test {
 using npuvp::AtomicExtension;
 using Op = AtomicExtension::Op;
 using Type = AtomicExtension::Type;
@@ -22,7 +22,6 @@ std::vector<T> combine(Op op, Type type, std::vector<T> mem, const std::vector<T
                                 reinterpret_cast<const uint8_t*>(src.data()), mem.size() * sizeof(T));
   return mem;
 }
-}  // namespace
 
 TEST(AtomicRmw, F32AddRoundsToNearestEven) {
   const std::vector<float> mem{1.0f, 16777216.0f, -2.5f}, src{2.0f, 1.0f, 2.5f};
@@ -69,3 +68,4 @@ TEST(AtomicRmw, MaxAndMinPickTheValueAndPropagateNan) {
   EXPECT_EQ(mn[0], -1);
   EXPECT_EQ(mn[1], -7);
 }
+}  // namespace atomic_rmw_test

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include "tests/support/error_of.h"
 
-namespace {
+namespace cache_tags_test {
 
 using npuvp::memory::CacheTags;
 
@@ -127,4 +127,4 @@ TEST(CacheTagsTest, BadGeometryNamesTheBlock) {
               ::testing::HasSubstr("power-of-two number of sets"));
 }
 
-}  // namespace
+}  // namespace cache_tags_test

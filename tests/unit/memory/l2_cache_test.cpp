@@ -8,7 +8,7 @@
 #include "tlm/memory.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace l2_cache_test {
 
 using npuvp::Stats;
 using npuvp::memory::L2Slice;
@@ -121,4 +121,4 @@ TEST(L2SliceTest, ASpanListLooksUpEveryLineOfEverySpan) {
   EXPECT_EQ(c.counter("l2.by_initiator.core3.misses"), c.l2.misses());
 }
 
-}  // namespace
+}  // namespace l2_cache_test

@@ -5,7 +5,7 @@
 #include "tlm/memory.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace memory_controller_test {
 
 using npuvp::memory::MemoryController;
 using npuvp::testing::Initiator;
@@ -86,4 +86,4 @@ TEST(MemoryControllerTest, BackToBackTransfersQueueOnTheirChannel) {
   EXPECT_EQ(second, sc_time(1024 + 100, SC_NS));
 }
 
-}  // namespace
+}  // namespace memory_controller_test

@@ -12,7 +12,7 @@
 #include "models/numerics/mncore_float.h"
 
 namespace npuvp::mncore {
-namespace {
+namespace numerics_test {
 
 // One row of table 7.2 for one format: the bit pattern, and either an exact value or the
 // table's printed real value ("%g" with 6 significant digits).
@@ -228,5 +228,5 @@ TEST(MncoreFloat, ConversionsBetweenFormats) {
   EXPECT_EQ(to_string(FloatFormat::Half, 0x4000), "2");
 }
 
-}  // namespace
+}  // namespace numerics_test
 }  // namespace npuvp::mncore

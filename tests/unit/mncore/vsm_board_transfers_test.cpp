@@ -13,7 +13,7 @@
 #include "tests/support/error_of.h"
 
 namespace npuvp::mncore::vsm {
-namespace {
+namespace vsm_board_transfers_test {
 
 using npuvp::testing::error_of;
 
@@ -202,5 +202,5 @@ TEST(VsmBoardTransfers, DoubleVectorProductsNameTheirPePair) {
   EXPECT_NE(parse_error("dvmul $lm0 $ln0 $nowrite\n").find("dvmulu ... $nowrite then dvfmad"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace vsm_board_transfers_test
 }  // namespace npuvp::mncore::vsm

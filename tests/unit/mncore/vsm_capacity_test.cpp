@@ -9,7 +9,7 @@
 #include "tests/support/error_of.h"
 
 namespace npuvp::mncore::vsm {
-namespace {
+namespace vsm_capacity_test {
 
 using npuvp::testing::error_of;
 
@@ -61,5 +61,5 @@ TEST(VsmCapacity, SmallerConfiguredMemoriesAreTheLimit) {
   runs("linc $lm126 $ln126\nl1bmp $lb96 $lr0v\n", s);
 }
 
-}  // namespace
+}  // namespace vsm_capacity_test
 }  // namespace npuvp::mncore::vsm

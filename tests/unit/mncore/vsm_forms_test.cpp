@@ -13,7 +13,7 @@
 #include "tests/support/error_of.h"
 
 namespace npuvp::mncore::vsm {
-namespace {
+namespace vsm_forms_test {
 
 using npuvp::testing::error_of;
 
@@ -211,5 +211,5 @@ TEST(VsmForms, LmBaseAddressRegister) {
   EXPECT_NE(parse_error("lpassa $lnb $lr0\n").find("written, not read"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace vsm_forms_test
 }  // namespace npuvp::mncore::vsm

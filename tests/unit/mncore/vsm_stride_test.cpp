@@ -10,7 +10,7 @@
 #include "models/mncore/vsm.h"
 
 namespace npuvp::mncore::vsm {
-namespace {
+namespace vsm_stride_test {
 
 std::string run(const std::string& text) {
   Machine m;
@@ -77,5 +77,5 @@ TEST(VsmStride, AStrideThatBreaksAlignmentIsAnError) {
   }
 }
 
-}  // namespace
+}  // namespace vsm_stride_test
 }  // namespace npuvp::mncore::vsm

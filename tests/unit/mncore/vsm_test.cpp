@@ -10,7 +10,7 @@
 #include "tests/support/error_of.h"
 
 namespace npuvp::mncore::vsm {
-namespace {
+namespace vsm_test {
 
 using npuvp::testing::error_of;
 
@@ -451,5 +451,5 @@ TEST(Vsm, JudgeAcceptsARightAnswerAndNamesTheFirstWrongValue) {
   EXPECT_TRUE(judge(tc2, "tc.vsm", "iadd $lm0 $lm0 $ln0\n", "a.vsm").accepted);
 }
 
-}  // namespace
+}  // namespace vsm_test
 }  // namespace npuvp::mncore::vsm

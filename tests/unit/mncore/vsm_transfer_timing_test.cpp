@@ -11,7 +11,7 @@
 #include "tests/support/error_of.h"
 
 namespace npuvp::mncore::vsm {
-namespace {
+namespace vsm_transfer_timing_test {
 
 using npuvp::testing::error_of;
 
@@ -160,5 +160,5 @@ TEST(VsmTransferTiming, AZeroRateIsAClearError) {
   EXPECT_NE(error_of([&] { Machine m(s); }).find("at least 1 LW per cycle"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace vsm_transfer_timing_test
 }  // namespace npuvp::mncore::vsm

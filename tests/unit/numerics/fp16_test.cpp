@@ -18,7 +18,7 @@
 #endif
 
 namespace npuvp {
-namespace {
+namespace fp16_test {
 
 uint32_t bits_of(float f) {
   uint32_t u;
@@ -286,5 +286,5 @@ TEST(Bfloat16Test, RandomFloatsMatchIndependentReference) {
   }
 }
 
-}  // namespace
+}  // namespace fp16_test
 }  // namespace npuvp

@@ -8,7 +8,7 @@
 #include <vector>
 #include "tests/support/matmul_reference.h"
 
-namespace {
+namespace matmul_reference_nan_test {
 
 uint32_t bits_of(float x) {
   uint32_t u;
@@ -47,4 +47,4 @@ TEST(MatmulReferenceNan, EveryNanIsThePositiveQuietNan) {
   EXPECT_GE(nans, 1u + 4 * n);  // C[0][5] and rows 1 to 4 whole
 }
 
-}  // namespace
+}  // namespace matmul_reference_nan_test

@@ -13,7 +13,7 @@
 #include "sw/runtime/device.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace aicpu_fallback_test {
 using ::testing::HasSubstr;
 using npuvp::Device;
 using namespace npuvp::onnx;
@@ -85,4 +85,4 @@ TEST(OnnxAicpuFallbackTest, AnOpWithNeitherIsRefusedNamingBoth) {
   EXPECT_THAT(error, HasSubstr("TopK"));
 }
 
-}  // namespace
+}  // namespace aicpu_fallback_test

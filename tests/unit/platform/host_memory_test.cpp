@@ -8,7 +8,7 @@
 #include "platforms/host_memory.h"
 #include "tlm/log.h"
 
-namespace {
+namespace host_memory_test {
 using npuvp::platform::AscendSocShape;
 using npuvp::platform::estimate_host_memory;
 
@@ -55,4 +55,4 @@ TEST(HostMemoryEstimate, OverTheLimitIsRefusedNamingTheParameter) {
   }
   EXPECT_NO_THROW(npuvp::platform::require_host_memory_for_model(ascend910b(24), 1ull << 30));
 }
-}  // namespace
+}  // namespace host_memory_test

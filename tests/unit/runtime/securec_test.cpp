@@ -4,7 +4,7 @@
 #include <string>
 #include "securec.h"
 
-namespace {
+namespace securec_test {
 
 TEST(Securec, MemcpyCopiesWithinBounds) {
   char dst[8] = "xxxxxxx";
@@ -73,4 +73,4 @@ TEST(Securec, FormattedWritesReportTruncation) {
   EXPECT_STREQ(dst, "abc");
 }
 
-}  // namespace
+}  // namespace securec_test

@@ -12,7 +12,7 @@
 #include "sw/runtime/device.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace aicpu_stream_test {
 using npuvp::Device;
 using npuvp::soc::AicpuArgs;
 using npuvp::soc::TaskScheduler;
@@ -123,4 +123,4 @@ TEST(AicpuStreamTest, EachAiCpuCoreIsItsOwnRingRequester) {
   }
 }
 
-}  // namespace
+}  // namespace aicpu_stream_test

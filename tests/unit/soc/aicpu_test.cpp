@@ -15,7 +15,7 @@
 #include "tests/support/error_of.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace aicpu_test {
 using ::testing::HasSubstr;
 using npuvp::Device;
 using npuvp::soc::AicpuArgs;
@@ -248,4 +248,4 @@ TEST(AicpuTest, ControlCoresMustLeaveAnAiCpu) {
   EXPECT_THAT(error_of([] { Device::instance(); }), HasSubstr("aicpu.control_cores (4) must leave"));
 }
 
-}  // namespace
+}  // namespace aicpu_test

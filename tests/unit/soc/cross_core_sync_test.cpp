@@ -3,7 +3,7 @@
 #include <systemc>
 #include "models/soc/cross_core_sync.h"
 
-namespace {
+namespace cross_core_sync_test {
 using npuvp::aicore::CoreKind;
 using npuvp::soc::CrossCoreSync;
 
@@ -108,4 +108,4 @@ TEST(CrossCoreSyncTest, WaitBlocksUntilTheCounterIsAboveZero) {
   EXPECT_EQ(top.sync.counter(3, 5), 1u);  // aiv1 never waited
 }
 
-}  // namespace
+}  // namespace cross_core_sync_test

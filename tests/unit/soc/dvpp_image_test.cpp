@@ -13,7 +13,7 @@
 #include "models/soc/dvpp_image.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace dvpp_image_test {
 namespace img = npuvp::soc::dvpp;
 using ::testing::HasSubstr;
 
@@ -297,4 +297,4 @@ TEST(DvppImageTest, PngDecodeIsLibpngsPixels) {
   }
 }
 
-}  // namespace
+}  // namespace dvpp_image_test

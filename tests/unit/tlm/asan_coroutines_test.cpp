@@ -13,7 +13,7 @@
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
 
-namespace {
+namespace asan_coroutines_test {
 
 struct Thrower : sc_core::sc_module {
   SC_HAS_PROCESS(Thrower);
@@ -60,8 +60,6 @@ __attribute__((noinline, no_sanitize_address)) uintptr_t stale_poison_below() {
   return reinterpret_cast<uintptr_t>(__asan_region_is_poisoned(reinterpret_cast<void*>(here - 16384), 16384));
 }
 
-}  // namespace
-
 TEST(AsanCoroutinesTest, ThreadErrorRethrownOnMainLeavesNoStalePoison) {
   Thrower top("top");
   EXPECT_THROW(start_with_locals(nullptr), std::exception);
@@ -75,6 +73,8 @@ TEST(AsanCoroutinesTest, ThrowOnMainAfterThreadsRanLeavesNoStalePoison) {
   EXPECT_THROW(throw_with_locals(), std::runtime_error);
   EXPECT_EQ(stale_poison_below(), 0u);
 }
+
+}  // namespace asan_coroutines_test
 
 #else
 

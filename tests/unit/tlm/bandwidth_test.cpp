@@ -43,7 +43,7 @@ TEST(BandwidthTest, ReserveQueuesBehindEarlierTransfers) {
   EXPECT_EQ(r.reserve(sc_core::SC_ZERO_TIME, 1000), sc_time(1, SC_US));
 }
 
-namespace {
+namespace bandwidth_test {
 
 // The booking rule of tlm/bandwidth.h written plainly: every slot's booked time in a map,
 // nothing forgotten but what lies before `now`'s slot, no skip pointers, no ring.
@@ -83,8 +83,6 @@ class PlainSlots {
   std::map<uint64_t, uint64_t> used_;
 };
 
-}  // namespace
-
 // The resource's ring of slots, its skip pointers over full runs, its fast path for clear
 // slots and its forgetting of the past give what the plain rule gives, booking for booking:
 // bookings out of order, overlapping and far apart, idle stretches longer than the ring,
@@ -110,3 +108,4 @@ TEST(BandwidthTest, BookingsMatchThePlainSlotRule) {
     }
   }
 }
+}  // namespace bandwidth_test

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include "tlm/bandwidth.h"
 
-namespace {
+namespace bandwidth_window_test {
 
 using npuvp::BandwidthResource;
 
@@ -39,4 +39,4 @@ TEST(BandwidthWindow, WithinTheWindowNothingChanges) {
   EXPECT_EQ(end, 1000 * r.occupancy_ticks(4096));
 }
 
-}  // namespace
+}  // namespace bandwidth_window_test

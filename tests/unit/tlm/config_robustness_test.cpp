@@ -11,7 +11,7 @@
 #include "tests/support/error_of.h"
 #include "tlm/config.h"
 
-namespace {
+namespace config_robustness_test {
 
 using npuvp::Config;
 using npuvp::testing::error_of;
@@ -132,4 +132,4 @@ TEST(ConfigRobustness, WrongTypeInsideTheRangeStillNamesTheType) {
               HasSubstr("expected an unsigned integer"));
 }
 
-}  // namespace
+}  // namespace config_robustness_test

@@ -8,7 +8,7 @@
 #include "tlm/log.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace config_test {
 
 using npuvp::Config;
 using json = nlohmann::json;
@@ -19,8 +19,6 @@ std::string temp_path(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   return ::testing::TempDir() + "npuvp_" + info->name() + "_" + name;
 }
-
-}  // namespace
 
 TEST(ConfigTest, FlattensNestedObjectsIntoDottedKeys) {
   Config cfg;
@@ -246,3 +244,4 @@ TEST(ConfigTest, HexValuesForAddresses) {
   c.set_override("bad=0xZZ");
   EXPECT_THROW(c.get<uint64_t>("bad", 0, "bad"), std::exception);
 }
+}  // namespace config_test

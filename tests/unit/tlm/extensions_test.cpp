@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace {
+namespace extensions_test {
 
 // A payload deletes the extensions it still holds when it is destroyed; one a caller lent it
 // (a local) must be gone from it however the caller's scope ends, an exception included.
@@ -46,4 +46,4 @@ TEST(BorrowedExtensionTest, NullLendsNothingAndLeavesTheSlotClear) {
   EXPECT_EQ(left, nullptr);
 }
 
-}  // namespace
+}  // namespace extensions_test

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace log_test {
 
 struct Recorded {
   sc_core::sc_severity severity;
@@ -17,8 +17,6 @@ std::vector<Recorded> recorded;
 void record(const sc_core::sc_report& report, const sc_core::sc_actions&) {
   recorded.push_back({report.get_severity(), report.get_msg_type(), report.get_msg()});
 }
-
-}  // namespace
 
 TEST(LogTest, RaiseErrorThrowsReportNamingBlockAndTime) {
   try {
@@ -104,3 +102,4 @@ TEST(LogTest, ErrorTextOfASystemCReportNamesItsType) {
   }
   EXPECT_EQ(npuvp::error_text(std::runtime_error("")), "an error with no message (an exception of the host program)");
 }
+}  // namespace log_test

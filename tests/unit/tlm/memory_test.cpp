@@ -9,7 +9,7 @@
 #include "tlm/log.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace memory_test {
 
 using npuvp::Memory;
 using npuvp::testing::Initiator;
@@ -29,8 +29,6 @@ uint64_t resident_bytes() {
   statm >> pages >> resident;
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
-
-}  // namespace
 
 TEST(MemoryTest, HugeMemoryIsCommittedOnlyWhereTouched) {
   npuvp::Stats::global().clear();
@@ -295,3 +293,4 @@ TEST(MemoryTest, LatencyComesOnTopOfTheTransfer) {
 TEST(MemoryTest, ZeroSizeIsAnError) {
   EXPECT_THROW(Memory("empty", params(0)), sc_core::sc_report);
 }
+}  // namespace memory_test

@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-namespace {
+namespace progress_test {
 
 using npuvp::ProgressLine;
 
@@ -85,4 +85,4 @@ TEST(ProgressLineTest, AHugeOrNanDelayIsNeverDue) {
   EXPECT_TRUE(negative.due());
 }
 
-}  // namespace
+}  // namespace progress_test

@@ -11,7 +11,7 @@
 #include "tlm/memory.h"
 #include "tests/support/error_of.h"
 
-namespace {
+namespace router_test {
 
 using npuvp::Memory;
 using npuvp::Router;
@@ -89,8 +89,6 @@ struct Platform {
 };
 
 using npuvp::testing::error_of;
-
-}  // namespace
 
 TEST(RouterTest, DataLandsInTheRightTargetAtTheLocalOffset) {
   Platform p;
@@ -194,8 +192,6 @@ TEST(RouterTest, TransportDbgIsForwarded) {
   EXPECT_EQ(unmapped, 0u);
 }
 
-namespace {
-
 // A target that invalidates part of its DMI region at time 1 ns.
 struct Invalidator : sc_core::sc_module {
   SC_HAS_PROCESS(Invalidator);
@@ -209,8 +205,6 @@ struct Invalidator : sc_core::sc_module {
     socket->invalidate_direct_mem_ptr(0, ~0ull);  // "everything"
   }
 };
-
-}  // namespace
 
 TEST(RouterTest, InvalidationsAreTranslatedToGlobalAddresses) {
   Initiator init("init");
@@ -260,3 +254,4 @@ TEST(RouterTest, DecodeFindsTheRangeHoldingAnAddress) {
   EXPECT_EQ(router.decode(0x2fff)->target, 1u);
   EXPECT_EQ(router.decode(0x3000), nullptr);
 }
+}  // namespace router_test

@@ -8,7 +8,7 @@
 #include <systemc>
 #include "tlm/log.h"
 
-namespace {
+namespace stats_test {
 
 using npuvp::Stats;
 using json = nlohmann::json;
@@ -19,8 +19,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
-
-}  // namespace
 
 TEST(StatsTest, CounterIsCreatedOnceAndKeepsItsAddress) {
   Stats stats;
@@ -146,3 +144,4 @@ TEST(StatsTest, ReadsRunTheFlushesFirst) {
   stats.clear();  // the counters are gone, and the flushes with them
   EXPECT_EQ(stats.value("noc.link.bytes"), 0u);
 }
+}  // namespace stats_test

@@ -6,7 +6,7 @@
 #include <vector>
 #include "tlm/log.h"
 
-namespace {
+namespace tracer_test {
 
 using npuvp::Tracer;
 using json = nlohmann::json;
@@ -42,8 +42,6 @@ json metadata(const json& trace, const std::string& what, int pid, int tid = 0) 
   }
   return nullptr;
 }
-
-}  // namespace
 
 TEST(TracerTest, WritesChromeTraceEventJson) {
   const std::string path = temp_path("trace.json");
@@ -180,3 +178,4 @@ TEST(TracerTest, OpenFailureNamesThePath) {
   EXPECT_FALSE(tracer.enabled());
   EXPECT_EQ(&Tracer::global(), &Tracer::global());
 }
+}  // namespace tracer_test
