@@ -11,6 +11,7 @@
 #include "kernel_operator.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/raw_tensors.h"
+#include "tikicpulib.h"
 
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;

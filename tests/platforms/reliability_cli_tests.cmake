@@ -139,3 +139,13 @@ add_test(NAME platforms.cli.same_file_through_a_link_is_refused
 add_test(NAME platforms.cli.kernel_error_with_a_full_trace_disk_ends_cleanly
          COMMAND ${expect} fail "UB overflow.*cannot write the trace to '/dev/full'"
                  ${cli} run add --set core.ub.size=1KiB --trace /dev/full)
+# platform.cores at its maximum on each coupled platform under a 4 GiB address-space ceiling
+# with the default 8 MiB kernel stacks (8 GiB of them): refused up front naming the parameters
+# (it was SystemC's bare "stack setup failed"). Not in sanitized builds (no ulimit -v there).
+if(NOT NPUVP_SANITIZE)
+  foreach(platform ascend910 ascend310p minimal)
+    add_test(NAME platforms.cli.max_cores_beyond_the_address_space_name_the_stacks_${platform}
+             COMMAND sh -c "ulimit -v 4194304; exec ${expect} fail 'kernel stacks of [0-9]+ cores need .*core.scalar.stack_size.*ulimit -v.*lower core.scalar.stack_size or platform.cores' \
+                            ${cli} run add -p ${platform} --mode perf -s gm.size=1GiB -s platform.cores=1024")
+  endforeach()
+endif()
