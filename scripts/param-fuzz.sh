@@ -122,9 +122,10 @@ if [ ${#onnx_models[@]} -gt 0 ]; then
 fi
 # TIK (needs the Python package in <build-dir>/python): argument cases (one per argument in CI,
 # rotating the bad value; all with NPUVP_FUZZ_FULL=1), then the recorded program, mutated.
+# Not in a sanitized build: its extension needs the ASan runtime preloaded into Python.
 PYDIR=$(cd "$B" && pwd)/python
 export PYDIR src_dir
-if ls "$PYDIR"/npuvp/_core*.so > /dev/null 2>&1; then
+if [ "$SANITIZED" = 0 ] && ls "$PYDIR"/npuvp/_core*.so > /dev/null 2>&1; then
   tik_cases=$(/usr/bin/python3 "$src_dir/scripts/fuzz-tik-case.py" --count)
   bad_values=15  # len(BAD) in fuzz-tik-case.py
   for ((i = 0; i < tik_cases; i++)); do
