@@ -153,6 +153,7 @@ AscendSoc::AscendSoc(sc_core::sc_module_name name)
   backing_router_.map("gm", 0, params_.gm_size, 0);
   noc_ = std::make_unique<interconnect::ChiInterconnect>("ring", params_.interconnect);
   build_cores();
+  require_address_space_for_stacks(cores_.size(), cores_.front()->params().scalar_stack_size);
   for (unsigned i = 0; i < params_.l2_slices; ++i) {
     memory::L2Slice::Params lp;
     lp.geometry.size = params_.l2_size / params_.l2_slices;

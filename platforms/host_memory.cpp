@@ -1,5 +1,6 @@
 #include "platforms/host_memory.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cmath>
@@ -61,6 +62,21 @@ void require_host_memory_for_model(const AscendSocShape& shape, uint64_t limit) 
   raise("config", "the platform's model needs about {} of host memory ({} of it for {}), more than the {} it may "
         "take (sim.host_memory_limit; by default 3/4 of this machine's available memory): reduce {}",
         host_bytes_text(e.bytes), host_bytes_text(e.driver_bytes), e.driver, host_bytes_text(limit), e.driver);
+}
+
+void require_address_space_for_stacks(uint64_t stacks, uint64_t stack_bytes) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  uint64_t mapped_pages = 0;
+  std::ifstream("/proc/self/statm") >> mapped_pages;  // the first field: the whole mapped size
+  const uint64_t mapped = mapped_pages * page, can_map = limit.rlim_cur > mapped ? limit.rlim_cur - mapped : 0;
+  const uint64_t need = stacks * (stack_bytes + page);  // each with its guard page
+  if (need <= can_map) return;
+  raise("config", "the kernel stacks of {} cores need {} of address space ({} each, core.scalar.stack_size), but "
+        "this process may map only {} more (its limit, ulimit -v, is {}): lower core.scalar.stack_size or "
+        "platform.cores", stacks, host_bytes_text(need), host_bytes_text(stack_bytes), host_bytes_text(can_map),
+        host_bytes_text(limit.rlim_cur));
 }
 
 }  // namespace npuvp::platform

@@ -36,5 +36,10 @@ uint64_t default_host_memory_limit();
 // `limit` (0: the default).
 void require_host_memory_for_model(const AscendSocShape& shape, uint64_t limit);
 std::string host_bytes_text(uint64_t bytes);  // "1.5 GiB", "300 MiB"
+// Raises a "config" error naming core.scalar.stack_size and platform.cores when `stacks` kernel
+// stacks of `stack_bytes` (mapped when the simulation starts) do not fit in the address space
+// this process may still map (RLIMIT_AS, `ulimit -v`, less what it has mapped); SystemC would
+// otherwise stop with only "stack setup failed". Nothing to check without such a limit.
+void require_address_space_for_stacks(uint64_t stacks, uint64_t stack_bytes);
 
 }  // namespace npuvp::platform

@@ -9,6 +9,14 @@
 #   - each platform's config file mutated (truncated at several points, a byte flipped,
 #     nested 100 000 levels, a key repeated) and a directory as the platform;
 #   - MN-Core 2 assembly with out-of-range and malformed operands;
+#   - ONNX models mutated (scripts/fuzz-onnx-models.py: damaged bytes, and with python3-onnx
+#     well-formed models with one bad field) from the tests' small models and a few of ONNX's
+#     node-test models;
+#   - TIK: a small operator built with one argument replaced by a bad value and run with
+#     start_debug under /usr/bin/python3 (scripts/fuzz-tik-case.py: a Python exception is the
+#     clean ending; a crash of Python or of its simulation process is a crash), and its
+#     recorded program (kernel_meta) truncated, byte-flipped and nested deep for `npuvp run`
+#     (TIK needs the Python package built: <build-dir>/python);
 # one run of the sample kernel each, in parallel on every host core (NPUVP_FUZZ_JOBS), under
 # a memory ceiling (NPUVP_FUZZ_MEMORY_KB, virtual, default 8 GiB; GM is sized down so the
 # ceiling measures the model) and a time limit (NPUVP_FUZZ_TIMEOUT s, default 60), and prints
@@ -95,10 +103,90 @@ for line in 'nop' 'imm 4294967296 $lr0' 'imm -2147483649 $lr0' 'imm 999999999999
   n=$((n + 1))
 done
 
+# ONNX models: every model of the tests' generator (tests/onnx/make_models.py, with Debian's
+# python3-onnx) and a few of ONNX's node tests, each mutated; 2 variants per model in CI, 40
+# with NPUVP_FUZZ_FULL=1.
+src_dir=$(cd "$(dirname "$0")/.." && pwd)
+onnx_models=()
+if /usr/bin/python3 "$src_dir/tests/onnx/make_models.py" "$work/onnx_src" > /dev/null 2>&1; then
+  onnx_models+=("$work"/onnx_src/*.onnx)
+fi
+for t in test_conv_with_strides_padding test_softmax_example test_matmul_2d test_maxpool_2d_default test_gemm_default_no_bias; do
+  [ -f "/usr/share/libonnx-testdata/data/node/$t/model.onnx" ] && onnx_models+=("/usr/share/libonnx-testdata/data/node/$t/model.onnx")
+done
+if [ ${#onnx_models[@]} -gt 0 ]; then
+  /usr/bin/python3 "$src_dir/scripts/fuzz-onnx-models.py" "$work/onnx" "$([ "$full" = 1 ] && echo 40 || echo 2)" "${onnx_models[@]}"
+  for m in "$work"/onnx/*.onnx; do
+    { printf '%s\t' run "$m" --mode perf; printf '\n'; } >> "$cases"
+  done
+fi
+# TIK (needs the Python package in <build-dir>/python): argument cases (one per argument in CI,
+# rotating the bad value; all with NPUVP_FUZZ_FULL=1), then the recorded program, mutated.
+# Not in a sanitized build: its extension needs the ASan runtime preloaded into Python.
+PYDIR=$(cd "$B" && pwd)/python
+export PYDIR src_dir
+if [ "$SANITIZED" = 0 ] && ls "$PYDIR"/npuvp/_core*.so > /dev/null 2>&1; then
+  tik_cases=$(/usr/bin/python3 "$src_dir/scripts/fuzz-tik-case.py" --count)
+  bad_values=15  # len(BAD) in fuzz-tik-case.py
+  for ((i = 0; i < tik_cases; i++)); do
+    arg=$((i / bad_values)); value=$((i % bad_values))
+    if [ "$full" = 1 ] || [ "$value" -eq $(((arg * 4) % bad_values)) ]; then printf 'tik\t%s\n' "$i"; fi
+  done >> "$cases"
+  # The program the case with no bad argument records (index of sid=0: the operator as written).
+  if (cd "$work" && PYTHONPATH="$PYDIR" /usr/bin/python3 -c '
+import numpy as np, os
+from tbe import tik
+from tbe.common.platform import set_current_compile_soc_info
+set_current_compile_soc_info("Ascend910")
+t = tik.Tik()
+x = t.Tensor("float32", (4, 64), name="x", scope=tik.scope_gm)
+y = t.Tensor("float32", (4, 64), name="y", scope=tik.scope_gm)
+with t.for_range(0, 4, block_num=4) as b:
+    xu = t.Tensor("float32", (64,), name="xu", scope=tik.scope_ubuf)
+    t.data_move(xu, x[b, 0], 0, 1, 8, 0, 0)
+    t.vec_muls(64, xu, xu, 2.0, 1, 8, 8)
+    t.data_move(y[b, 0], xu, 0, 1, 8, 0, 0)
+t.BuildCCE("small", [x], [y])
+os.makedirs("tikdata", exist_ok=True)
+np.save("tikdata/x.npy", np.ones((4, 64), np.float32))' > /dev/null 2>&1); then
+    /usr/bin/python3 - "$work/kernel_meta" <<'PYEOF'
+import json, os, sys
+d = sys.argv[1]
+program = open(os.path.join(d, "small.o"), "rb").read()
+meta = json.load(open(os.path.join(d, "small.json")))
+variants = {"cut%d" % n: program[:n] for n in (1, len(program) // 3, len(program) - 2)}
+for at in (5, len(program) // 4, len(program) // 2, 3 * len(program) // 4):
+    b = bytearray(program); b[at] ^= 0x5A; variants["flip%d" % at] = bytes(b)
+head = program[: program.index(b'"body":')]
+loop = b'{"k":"for","s":0,"loop":0,"b":0,"e":1,"block_num":1,"thread_num":1,"loc":"x","body":['
+variants["deep_loops"] = head + b'"body":[' + loop * 20000 + b']}' * 20000 + b']}'
+variants["deep_expr"] = program.replace(b'["*",["s",0],64]', b'["+",' * 100000 + b'0' + b',1]' * 100000, 1)
+for name, text in variants.items():
+    open(os.path.join(d, name + ".o"), "wb").write(text)
+    meta["npuvp"]["program"] = name + ".o"
+    json.dump(meta, open(os.path.join(d, name + ".json"), "w"))
+PYEOF
+    for m in "$work"/kernel_meta/*.json; do
+      [ "$(basename "$m")" = small.json ] && continue
+      { printf '%s\t' run "$m" --data "$work/tikdata"; printf '\n'; } >> "$cases"
+    done
+  fi
+fi
+
 # Runs one case; prints "HUNG ..." or "CRASHED ..." if it was one. "@file" values are read
-# from the file (too long for a command line to show).
+# from the file (too long for a command line to show). A "tik N" case runs TIK argument case N
+# under Python in a scratch folder (its exit status 125: the simulation process died).
 run_case() {
   IFS=$'\t' read -r -a args <<< "$1"
+  if [ "${args[0]}" = tik ]; then
+    dir=$(mktemp -d)
+    out=$(cd "$dir" && PYTHONPATH="$PYDIR" exec timeout "$TIMEOUT" /usr/bin/python3 "$src_dir/scripts/fuzz-tik-case.py" "${args[1]}" 2>&1); rc=$?
+    rm -rf "$dir"
+    if [ $rc -ne 0 ]; then
+      echo "$([ $rc -eq 124 ] && echo HUNG || echo "CRASHED rc=$rc"): tik case ${args[1]} :: $(echo "$out" | tail -1 | cut -c1-200)"
+    fi
+    return
+  fi
   for i in "${!args[@]}"; do
     case "${args[$i]}" in *=@/*) key=${args[$i]%%=@*}; args[$i]="$key=$(cat "${args[$i]#*=@}")";; esac
   done

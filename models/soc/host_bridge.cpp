@@ -104,11 +104,13 @@ sc_core::sc_time HostBridge::copy(Direction direction, uint64_t device, uint8_t*
   }
   job_.pending = false;
   if (!job_.error.empty()) raise(name(), "{}: {}", describe(job_), job_.error);
-  uint8_t* gm = gm_window_.pointer(device, bytes);
-  if (direction == Direction::HostToDevice) {
-    std::memmove(gm, host, bytes);
-  } else {
-    std::memmove(host, gm, bytes);
+  if (host != nullptr) {
+    uint8_t* gm = gm_window_.pointer(device, bytes);
+    if (direction == Direction::HostToDevice) {
+      std::memmove(gm, host, bytes);
+    } else {
+      std::memmove(host, gm, bytes);
+    }
   }
   const sc_core::sc_time took = sc_core::sc_time_stamp() - start;
   (direction == Direction::HostToDevice ? h2d_bytes_ : d2h_bytes_) += bytes;

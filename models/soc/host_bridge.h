@@ -62,6 +62,8 @@ class HostBridge : public sc_core::sc_module {
 
   // Copies `bytes` between `host` and the GM device address `device`, timed through the ring
   // (timed and perf modes; the data always lands: a host copy is not a kernel's data path).
+  // A null `host` times the copy and moves no bytes (a perf-mode host program's data, which
+  // no kernel computes on: neither the host nor GM memory is touched).
   // Call it from the host, outside a launch. Returns the simulated time the
   // copy took. Raises, naming the bridge, the copy and the simulated
   // time, if the ring answers with an error (an address outside GM).

@@ -148,12 +148,37 @@ SampleResult compare(const T* got, const std::vector<T>& want) {
   return {true, fmt::format("{} elements match the reference bit for bit", want.size())};
 }
 
+// Perf mode computes no data, so there a sample generates no inputs, reads no result back and
+// checks nothing: its copies still cross PCIe, timed without their bytes
+// (Device::memcpy_without_data), so the run's simulated time and statistics are those of the
+// run with data, while its host memory does not grow with the problem (GM is mapped on
+// demand and nothing touches it).
+bool computes_data() { return Device::instance().soc().params().mode != SimMode::Perf; }
+
+// `bytes` from the host to GM at `gm`; in perf mode the copy's time only (`host` is not read).
+void copy_to_gm(void* gm, const void* host, size_t bytes) {
+  if (computes_data()) {
+    Device::instance().memcpy(gm, host, bytes, Device::Copy::HostToDevice);
+  } else {
+    Device::instance().memcpy_without_data(gm, bytes, Device::Copy::HostToDevice);
+  }
+}
+
+// `bytes` from GM at `gm` to the host; in perf mode the copy's time only (`host` is not written).
+void copy_from_gm(void* host, const void* gm, size_t bytes) {
+  if (computes_data()) {
+    Device::instance().memcpy(host, gm, bytes, Device::Copy::DeviceToHost);
+  } else {
+    Device::instance().memcpy_without_data(const_cast<void*>(gm), bytes, Device::Copy::DeviceToHost);
+  }
+}
+
 // Compares `got` bit for bit with what `reference()` returns, unless the run computed no data
 // (perf mode): then there is nothing to check, and the reference, which at a large --scale
 // takes longer than the launch, is not run.
 template <class T, class Reference>
 SampleResult check(const T* got, Reference&& reference) {
-  if (Device::instance().soc().params().mode == SimMode::Perf) return {true, "perf mode computes no data"};
+  if (!computes_data()) return {true, "perf mode computes no data: no inputs were generated, no result was checked"};
   return compare(got, reference());
 }
 
@@ -163,18 +188,19 @@ SampleResult run_sample(const char* name, uint32_t blocks, int inputs, Kernel ke
                         float lo, float hi) {
   Device& dev = Device::instance();
   const size_t n = size_t(blocks) * kBlockLength;
-  std::vector<std::vector<T>> host;
+  const bool data = computes_data();
+  std::vector<std::vector<T>> host(inputs);
   std::vector<T*> gm;
   for (int i = 0; i < inputs; ++i) {
-    host.push_back(random_values<T>(n, 1234u + i, lo, hi));
+    if (data) host[i] = random_values<T>(n, 1234u + i, lo, hi);
     gm.push_back(static_cast<T*>(AscendC::GmAlloc(n * sizeof(T))));
-    dev.memcpy(gm.back(), host.back().data(), n * sizeof(T), Device::Copy::HostToDevice);
+    copy_to_gm(gm.back(), host[i].data(), n * sizeof(T));
   }
   T* out = static_cast<T*>(AscendC::GmAlloc(n * sizeof(T)));
-  std::memset(out, 0, n * sizeof(T));
+  if (data) std::memset(out, 0, n * sizeof(T));
   dev.launch(name, blocks, [&] { kernel(gm, out); });
-  std::vector<T> got(n);
-  dev.memcpy(got.data(), out, n * sizeof(T), Device::Copy::DeviceToHost);
+  std::vector<T> got(data ? n : 0);
+  copy_from_gm(got.data(), out, n * sizeof(T));
   SampleResult r = check(got.data(), [&] {
     std::vector<T> want(n);
     for (size_t i = 0; i < n; ++i) want[i] = reference(host, i);
@@ -225,16 +251,21 @@ struct Workspace {
   uint8_t* p;
 };
 
-// A GM copy of `v`, brought over PCIe (the host bridge) like a real host program's input. The
+// A GM copy of `v`, `elems` elements, brought over PCIe (the host bridge) like a real host
+// program's input (in perf mode `v` is empty: the copy is timed without data). The
 // buffer is padded as aclrtMalloc pads (whole 32 B blocks, plus 32 B), and asks for the
 // padding: the kernels of the coupled chips (no DataCopyPad) read a tensor's ragged end, and
 // rows that start inside a block, in whole blocks, and every byte a kernel touches must be
 // the host's (the sanitizer's bounds, docs/sanitizer.md).
 template <class T>
-T* gm_copy(const std::vector<T>& v) {
-  auto* p = static_cast<T*>(AscendC::GmAlloc((v.size() * sizeof(T) + 31) / 32 * 32 + 32));
-  Device::instance().memcpy(p, v.data(), v.size() * sizeof(T), Device::Copy::HostToDevice);
+T* gm_copy(const std::vector<T>& v, size_t elems) {
+  auto* p = static_cast<T*>(AscendC::GmAlloc((elems * sizeof(T) + 31) / 32 * 32 + 32));
+  copy_to_gm(p, v.data(), elems * sizeof(T));
   return p;
+}
+template <class T>
+T* gm_copy(const std::vector<T>& v) {
+  return gm_copy(v, v.size());
 }
 
 // The matmul sample's shape: on one core the classic 256x192x320; on P cores, a C of exactly
@@ -279,16 +310,21 @@ SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
   Device& dev = Device::instance();
   const bool a2 = platform_is_a2();
   const uint32_t m = shape.m, n = shape.n, k = shape.k;
-  require_host_memory("matmul", matmul_host_bytes(m, n, k));
-  auto a = random_values<half>(size_t(m) * k, 11, -2, 2);
-  auto b = random_values<half>(size_t(k) * n, 12, -2, 2);
-  // A coupled core takes its operands in NZ, as real 910 operators do (the host formats
-  // them, in place of a TransData) and gives C in NZ (matmul_910_nz.h).
-  if (!a2) {
-    a = nd_to_nz(a.data(), m, k);
-    b = nd_to_nz(b.data(), k, n);
+  const bool data = computes_data();
+  require_host_memory("matmul", data ? matmul_host_bytes(m, n, k) : 0);
+  std::vector<half> a, b;
+  if (data) {
+    a = random_values<half>(size_t(m) * k, 11, -2, 2);
+    b = random_values<half>(size_t(k) * n, 12, -2, 2);
+    // A coupled core takes its operands in NZ, as real 910 operators do (the host formats
+    // them, in place of a TransData) and gives C in NZ (matmul_910_nz.h).
+    if (!a2) {
+      a = nd_to_nz(a.data(), m, k);
+      b = nd_to_nz(b.data(), k, n);
+    }
   }
-  half *ga = gm_copy(a), *gb = gm_copy(b);
+  half* ga = gm_copy(a, a2 ? size_t(m) * k : size_t(nz_elems(m, k)));
+  half* gb = gm_copy(b, a2 ? size_t(k) * n : size_t(nz_elems(k, n)));
   const size_t c_elems = a2 ? size_t(m) * n : size_t(nz_elems(m, n));
   auto* gc = static_cast<float*>(AscendC::GmAlloc(c_elems * 4));
   const MatmulNzTiling tiling = matmul_910_nz_tiling(shape, blocks, dev.soc().params().l2_size);
@@ -300,9 +336,9 @@ SampleResult run_matmul(MatmulShape shape, uint32_t blocks) {
       matmul_910_nz<float>(pa, pb, pc, shape, tiling);
     }
   }, cube_kernel());
-  std::vector<float> c(c_elems);
-  dev.memcpy(c.data(), gc, c.size() * sizeof(float), Device::Copy::DeviceToHost);
-  if (!a2) {
+  std::vector<float> c(data ? c_elems : 0);
+  copy_from_gm(c.data(), gc, c_elems * sizeof(float));
+  if (data && !a2) {
     c = nz_to_nd(c.data(), m, n);
     a = nz_to_nd(a.data(), m, k);  // the reference takes ND
     b = nz_to_nd(b.data(), k, n);
@@ -330,12 +366,19 @@ SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
     return {false, "matmul_softmax needs a separated chip (AIC + 2 AIV per AI Core): use --platform ascend910b"};
   }
   const uint32_t m = shape.m, n = shape.n, k = shape.k;
-  require_host_memory("matmul_softmax", matmul_host_bytes(m, n, k));  // the bias and workspace are small
-  auto a = random_values<half>(size_t(m) * k, 31, -1, 1);
-  auto b = random_values<half>(size_t(k) * n, 32, -1, 1);
-  auto bias = random_values<float>(n, 33, -2, 2);
-  half *ga = gm_copy(a), *gb = gm_copy(b);
-  float* gbias = gm_copy(bias);
+  const bool data = computes_data();
+  // The bias and workspace are small.
+  require_host_memory("matmul_softmax", data ? matmul_host_bytes(m, n, k) : 0);
+  std::vector<half> a, b;
+  std::vector<float> bias;
+  if (data) {
+    a = random_values<half>(size_t(m) * k, 31, -1, 1);
+    b = random_values<half>(size_t(k) * n, 32, -1, 1);
+    bias = random_values<float>(n, 33, -2, 2);
+  }
+  half* ga = gm_copy(a, size_t(m) * k);
+  half* gb = gm_copy(b, size_t(k) * n);
+  float* gbias = gm_copy(bias, n);
   auto* gy = static_cast<float*>(AscendC::GmAlloc(size_t(m) * n * 4));
   Workspace ws(matmul_softmax_910b_workspace_bytes(shape, blocks));
   LaunchOptions options;
@@ -344,8 +387,8 @@ SampleResult run_matmul_softmax(MatmulSoftmaxShape shape, uint32_t blocks) {
     matmul_softmax_910b(reinterpret_cast<GM_ADDR>(ga), reinterpret_cast<GM_ADDR>(gb), reinterpret_cast<GM_ADDR>(gbias),
                         reinterpret_cast<GM_ADDR>(gy), ws.p, shape);
   }, options);
-  std::vector<float> y(size_t(m) * n);
-  dev.memcpy(y.data(), gy, y.size() * sizeof(float), Device::Copy::DeviceToHost);
+  std::vector<float> y(data ? size_t(m) * n : 0);
+  copy_from_gm(y.data(), gy, size_t(m) * n * sizeof(float));
   SampleResult r = check(y.data(), [&] {
     return on_host("matmul_softmax_custom",
                    [&](const ReferenceRun& run) { return matmul_softmax_reference(a, b, bias, m, n, k, run); });

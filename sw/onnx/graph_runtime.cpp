@@ -127,6 +127,14 @@ void check_model(const Model& model, const Target* target) {
         raise(node.source, "output '{}' has no static shape after ONNX shape inference", out);
       }
     }
+    // "" omits an optional input or output; every lowering reads its first input and writes its
+    // first output (a model with them omitted segfaulted: issue 29's fuzzing).
+    for (const auto* names : {&node.inputs, &node.outputs}) {
+      if (names->empty() || names->front().empty()) {
+        raise(node.source, "its first {} is omitted, but {} needs it", names == &node.inputs ? "input" : "output",
+              node.op_type);
+      }
+    }
     if (op->check) op->check(node, descs(model, node.inputs), descs(model, node.outputs));
     if (target && op->check_target) op->check_target(node, descs(model, node.inputs), *target);
   }

@@ -172,6 +172,16 @@ void register_elementwise(const Elementwise& e) {
     const bool integer_exponent = node.op_type == "Pow" && in.size() == 2 &&
                                   (in[1].type == DType::Int32 || in[1].type == DType::Int64);
     require_float(node, in, out, inputs == 2 && !integer_exponent ? std::vector<size_t>{0, 1} : std::vector<size_t>{0});
+    // Every input is required, and the output is the inputs' broadcast: a model declaring
+    // another output shape had the kernel index past its stride tables (issue 29's fuzzing).
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      if (node.inputs[i].empty()) raise(node.source, "input {} is omitted, but {} needs it", i, node.op_type);
+    }
+    const std::vector<int64_t> shape = inputs == 2 ? broadcast_shapes(node, in[0].shape, in[1].shape) : in[0].shape;
+    if (out[0].shape != shape) {
+      raise(node.source, "output '{}' is declared [{}], but the inputs broadcast to [{}]", out[0].name,
+            fmt::join(out[0].shape, ","), fmt::join(shape, ","));
+    }
     if (node.op_type == "Gelu") {
       const std::string approximate = node.attr_string("approximate", "none");
       if (approximate != "none" && approximate != "tanh") {

@@ -237,6 +237,26 @@ void Device::memcpy(void* dst, const void* src, size_t bytes, Copy kind) {
   }
 }
 
+void Device::memcpy_without_data(void* device, size_t bytes, Copy kind) {
+  auto& bridge = soc_->host_bridge();
+  if (kind == Copy::DeviceToDevice) {
+    raise(bridge.name(), "memcpy without data of {} bytes: only a host<->device copy can be timed without its bytes",
+          bytes);
+  }
+  const auto direction =
+      kind == Copy::HostToDevice ? soc::HostBridge::Direction::HostToDevice : soc::HostBridge::Direction::DeviceToHost;
+  if (bytes > 0 && !owns(device, bytes)) {
+    raise(bridge.name(), "memcpy {} of {} bytes: the device side {} is not inside GM (GmAlloc/Device::malloc memory)",
+          kind == Copy::HostToDevice ? "HostToDevice" : "DeviceToHost", bytes, device);
+  }
+  if (auto* san = check::Sanitizer::active(); san && kind == Copy::HostToDevice) san->host_write(device_address(device), bytes);
+  if (soc_->params().mode == SimMode::Functional || bytes == 0) {
+    bridge.count_direct_copy(direction, bytes);
+    return;
+  }
+  bridge.copy(direction, device_address(device), nullptr, bytes);
+}
+
 uint64_t Device::device_address(const void* pointer) const {
   return soc_->params().gm_base + uint64_t(static_cast<const uint8_t*>(pointer) - gm_);
 }

@@ -62,6 +62,11 @@ class Device {
   std::vector<void*> live_allocations() const;
   enum class Copy { HostToDevice, DeviceToHost, DeviceToDevice };
   void memcpy(void* dst, const void* src, size_t bytes, Copy kind);
+  // A HostToDevice or DeviceToHost copy's time and statistics without its bytes: `device` is
+  // its GM side, and neither GM nor any host memory is touched. For host programs in perf
+  // mode, whose data no kernel computes on (the samples there generate no inputs, so their
+  // host memory does not grow with the problem).
+  void memcpy_without_data(void* device, size_t bytes, Copy kind);
   uint64_t device_address(const void* pointer) const;
 
   // Runs `body` as the kernel on block_dim blocks; returns when every block has finished.

@@ -73,7 +73,7 @@ bool cli_handles(const std::string& kernel) {
 
 int cli_run(const std::string& meta_path, const std::string& data_dir, const std::string& out_dir,
             const std::string& platform, std::vector<std::string> sets, const std::string& mode,
-            const std::string& trace, const std::string& stats) {
+            const std::string& trace, const std::string& stats) try {
   const nlohmann::json meta = nlohmann::json::parse(read_text(meta_path), nullptr, false);
   if (meta.is_discarded() || !meta.contains("npuvp")) {
     raise("tik", "'{}' is not a kernel description BuildCCE of npuvp's TIK wrote", meta_path);
@@ -126,6 +126,9 @@ int cli_run(const std::string& meta_path, const std::string& data_dir, const std
   }
   platform::finish_run(soc, dev.total_wall_seconds(), trace, stats);
   return 0;
+} catch (const nlohmann::json::exception& e) {
+  // A kernel description that is JSON but not BuildCCE's shape (the program's own errors are raised above).
+  raise("tik", "'{}' is not a kernel description BuildCCE of npuvp's TIK wrote: {}", meta_path, e.what());
 }
 
 }  // namespace npuvp::tik

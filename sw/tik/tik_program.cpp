@@ -535,10 +535,21 @@ Program parse(const json& j) {
   return p;
 }
 
+// Deeper JSON is no program BuildCCE wrote, and the parser and the interpreter walk statements
+// and expressions recursively: a file nested 10 000 levels deep ended in a segfault (issue 29's
+// fuzzing). Real programs stay far below this.
+constexpr int kMaxProgramDepth = 512;
+
 Program parse_text(const std::string& text) {
   json j;
+  struct TooDeep {};
   try {
-    j = json::parse(text);
+    j = json::parse(text, [](int depth, json::parse_event_t, json&) {
+      if (depth > kMaxProgramDepth) throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    raise("tik", "the TIK program is nested more than {} levels deep (statements and expressions)", kMaxProgramDepth);
   } catch (const json::exception& e) {
     raise("tik", "the TIK program is not valid JSON: {}", e.what());
   }
