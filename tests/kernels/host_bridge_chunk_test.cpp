@@ -10,7 +10,7 @@
 #include "tikicpulib.h"
 #include "tlm/stats.h"
 
-namespace {
+namespace host_bridge_chunk_test {
 using npuvp::Device;
 using npuvp::Stats;
 using nlohmann::json;
@@ -81,4 +81,4 @@ TEST(HostBridgeChunks, SameTimeAndCacheStateAsOneWritePerTlp) {
               chunked["h2d"].get<double>() * 1e6, (unsigned long long)chunked["kernel_cycles"].get<uint64_t>());
 }
 
-}  // namespace
+}  // namespace host_bridge_chunk_test

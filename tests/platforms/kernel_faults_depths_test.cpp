@@ -18,7 +18,7 @@ using ::testing::MatchesRegex;
 using npuvp::testing::kernel_error;
 using npuvp::testing::make_device;
 
-namespace {
+namespace kernel_faults_depths_test {
 
 // "<core> block <n> @ <time>: the kernel body overflowed its stack: ... core.scalar.stack_size = S bytes"
 std::string overflow_of(uint64_t stack_bytes) {
@@ -129,4 +129,4 @@ TEST(KernelFaultDepths, GmAllocOfAllOfGmTwiceExits) {
       ::testing::ExitedWithCode(1), "GM exhausted: cannot allocate 512 bytes");
 }
 
-}  // namespace
+}  // namespace kernel_faults_depths_test
