@@ -16,6 +16,7 @@
 
 #include "models/aicore/layout.h"
 #include "models/aicore/vector_unit.h"
+#include "models/check/recycled.h"
 #include "models/check/site.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
@@ -137,14 +138,16 @@ struct Access {
 
 struct Segment {
   uint64_t end;
-  std::vector<Access> acc;
+  std::vector<Access, Recycled<Access>> acc;
 };
 
-// Byte ranges of one memory: the accesses not yet superseded.
-using Shadow = std::map<uint64_t, Segment>;
+// Byte ranges of one memory: the accesses not yet superseded. Nodes and access lists come
+// from recycled slabs (models/check/recycled.h): no malloc per segment, reused by later launches.
+using Shadow = std::map<uint64_t, Segment, std::less<uint64_t>, Recycled<std::pair<const uint64_t, Segment>>>;
 
 // Written byte ranges (init), merged.
-using Written = std::map<uint64_t, uint64_t>;  // begin -> end
+using Written = std::map<uint64_t, uint64_t, std::less<uint64_t>,
+                         Recycled<std::pair<const uint64_t, uint64_t>>>;  // begin -> end
 
 void mark_written(Written& w, uint64_t b, uint64_t e) {
   if (b >= e) return;
