@@ -376,6 +376,26 @@ struct Sanitizer::State {
     bool queue;
     uint64_t seq;
   };
+  // A FIFO over a vector whose storage stays (a deque frees and allocates a chunk every few
+  // dozen instructions as the pipe drains behind the scalar unit).
+  struct IssuedQueue {
+    std::vector<Issued> items;  // [head, size) pending
+    size_t head = 0;
+    bool empty() const { return head == items.size(); }
+    void push_back(Issued i) {
+      if (head >= 32 && 2 * head >= items.size()) {  // never emptied: drop what was taken
+        items.erase(items.begin(), items.begin() + ptrdiff_t(head));
+        head = 0;
+      }
+      items.push_back(std::move(i));
+    }
+    Issued take() {
+      Issued i = std::move(items[head]);
+      if (++head == items.size()) items.clear(), head = 0;
+      return i;
+    }
+    void clear() { items.clear(), head = 0; }
+  };
   struct Token {
     VC vc;
     uint32_t site;
@@ -440,7 +460,8 @@ struct Sanitizer::State {
       scalar_snap.reset();
       ++scalar_version;
     }
-    std::array<std::deque<Issued>, aicore::kNumPipes> issued;
+    // Per pipe, what the scalar unit issued and the pipe has not started, oldest first.
+    std::array<IssuedQueue, aicore::kNumPipes> issued;
     std::shared_ptr<const VC> scalar_snap;
     FlagTable flags;  // by flag_key(src, dst, id)
     // Per pipe, the last WaitFlag it ran while nothing else has run on it since: (src, dst,
@@ -538,6 +559,12 @@ void Sanitizer::configure(const Options& options) {
   // The unwinder's one-time setup (opening libunwind, its first look at the loaded objects'
   // unwind tables) here, with the rest of the run's setup, not in the first launch.
   active_->s_->sites.capture();
+  // Memory a first launch would otherwise fault in page by page, inside its timed part: the
+  // shadow's arena and an event log for a few thousand memory instructions (each is kept by
+  // later launches at their high-water mark).
+  Arena::prefault();
+  active_->s_->events.resize(8192);
+  active_->s_->events.clear();
   if (!hooked) {
     hooked = true;
     std::atexit(exit_hook);
@@ -863,10 +890,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   State::Core& c = s.core(core);
   const size_t p = size_t(pipe);
   State::Issued issued{nullptr, 0, 0, false, 0};
-  if (!c.issued[p].empty()) {
-    issued = std::move(c.issued[p].front());
-    c.issued[p].pop_front();
-  }
+  if (!c.issued[p].empty()) issued = c.issued[p].take();
   VC& vc = c.vc[p];
   if (issued.snap && c.joined[p] != issued.version) {
     vc.join(*issued.snap);
