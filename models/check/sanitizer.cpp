@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -267,10 +268,38 @@ void spans_of(const Instruction& instr, std::vector<Span>& out) {
     if (r.end > r.begin) out.push_back({space, r.begin, r.end, write, false});
   };
   if (auto* op = std::get_if<aicore::VectorOp>(&instr)) {
-    // Each strided operand as the runs of its enabled elements (models/aicore/vector_unit.h).
-    thread_local std::vector<aicore::VectorUnit::ExactBytes> bytes;
-    aicore::VectorUnit::exact_operand_bytes(*op, bytes);
-    for (const auto& b : bytes) {
+    // Each strided operand as the runs of its enabled elements (models/aicore/vector_unit.h),
+    // a function of the instruction's fields alone. Kernels repeat the same few instructions
+    // (a tile loop over double buffers, the same buffers on every core): the last results are
+    // kept, keyed by the instruction's fields (a miss only costs the computation), compared
+    // one by one (the padding between them holds anyone's bytes).
+    auto fields = [](const aicore::VectorOp& v) {
+      uint64_t scalar_bits;  // bit for bit: -0.0 is not 0.0 here
+      std::memcpy(&scalar_bits, &v.scalar, sizeof scalar_bits);
+      return std::make_tuple(v.op, v.dtype, v.dst, v.src0, v.src1, scalar_bits, v.counter_mode, v.mask_lo, v.mask_hi, v.repeat,
+                             v.dst_blk_stride, v.src0_blk_stride, v.src1_blk_stride, v.dst_rep_stride,
+                             v.src0_rep_stride, v.src1_rep_stride, v.dst_dtype, v.round, v.cmp, v.sel, v.order, v.src2,
+                             v.gather_pattern, v.round_shift, v.src3, v.proposal_field, v.deq);
+    };
+    struct Cached {
+      aicore::VectorOp op;
+      std::vector<aicore::VectorUnit::ExactBytes> bytes;
+    };
+    thread_local std::array<Cached, 8> cache;
+    thread_local size_t next = 0, used = 0;
+    const std::vector<aicore::VectorUnit::ExactBytes>* found = nullptr;
+    for (size_t i = 0; i < used && !found; ++i) {
+      if (fields(cache[i].op) == fields(*op)) found = &cache[i].bytes;
+    }
+    if (!found) {
+      Cached& slot = cache[next];
+      next = (next + 1) % cache.size();
+      used = std::max(used, next == 0 ? cache.size() : next);
+      slot.op = *op;
+      aicore::VectorUnit::exact_operand_bytes(*op, slot.bytes);
+      found = &slot.bytes;
+    }
+    for (const auto& b : *found) {
       if (b.end == ~0ull) continue;  // Gather's data reads: anywhere in UB (not checked)
       out.push_back({MemSpace::UB, b.begin, b.end, b.write, b.exact});
     }
