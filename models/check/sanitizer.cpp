@@ -10,12 +10,14 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "models/aicore/layout.h"
 #include "models/aicore/vector_unit.h"
+#include "models/check/recycled.h"
 #include "models/check/site.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
@@ -137,14 +139,16 @@ struct Access {
 
 struct Segment {
   uint64_t end;
-  std::vector<Access> acc;
+  std::vector<Access, Recycled<Access>> acc;
 };
 
-// Byte ranges of one memory: the accesses not yet superseded.
-using Shadow = std::map<uint64_t, Segment>;
+// Byte ranges of one memory: the accesses not yet superseded. Nodes and access lists come
+// from recycled slabs (models/check/recycled.h): no malloc per segment, reused by later launches.
+using Shadow = std::map<uint64_t, Segment, std::less<uint64_t>, Recycled<std::pair<const uint64_t, Segment>>>;
 
 // Written byte ranges (init), merged.
-using Written = std::map<uint64_t, uint64_t>;  // begin -> end
+using Written = std::map<uint64_t, uint64_t, std::less<uint64_t>,
+                         Recycled<std::pair<const uint64_t, uint64_t>>>;  // begin -> end
 
 void mark_written(Written& w, uint64_t b, uint64_t e) {
   if (b >= e) return;
@@ -264,10 +268,38 @@ void spans_of(const Instruction& instr, std::vector<Span>& out) {
     if (r.end > r.begin) out.push_back({space, r.begin, r.end, write, false});
   };
   if (auto* op = std::get_if<aicore::VectorOp>(&instr)) {
-    // Each strided operand as the runs of its enabled elements (models/aicore/vector_unit.h).
-    thread_local std::vector<aicore::VectorUnit::ExactBytes> bytes;
-    aicore::VectorUnit::exact_operand_bytes(*op, bytes);
-    for (const auto& b : bytes) {
+    // Each strided operand as the runs of its enabled elements (models/aicore/vector_unit.h),
+    // a function of the instruction's fields alone. Kernels repeat the same few instructions
+    // (a tile loop over double buffers, the same buffers on every core): the last results are
+    // kept, keyed by the instruction's fields (a miss only costs the computation), compared
+    // one by one (the padding between them holds anyone's bytes).
+    auto fields = [](const aicore::VectorOp& v) {
+      uint64_t scalar_bits;  // bit for bit: -0.0 is not 0.0 here
+      std::memcpy(&scalar_bits, &v.scalar, sizeof scalar_bits);
+      return std::make_tuple(v.op, v.dtype, v.dst, v.src0, v.src1, scalar_bits, v.counter_mode, v.mask_lo, v.mask_hi, v.repeat,
+                             v.dst_blk_stride, v.src0_blk_stride, v.src1_blk_stride, v.dst_rep_stride,
+                             v.src0_rep_stride, v.src1_rep_stride, v.dst_dtype, v.round, v.cmp, v.sel, v.order, v.src2,
+                             v.gather_pattern, v.round_shift, v.src3, v.proposal_field, v.deq);
+    };
+    struct Cached {
+      aicore::VectorOp op;
+      std::vector<aicore::VectorUnit::ExactBytes> bytes;
+    };
+    thread_local std::array<Cached, 8> cache;
+    thread_local size_t next = 0, used = 0;
+    const std::vector<aicore::VectorUnit::ExactBytes>* found = nullptr;
+    for (size_t i = 0; i < used && !found; ++i) {
+      if (fields(cache[i].op) == fields(*op)) found = &cache[i].bytes;
+    }
+    if (!found) {
+      Cached& slot = cache[next];
+      next = (next + 1) % cache.size();
+      used = std::max(used, next == 0 ? cache.size() : next);
+      slot.op = *op;
+      aicore::VectorUnit::exact_operand_bytes(*op, slot.bytes);
+      found = &slot.bytes;
+    }
+    for (const auto& b : *found) {
       if (b.end == ~0ull) continue;  // Gather's data reads: anywhere in UB (not checked)
       out.push_back({MemSpace::UB, b.begin, b.end, b.write, b.exact});
     }
@@ -373,6 +405,26 @@ struct Sanitizer::State {
     bool queue;
     uint64_t seq;
   };
+  // A FIFO over a vector whose storage stays (a deque frees and allocates a chunk every few
+  // dozen instructions as the pipe drains behind the scalar unit).
+  struct IssuedQueue {
+    std::vector<Issued> items;  // [head, size) pending
+    size_t head = 0;
+    bool empty() const { return head == items.size(); }
+    void push_back(Issued i) {
+      if (head >= 32 && 2 * head >= items.size()) {  // never emptied: drop what was taken
+        items.erase(items.begin(), items.begin() + ptrdiff_t(head));
+        head = 0;
+      }
+      items.push_back(std::move(i));
+    }
+    Issued take() {
+      Issued i = std::move(items[head]);
+      if (++head == items.size()) items.clear(), head = 0;
+      return i;
+    }
+    void clear() { items.clear(), head = 0; }
+  };
   struct Token {
     VC vc;
     uint32_t site;
@@ -437,7 +489,8 @@ struct Sanitizer::State {
       scalar_snap.reset();
       ++scalar_version;
     }
-    std::array<std::deque<Issued>, aicore::kNumPipes> issued;
+    // Per pipe, what the scalar unit issued and the pipe has not started, oldest first.
+    std::array<IssuedQueue, aicore::kNumPipes> issued;
     std::shared_ptr<const VC> scalar_snap;
     FlagTable flags;  // by flag_key(src, dst, id)
     // Per pipe, the last WaitFlag it ran while nothing else has run on it since: (src, dst,
@@ -535,6 +588,12 @@ void Sanitizer::configure(const Options& options) {
   // The unwinder's one-time setup (opening libunwind, its first look at the loaded objects'
   // unwind tables) here, with the rest of the run's setup, not in the first launch.
   active_->s_->sites.capture();
+  // Memory a first launch would otherwise fault in page by page, inside its timed part: the
+  // shadow's arena and an event log for a few thousand memory instructions (each is kept by
+  // later launches at their high-water mark).
+  Arena::prefault();
+  active_->s_->events.resize(8192);
+  active_->s_->events.clear();
   if (!hooked) {
     hooked = true;
     std::atexit(exit_hook);
@@ -860,10 +919,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   State::Core& c = s.core(core);
   const size_t p = size_t(pipe);
   State::Issued issued{nullptr, 0, 0, false, 0};
-  if (!c.issued[p].empty()) {
-    issued = std::move(c.issued[p].front());
-    c.issued[p].pop_front();
-  }
+  if (!c.issued[p].empty()) issued = c.issued[p].take();
   VC& vc = c.vc[p];
   if (issued.snap && c.joined[p] != issued.version) {
     vc.join(*issued.snap);

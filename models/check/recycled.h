@@ -1,0 +1,97 @@
+// An allocator for the sanitizer's many small, short-lived objects (the shadow's tree nodes
+// and their access lists, the written-range trees): blocks of one, two or four objects are
+// cut from one arena and go back to a free list of their size when released, never to the
+// heap. A launch's shadow is cleared when the next launch begins and its nodes serve that
+// launch: no malloc per segment, and in steady state no fresh pages (the memory stays at the
+// largest launch's high-water mark). The arena's first chunk is touched when the sanitizer is
+// configured (Arena::prefault), so a first launch takes no page faults for it either. Larger
+// requests go to operator new. One thread (the simulation's).
+#pragma once
+#include <cstddef>
+#include <cstring>
+#include <new>
+
+namespace npuvp::check {
+
+// Bump allocation from chunks that live as long as the process (the sanitizer does).
+class Arena {
+ public:
+  static constexpr size_t kChunk = size_t(1) << 20;
+  static void* take(size_t bytes, size_t align) {
+    State& s = state();
+    size_t at = (s.used + align - 1) / align * align;
+    if (!s.chunk || at + bytes > kChunk) {
+      s.chunk = static_cast<char*>(::operator new(kChunk));
+      at = 0;
+    }
+    s.used = at + bytes;
+    return s.chunk + at;
+  }
+  // Starts a chunk and writes its pages (the kernel maps them now, not during a launch).
+  static void prefault() {
+    State& s = state();
+    if (s.chunk && s.used == 0) return;
+    s.chunk = static_cast<char*>(::operator new(kChunk));
+    std::memset(s.chunk, 0, kChunk);
+    s.used = 0;
+  }
+
+ private:
+  struct State {
+    char* chunk = nullptr;
+    size_t used = 0;
+  };
+  static State& state() {
+    static State s;
+    return s;
+  }
+};
+
+template <class T>
+class Recycled {
+ public:
+  using value_type = T;
+  Recycled() = default;
+  template <class U>
+  Recycled(const Recycled<U>&) {}  // NOLINT: rebinding, as std::allocator
+
+  T* allocate(size_t n) {
+    const int c = size_class(n);
+    if (c < 0) return static_cast<T*>(::operator new(n * sizeof(T)));
+    Free*& head = heads()[c];
+    if (!head) return static_cast<T*>(Arena::take(block_bytes(c), alignment()));
+    Free* f = head;
+    head = f->next;
+    return reinterpret_cast<T*>(f);
+  }
+  void deallocate(T* p, size_t n) {
+    const int c = size_class(n);
+    if (c < 0) {
+      ::operator delete(p);
+      return;
+    }
+    Free* f = reinterpret_cast<Free*>(p);
+    f->next = heads()[c];
+    heads()[c] = f;
+  }
+  friend bool operator==(const Recycled&, const Recycled&) { return true; }
+  friend bool operator!=(const Recycled&, const Recycled&) { return false; }
+
+ private:
+  struct Free {
+    Free* next;
+  };
+  // Classes: 1, 2 and 4 objects (a vector's first growth steps; tree nodes are 1).
+  static int size_class(size_t n) { return n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : -1; }
+  static constexpr size_t alignment() { return alignof(T) > alignof(Free) ? alignof(T) : alignof(Free); }
+  static size_t block_bytes(int c) {
+    const size_t b = sizeof(T) << c;
+    return ((b < sizeof(Free) ? sizeof(Free) : b) + alignment() - 1) / alignment() * alignment();
+  }
+  static Free** heads() {
+    static Free* h[3] = {nullptr, nullptr, nullptr};
+    return h;
+  }
+};
+
+}  // namespace npuvp::check
