@@ -95,6 +95,9 @@ void jpeg_decode_yuv420sp(const uint8_t* data, size_t size, const Picture& out) 
   std::vector<std::vector<uint8_t>> planes;
   std::vector<uint32_t> plane_stride;
   std::vector<uint32_t> plane_w, plane_h;
+  // Plane samples per 4:2:0 chroma sample, each way: read while comp_info is alive
+  // (jpeg_finish_decompress frees it with the rest of the image's memory).
+  std::vector<uint32_t> plane_rx, plane_ry;
   std::vector<JSAMPROW> rows[3];
   JSAMPARRAY arrays[3];
   int max_h = 1, max_v = 1;
@@ -130,6 +133,8 @@ void jpeg_decode_yuv420sp(const uint8_t* data, size_t size, const Picture& out) 
     planes.emplace_back(size_t(plane_stride.back()) * mcu_rows * ci.v_samp_factor * DCTSIZE);
     plane_w.push_back(ci.downsampled_width);
     plane_h.push_back(ci.downsampled_height);
+    plane_rx.push_back(uint32_t(2 / (max_h / ci.h_samp_factor)));
+    plane_ry.push_back(uint32_t(2 / (max_v / ci.v_samp_factor)));
   }
   for (uint32_t m = 0; m < mcu_rows && d.info.output_scanline < d.info.output_height; ++m) {
     for (int c = 0; c < n; ++c) {
@@ -162,8 +167,7 @@ void jpeg_decode_yuv420sp(const uint8_t* data, size_t size, const Picture& out) 
       uint8_t value[2] = {0x80, 0x80};
       if (n == 3) {
         for (int c = 1; c < 3; ++c) {
-          const int fx = max_h / d.info.comp_info[c].h_samp_factor, fy = max_v / d.info.comp_info[c].v_samp_factor;
-          const uint32_t rx = 2 / fx, ry = 2 / fy;  // plane samples per 4:2:0 sample, each way
+          const uint32_t rx = plane_rx[c], ry = plane_ry[c];
           unsigned sum = 0;
           for (uint32_t j = 0; j < ry; ++j) {
             const uint32_t py = std::min(cr * ry + j, plane_h[c] - 1);
