@@ -21,6 +21,7 @@
 #if defined(__SANITIZE_ADDRESS__)
 
 #include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
 #include <systemc>
 #include <sysc/kernel/sc_cor.h>
 
@@ -116,6 +117,12 @@ Fiber& fiber_of(Switcher& s, sc_core::sc_cor* to) {
     if (c->stack == nullptr || c->stack_size == 0 || low % 4096 != 0 || sp <= low || sp > low + c->stack_size) {
       layout_mismatch("a thread's stack does not contain its saved stack pointer");
     }
+    if (f.bottom != c->stack || f.size != c->stack_size) {
+      // LeakSanitizer scans the threads' own stacks, not these: a suspended coroutine's locals
+      // would look leaked (a run ended by a signal or an error leaves threads suspended).
+      if (f.bottom) __lsan_unregister_root_region(f.bottom, f.size);
+      __lsan_register_root_region(c->stack, c->stack_size);
+    }
     f.bottom = c->stack;
     f.size = c->stack_size;
   }
@@ -148,7 +155,11 @@ NPUVP_SWITCHING void* finish_switch(void* old_sp, void* old_cor, void*) {
 NPUVP_SWITCHING void* finish_abort(void*, void* old_cor, void*) {
   Switcher& s = switcher();
   __sanitizer_finish_switch_fiber(s.fibers[s.current].fake_stack, nullptr, nullptr);
-  s.fibers.erase(static_cast<sc_core::sc_cor*>(old_cor));
+  const auto ended = s.fibers.find(static_cast<sc_core::sc_cor*>(old_cor));
+  if (ended != s.fibers.end()) {
+    if (ended->second.bottom) __lsan_unregister_root_region(ended->second.bottom, ended->second.size);
+    s.fibers.erase(ended);
+  }
   return nullptr;
 }
 
