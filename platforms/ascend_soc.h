@@ -111,6 +111,8 @@ class AscendSoc : public sc_core::sc_module {
     sc_core::sc_time dram_busy = sc_core::SC_ZERO_TIME;
   };
   const LaunchTraffic& last_launch_traffic() const { return last_launch_; }
+  // Counters since the platform was built: every launch and every host copy.
+  LaunchTraffic traffic_so_far() const;
 
  private:
   void build_cores();
@@ -130,7 +132,6 @@ class AscendSoc : public sc_core::sc_module {
   std::unique_ptr<soc::AiCpu> aicpu_;  // issue 28
   std::unique_ptr<soc::Dvpp> dvpp_;
   LaunchTraffic last_launch_;
-  LaunchTraffic traffic_so_far() const;
 };
 
 }  // namespace npuvp::platform

@@ -125,6 +125,14 @@ std::string run_summary(AscendSoc& soc, const sc_core::sc_time& elapsed, double 
       out += fmt::format("; {} of {} misses were whole-line writes (no fill: DRAM sees them on eviction)",
                          f.l2_misses - f.l2_fills, f.l2_misses);
     }
+    // Host copies write whole lines too (their chunks cover many lines): the stats count
+    // those misses with the launch's, so say where the rest come from.
+    const AscendSoc::LaunchTraffic all = soc.traffic_so_far();
+    const uint64_t other_misses = (all.l2_lookups - all.l2_hits) - f.l2_misses, other_fills = all.l2_fills - f.l2_fills;
+    if (other_misses > other_fills) {
+      out += fmt::format("; outside this launch (host copies, earlier launches) {} of {} misses were whole-line writes",
+                         other_misses - other_fills, other_misses);
+    }
     out += "\n";
   }
   out += fmt::format("{}: busiest link {} at {:.1f}% utilisation\n", soc.interconnect().topology().kind(),
