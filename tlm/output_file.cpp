@@ -13,6 +13,7 @@
 namespace npuvp {
 
 namespace {
+namespace output_file_cpp {  // named after the file: unity batches share anonymous namespaces
 
 bool exists_as_non_regular_file(const std::string& path) {
   struct stat st {};
@@ -24,6 +25,7 @@ std::string shown(const std::string& path) {
   return path.size() <= 200 ? path : path.substr(0, 200) + fmt::format("... ({} characters)", path.size());
 }
 
+}  // namespace output_file_cpp
 }  // namespace
 
 OutputFile::OutputFile(std::string path, std::string block, std::string what)
@@ -33,7 +35,7 @@ OutputFile::OutputFile(std::string path, std::string block, std::string what)
     errno = EISDIR;
     fail(std::strerror(errno));
   }
-  in_place_ = exists_as_non_regular_file(path_);
+  in_place_ = output_file_cpp::exists_as_non_regular_file(path_);
   temporary_ = in_place_ ? path_ : fmt::format("{}.tmp.{}", path_, ::getpid());
   file_ = std::fopen(temporary_.c_str(), "w");
   if (!file_) fail(std::strerror(errno));
@@ -44,7 +46,7 @@ OutputFile::~OutputFile() { discard(); }
 void OutputFile::fail(const char* reason) {
   const std::string text = reason;  // before discard() changes errno
   discard();
-  raise(block_, "cannot write {} to '{}': {}", what_, shown(path_), text);
+  raise(block_, "cannot write {} to '{}': {}", what_, output_file_cpp::shown(path_), text);
 }
 
 void OutputFile::write(const std::string& text) {
@@ -61,12 +63,12 @@ void OutputFile::commit() {
   if (!flushed || !closed) {
     file_ = nullptr;
     if (!in_place_) ::unlink(temporary_.c_str());
-    raise(block_, "cannot write {} to '{}': {}", what_, shown(path_), std::strerror(flushed ? errno : flush_errno));
+    raise(block_, "cannot write {} to '{}': {}", what_, output_file_cpp::shown(path_), std::strerror(flushed ? errno : flush_errno));
   }
   if (!in_place_ && std::rename(temporary_.c_str(), path_.c_str()) != 0) {
     const int e = errno;
     ::unlink(temporary_.c_str());
-    raise(block_, "cannot write {} to '{}': {}", what_, shown(path_), std::strerror(e));
+    raise(block_, "cannot write {} to '{}': {}", what_, output_file_cpp::shown(path_), std::strerror(e));
   }
 }
 

@@ -16,6 +16,7 @@ void register_builtin_rtl_cubes();  // rtl_cosim/rtl_cube.cpp
 
 namespace npuvp::aicore {
 namespace {
+namespace mmad_engine_cpp {  // named after the file: unity batches share anonymous namespaces
 
 // The RTL cubes by name. The built-in ones are registered on first use, before any other, so
 // that a cube registered under the same name replaces the built-in one.
@@ -56,15 +57,16 @@ std::string join(const std::vector<std::string>& names) {
   return s.empty() ? "none" : s;
 }
 
+}  // namespace mmad_engine_cpp
 }  // namespace
 
 void register_rtl_cube(const std::string& name, RtlCubeFactory factory) {
-  registry()[name] = std::move(factory);
+  mmad_engine_cpp::registry()[name] = std::move(factory);
 }
 
 std::vector<std::string> rtl_cube_names() {
   std::vector<std::string> names;
-  for (const auto& [name, factory] : registry()) names.push_back(name);
+  for (const auto& [name, factory] : mmad_engine_cpp::registry()) names.push_back(name);
   return names;
 }
 
@@ -111,7 +113,7 @@ CubePath::CubePath(const std::string& block, const std::string& stats_prefix, in
                    const CubeUnit& model, const Params& params)
     : block_(block), model_(model), params_(params) {
   if (params_.impl == Impl::Model) return;
-  auto& cubes = registry();
+  auto& cubes = mmad_engine_cpp::registry();
   const auto it = cubes.find(params_.rtl);
   if (it == cubes.end() && !have_verilator()) {
     raise(block_,
@@ -121,10 +123,10 @@ CubePath::CubePath(const std::string& block, const std::string& stats_prefix, in
   }
   if (it == cubes.end()) {
     raise(block_, "cosim.rtl={}: no such RTL cube (this build has: {})", params_.rtl,
-          join(rtl_cube_names()));
+          mmad_engine_cpp::join(rtl_cube_names()));
   }
   try {
-    rtl_ = it->second(RtlCubeOptions{block_, vcd_for_core(params_.vcd, core_id)});
+    rtl_ = it->second(RtlCubeOptions{block_, mmad_engine_cpp::vcd_for_core(params_.vcd, core_id)});
   } catch (const std::exception& e) {
     raise(block_, "cannot start the RTL cube {}: {}", params_.rtl, e.what());
   }
@@ -172,12 +174,12 @@ uint64_t CubePath::start(const Mmad& op, const Buffers& l0) {
   // The RTL reads the operands when the Mmad starts; its result lands in L0C when its
   // cycles have passed (the model computes at the end; a kernel whose flags are right sees
   // no difference).
-  staging_.assign(l0.l0c + op.c, l0.l0c + op.c + c_region_bytes(op));
+  staging_.assign(l0.l0c + op.c, l0.l0c + op.c + mmad_engine_cpp::c_region_bytes(op));
   return run_rtl(op, l0.l0a, l0.l0b, l0.bt);
 }
 
 void CubePath::finish(const Mmad& op, const Buffers& l0) {
-  const uint64_t bytes = c_region_bytes(op);
+  const uint64_t bytes = mmad_engine_cpp::c_region_bytes(op);
   switch (params_.impl) {
     case Impl::Model:
       model_.execute(op, l0.l0a, l0.l0b, l0.l0c, l0.bt);
@@ -199,7 +201,7 @@ void CubePath::finish(const Mmad& op, const Buffers& l0) {
 
 // The first differing element of staging_ (RTL) against `model_c`, and how many differ.
 std::string CubePath::mismatch(const Mmad& op, const uint8_t* model_c) const {
-  const uint32_t M1 = ceil_div(op.m, 16);
+  const uint32_t M1 = mmad_engine_cpp::ceil_div(op.m, 16);
   const unsigned size = dtype_size(op.c_type);
   const size_t count = staging_.size() / size;
   size_t first = count, differ = 0;

@@ -14,6 +14,7 @@
 
 namespace npuvp::aicore::vector {
 namespace {
+namespace vector_sort_cpp {  // named after the file: unity batches share anonymous namespaces
 
 // One record: the score widened to float for ordering, and its 8 bytes as they are.
 struct Record {
@@ -89,6 +90,7 @@ void run_mrg_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* re
   }
 }
 
+}  // namespace vector_sort_cpp
 }  // namespace
 
 MrgSortFields mrg_sort_fields(const VectorOp& op) {
@@ -134,8 +136,8 @@ std::string sort_check(const VectorOp& op) { return op.op == VecOp::MrgSort ? me
 void execute_sort(const VectorOp& op, uint8_t* ub, VectorUnit::MrgSortResult* result) {
   const bool f16 = op.dtype == DType::F16;
   if (op.dtype != DType::F16 && op.dtype != DType::F32) unsupported(op);
-  if (op.op == VecOp::Sort32) return f16 ? run_sort32<_Float16>(op, ub) : run_sort32<float>(op, ub);
-  return f16 ? run_mrg_sort<_Float16>(op, ub, result) : run_mrg_sort<float>(op, ub, result);
+  if (op.op == VecOp::Sort32) return f16 ? vector_sort_cpp::run_sort32<_Float16>(op, ub) : vector_sort_cpp::run_sort32<float>(op, ub);
+  return f16 ? vector_sort_cpp::run_mrg_sort<_Float16>(op, ub, result) : vector_sort_cpp::run_mrg_sort<float>(op, ub, result);
 }
 
 }  // namespace npuvp::aicore::vector

@@ -139,9 +139,11 @@ AiCpu::Params AiCpu::params_from_config() {
 }
 
 namespace {
+namespace aicpu_cpp {  // named after the file: unity batches share anonymous namespaces
 Counter& stat(const std::string& block, const char* what, const char* unit, const char* description) {
   return Stats::global().counter(block + "." + what, unit, description);
 }
+}  // namespace aicpu_cpp
 }  // namespace
 
 AiCpu::AiCpu(sc_core::sc_module_name name, const Params& params)
@@ -149,9 +151,9 @@ AiCpu::AiCpu(sc_core::sc_module_name name, const Params& params)
       params_(params),
       cycle_(1e6 / params.clock_mhz, sc_core::SC_PS),
       job_(std::make_unique<Job>()),
-      launches_(stat(basename(), "launches", "kernels", "AI CPU kernels run")),
-      busy_ps_(stat(basename(), "busy_ps", "ps", "simulated time AI CPU kernels took")),
-      fills_(stat(basename(), "line_fills", "lines", "L3 misses filled over the ring")) {
+      launches_(aicpu_cpp::stat(basename(), "launches", "kernels", "AI CPU kernels run")),
+      busy_ps_(aicpu_cpp::stat(basename(), "busy_ps", "ps", "simulated time AI CPU kernels took")),
+      fills_(aicpu_cpp::stat(basename(), "line_fills", "lines", "L3 misses filled over the ring")) {
   for (unsigned i = 0; i < ai_cores(); ++i) {
     auto core = std::make_unique<Core>();
     const std::string n = fmt::format("{}.core{}", basename(), i);

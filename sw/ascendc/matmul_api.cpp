@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
+#include "sw/ascendc/scalar_wait.h"
 #include "sw/runtime/device.h"
 #include "models/check/sanitizer.h"
 #include "models/aicore/kernel_body_return.h"
@@ -752,15 +753,6 @@ GM_ADDR sub_slot(const MatmulEngine::State& s, uint32_t sub, const char* api) {
     matmul_fail(api, fmt::format("AI Core {} has no room in the {} B system workspace", s.group, kSysWorkspaceBytes));
   }
   return ws + at;
-}
-
-// Blocks `c` until `ready()`, looking again at each notification (the pipes drain and the
-// scalar unit catches up with SystemC time first, so no notification is lost).
-template <class Ready>
-void wait_until(aicore::AiCore& c, const sc_core::sc_event& event, const char* state, Ready&& ready) {
-  c.barrier_all();
-  c.scalar_sync();
-  while (!ready()) c.scalar_wait_event(event, state);
 }
 
 void call_aic(MatmulEngine::State& s, Request r, const char* api) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/aicore/ai_core.h"
+#include "sw/ascendc/scalar_wait.h"
 #include "models/aicore/product.h"
 #include "models/check/sanitizer.h"
 #include "sw/ascendc/kernel_operator.h"
@@ -58,16 +59,6 @@ struct SlotWrites {
 SlotWrites& slot_writes() {
   static SlotWrites w;
   return w;
-}
-
-// Blocks `c` until `ready()`, looking again at each `event`. The pipes drain and the scalar
-// unit catches up with SystemC time first, so scalar_wait_event yields nowhere but in its wait
-// and no notification after the look is lost.
-template <class Ready>
-void wait_until(AiCore& c, const sc_core::sc_event& event, const char* state, Ready&& ready) {
-  c.barrier_all();
-  c.scalar_sync();
-  while (!ready()) c.scalar_wait_event(event, state);
 }
 
 // Restores the core's atomic mode when SyncAll returns (its own flag writes are plain).

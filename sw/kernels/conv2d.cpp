@@ -21,6 +21,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
+namespace conv2d_cpp {  // named after the file: unity batches share anonymous namespaces
 constexpr uint32_t kFractal = 16;
 constexpr uint32_t kL0ABytes = 64 * 1024;  // L0A on every product
 uint32_t round_up(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
@@ -132,14 +133,15 @@ class KernelConv2d {
   GlobalTensor<half> xGm, wGm, fmapGm;
   GlobalTensor<float> biasGm, yGm;
 };
+}  // namespace conv2d_cpp
 }  // namespace
 
 void conv2d_a2(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, Conv2dShape shape, bool relu) {
-  KernelConv2d op(x, weight, bias, y, shape, relu);
+  conv2d_cpp::KernelConv2d op(x, weight, bias, y, shape, relu);
   op.Process();
 }
 
-uint64_t conv2d_a2_mixed_workspace_bytes(const Conv2dShape& shape) { return nc1hwc0_halves(shape) * sizeof(half); }
+uint64_t conv2d_a2_mixed_workspace_bytes(const Conv2dShape& shape) { return conv2d_cpp::nc1hwc0_halves(shape) * sizeof(half); }
 
 void conv2d_a2_mixed(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, Conv2dShape shape,
                      bool relu) {
@@ -147,17 +149,17 @@ void conv2d_a2_mixed(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, GM_ADDR
     if (GetSubBlockIdx() == 0) {  // one AIV formats the map; both signal (mode 2 waits for both)
       GlobalTensor<half> xGm, fmapGm;
       xGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), uint64_t(shape.c) * shape.h * shape.w);
-      fmapGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(workspace), nc1hwc0_halves(shape));
+      fmapGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(workspace), conv2d_cpp::nc1hwc0_halves(shape));
       TPipe pipe;
       TBuf<TPosition::VECCALC> rows, tile;
-      pipe.InitBuffer(rows, kFractal * round_up(shape.h * shape.w, kFractal) * sizeof(half));
+      pipe.InitBuffer(rows, conv2d_cpp::kFractal * conv2d_cpp::round_up(shape.h * shape.w, conv2d_cpp::kFractal) * sizeof(half));
       pipe.InitBuffer(tile, 2 * 256 * sizeof(half));
       conv2d_layout::nchw_to_nc1hwc0(fmapGm, xGm, shape, rows.Get<half>(), tile.Get<half>());
     }
-    CrossCoreSetFlag<2, PIPE_MTE3>(kFeatureMapReady);
+    CrossCoreSetFlag<2, PIPE_MTE3>(conv2d_cpp::kFeatureMapReady);
     return;
   }
-  KernelConv2d op(x, weight, bias, y, shape, relu, workspace);
+  conv2d_cpp::KernelConv2d op(x, weight, bias, y, shape, relu, workspace);
   op.Process();
 }
 

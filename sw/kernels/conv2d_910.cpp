@@ -26,6 +26,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
+namespace conv2d_910_cpp {  // named after the file: unity batches share anonymous namespaces
 using conv2d_layout::kC0;
 using cube_910::round_up;
 
@@ -148,14 +149,15 @@ class KernelConv2d910 {
   GlobalTensor<half> xGm, wGm, fmapGm;
   GlobalTensor<float> biasGm, yGm, ypGm;
 };
+}  // namespace conv2d_910_cpp
 }  // namespace
 
 uint64_t conv2d_910_workspace_bytes(const Conv2dShape& s) {
-  return KernelConv2d910::yp_offset(s) + uint64_t(s.out_h()) * s.out_w() * round_up(s.cout, kFractal) * sizeof(float);
+  return conv2d_910_cpp::KernelConv2d910::yp_offset(s) + uint64_t(s.out_h()) * s.out_w() * conv2d_910_cpp::round_up(s.cout, conv2d_910_cpp::kFractal) * sizeof(float);
 }
 
 void conv2d_910(GM_ADDR x, GM_ADDR weight, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, Conv2dShape shape, bool relu) {
-  KernelConv2d910 op(x, weight, bias, y, workspace, shape, relu);
+  conv2d_910_cpp::KernelConv2d910 op(x, weight, bias, y, workspace, shape, relu);
   op.Process();
 }
 

@@ -13,6 +13,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
+namespace layernorm_cpp {  // named after the file: unity batches share anonymous namespaces
 constexpr int32_t kBuffers = 2;
 constexpr uint32_t kMaxCols = 4096;
 
@@ -78,13 +79,14 @@ class KernelLayernorm {
   TBuf<TPosition::VECCALC> params, work, result;
   GlobalTensor<float> xGm, yGm, gammaGm, betaGm;
 };
+}  // namespace layernorm_cpp
 }  // namespace
 
 void layernorm_rows(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, uint32_t rows, uint32_t cols, float eps) {
-  if (cols == 0 || cols % 8 != 0 || cols > kMaxCols) {
+  if (cols == 0 || cols % 8 != 0 || cols > layernorm_cpp::kMaxCols) {
     npuvp::ascendc::core().fail("layernorm_rows", "cols must be a positive multiple of 8, at most 4096");
   }
-  KernelLayernorm op(x, gamma, beta, y, rows, cols, eps);
+  layernorm_cpp::KernelLayernorm op(x, gamma, beta, y, rows, cols, eps);
   op.Process();
 }
 

@@ -29,6 +29,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
+namespace matmul_910_cpp {  // named after the file: unity batches share anonymous namespaces
 using namespace matmul_tile;
 using cube_910::RowCopier;
 
@@ -197,18 +198,19 @@ class KernelMatmul910 {
   GlobalTensor<half> aGm, bGm, apGm, bpGm;
   GlobalTensor<CT> cGm, cpGm;
 };
+}  // namespace matmul_910_cpp
 }  // namespace
 
 TileGrid matmul_910_tile_grid(MatmulShape s, uint32_t blocks) {
   // The rectangle count that gives the fewest tiles to the busiest block; among those, the
   // least GM traffic per block: B's panel once per tile column, A's row panel once per tile.
-  const uint32_t tiles_m = ceil_div(s.m, kBaseM), tiles_n = ceil_div(s.n, kBaseN);
+  const uint32_t tiles_m = matmul_910_cpp::ceil_div(s.m, matmul_910_cpp::kBaseM), tiles_n = matmul_910_cpp::ceil_div(s.n, matmul_910_cpp::kBaseN);
   TileGrid best{1, 1};
   uint64_t best_load = ~0ull, best_traffic = ~0ull;
   for (uint32_t rows = 1; rows <= std::min(blocks, tiles_m); ++rows) {
     const uint32_t cols = std::min(tiles_n, blocks / rows);
-    const uint64_t load = uint64_t(ceil_div(tiles_m, rows)) * ceil_div(tiles_n, cols);
-    const uint64_t traffic = uint64_t(ceil_div(tiles_n, cols)) * (1 + ceil_div(tiles_m, rows));
+    const uint64_t load = uint64_t(matmul_910_cpp::ceil_div(tiles_m, rows)) * matmul_910_cpp::ceil_div(tiles_n, cols);
+    const uint64_t traffic = uint64_t(matmul_910_cpp::ceil_div(tiles_n, cols)) * (1 + matmul_910_cpp::ceil_div(tiles_m, rows));
     if (load < best_load || (load == best_load && traffic < best_traffic)) {
       best = {rows, cols};
       best_load = load;
@@ -222,13 +224,13 @@ uint64_t matmul_910_workspace_bytes(MatmulShape s, uint32_t blocks) {
   // A copy of Ap per band of tile columns and of Bp per band of tile rows in f16, Cp in f32
   // (the larger output), plus one 32 B block of over-read slack.
   const TileGrid grid = matmul_910_tile_grid(s, blocks);
-  return (uint64_t(grid.cols) * s.m * round_up(s.k, 16) + uint64_t(grid.rows) * s.k * round_up(s.n, 16)) * 2 +
-         uint64_t(s.m) * round_up(s.n, 16) * 4 + 64;
+  return (uint64_t(grid.cols) * s.m * matmul_910_cpp::round_up(s.k, 16) + uint64_t(grid.rows) * s.k * matmul_910_cpp::round_up(s.n, 16)) * 2 +
+         uint64_t(s.m) * matmul_910_cpp::round_up(s.n, 16) * 4 + 64;
 }
 
 template <class CT>
 void matmul_910(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, MatmulShape shape) {
-  KernelMatmul910<CT> op(a, b, c, workspace, shape);
+  matmul_910_cpp::KernelMatmul910<CT> op(a, b, c, workspace, shape);
   op.Process();
 }
 

@@ -19,6 +19,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
+namespace matmul_int8_910_cpp {  // named after the file: unity batches share anonymous namespaces
 using namespace matmul_tile;
 using cube_910::RowCopier;
 
@@ -93,15 +94,16 @@ class KernelMatmulInt8_910 {
   GlobalTensor<int8_t> aGm, btGm, apGm, btpGm;
   GlobalTensor<int32_t> cGm, cpGm;
 };
+}  // namespace matmul_int8_910_cpp
 }  // namespace
 
 uint64_t matmul_int8_910_workspace_bytes(MatmulShape s) {
   // Ap and Btp in s8, Cp in s32, plus one 32 B block of over-read slack.
-  return uint64_t(s.m + s.n) * round_up(s.k, kK0) + uint64_t(s.m) * round_up(s.n, kFractal) * 4 + 64;
+  return uint64_t(s.m + s.n) * matmul_int8_910_cpp::round_up(s.k, matmul_int8_910_cpp::kK0) + uint64_t(s.m) * matmul_int8_910_cpp::round_up(s.n, matmul_int8_910_cpp::kFractal) * 4 + 64;
 }
 
 void matmul_int8_910(GM_ADDR a, GM_ADDR bt, GM_ADDR c, GM_ADDR workspace, MatmulShape shape) {
-  KernelMatmulInt8_910 op(a, bt, c, workspace, shape);
+  matmul_int8_910_cpp::KernelMatmulInt8_910 op(a, bt, c, workspace, shape);
   op.Process();
 }
 

@@ -11,6 +11,7 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
+namespace softmax_cpp {  // named after the file: unity batches share anonymous namespaces
 constexpr int32_t kBuffers = 2;
 constexpr uint32_t kMaxCols = 8192;
 
@@ -62,13 +63,14 @@ class KernelSoftmax {
   TBuf<TPosition::VECCALC> work, result;
   GlobalTensor<float> xGm, yGm;
 };
+}  // namespace softmax_cpp
 }  // namespace
 
 void softmax_rows(GM_ADDR x, GM_ADDR y, uint32_t rows, uint32_t cols) {
-  if (cols == 0 || cols % 8 != 0 || cols > kMaxCols) {
+  if (cols == 0 || cols % 8 != 0 || cols > softmax_cpp::kMaxCols) {
     npuvp::ascendc::core().fail("softmax_rows", "cols must be a positive multiple of 8, at most 8192");
   }
-  KernelSoftmax op(x, y, rows, cols);
+  softmax_cpp::KernelSoftmax op(x, y, rows, cols);
   op.Process();
 }
 

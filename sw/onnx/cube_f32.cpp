@@ -18,6 +18,7 @@ namespace npuvp::onnx {
 using namespace AscendC;
 
 namespace {
+namespace cube_f32_cpp {  // named after the file: unity batches share anonymous namespaces
 
 constexpr uint32_t kTileM = 128, kTileN = 128, kBlockK = 64;
 constexpr uint32_t kRows = 16, kC0 = 8, kFractalFloats = kRows * kC0;  // 512 B
@@ -106,10 +107,11 @@ void cube_f32_kernel(GM_ADDR a, GM_ADDR bt, GM_ADDR y, uint32_t m, uint32_t n, u
   }
 }
 
+}  // namespace cube_f32_cpp
 }  // namespace
 
 void cube_matmul_f32(GM_ADDR a, GM_ADDR bt, GM_ADDR y, uint32_t m, uint32_t n, uint32_t k) {
-  cube_f32_kernel(a, bt, y, m, n, k);
+  cube_f32_cpp::cube_f32_kernel(a, bt, y, m, n, k);
 }
 
 }  // namespace npuvp::onnx

@@ -28,6 +28,7 @@ namespace npuvp::onnx {
 using namespace AscendC;
 
 namespace {
+namespace ops_conv_cpp {  // named after the file: unity batches share anonymous namespaces
 
 constexpr uint32_t kUbBudget = 160 * 1024;
 inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -617,6 +618,7 @@ void run(OpContext& ctx) {
   }
 }
 
+}  // namespace ops_conv_cpp
 }  // namespace
 
 // Float32 Conv runs on the cube with f32 operands (Mmad f32), which only the A2 cores have;
@@ -624,14 +626,14 @@ void run(OpContext& ctx) {
 void check_conv_target(const Node& node, const std::vector<TensorDesc>& in, const Target& target) {
   if (target.precision != Precision::Fp32 || target.f32_cube) return;
   const bool bias = in.size() > 2 && !in[2].name.empty();
-  const ConvShape s = conv_shape(node, in[0].shape, in[1].shape, bias);
+  const ops_conv_cpp::ConvShape s = ops_conv_cpp::conv_shape(node, in[0].shape, in[1].shape, bias);
   if (s.groups > 1 && s.cg == 1 && s.mg == 1) return;
   raise(node.source, "precision float32: Conv runs on the cube, and {}'s cube has no float32 Mmad (f16 operands "
         "only): run with --precision fp16", target.chip);
 }
 
 void register_conv_ops() {
-  register_op(OpLowering{"Conv", check_conv, run, nullptr, check_conv_target});
+  register_op(OpLowering{"Conv", ops_conv_cpp::check_conv, ops_conv_cpp::run, nullptr, check_conv_target});
 }
 
 }  // namespace npuvp::onnx

@@ -21,6 +21,7 @@ namespace npuvp::onnx {
 using namespace AscendC;
 
 namespace {
+namespace ops_matmul_cpp {  // named after the file: unity batches share anonymous namespaces
 
 constexpr int64_t kTile = 2048;        // Y columns per work item
 constexpr int64_t kSlotFloats = 8192;  // B rows per chunk: kSlotFloats / padded width
@@ -371,6 +372,7 @@ void run_gemm(OpContext& ctx) {
   launch_gemm(ctx, p, a.data, b_data, c ? c->data : nullptr, ctx.outputs[0]->data, bytes);
 }
 
+}  // namespace ops_matmul_cpp
 }  // namespace
 
 void register_matmul_ops() {
@@ -382,7 +384,7 @@ void register_matmul_ops() {
     require_float(node, in, out, {0, 1});
     if (in[0].shape.empty() || in[1].shape.empty()) raise(node.source, "MatMul of a scalar is not defined");
   };
-  matmul.run = run_matmul;
+  matmul.run = ops_matmul_cpp::run_matmul;
   register_op(matmul);
 
   OpLowering gemm;
@@ -394,7 +396,7 @@ void register_matmul_ops() {
     if (in[0].shape.size() != 2 || in[1].shape.size() != 2) raise(node.source, "A and B must be 2-D");
     if (in.size() == 3 && !in[2].name.empty() && in[2].shape.size() > 2) raise(node.source, "C must be at most 2-D");
   };
-  gemm.run = run_gemm;
+  gemm.run = ops_matmul_cpp::run_gemm;
   register_op(gemm);
 }
 

@@ -21,6 +21,7 @@ namespace npuvp::onnx {
 using namespace AscendC;
 
 namespace {
+namespace ops_norm_cpp {  // named after the file: unity batches share anonymous namespaces
 
 inline uint32_t round_up(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 constexpr uint32_t kChunk = 8192;  // plane elements per BatchNormalization unit
@@ -285,11 +286,12 @@ void run_layernorm(OpContext& ctx) {
   ctx.launches.push_back(launch);
 }
 
+}  // namespace ops_norm_cpp
 }  // namespace
 
 void register_norm_ops() {
-  register_op(simple_lowering("BatchNormalization", check_batchnorm, run_batchnorm));
-  register_op(simple_lowering("LayerNormalization", check_layernorm, run_layernorm));
+  register_op(simple_lowering("BatchNormalization", ops_norm_cpp::check_batchnorm, ops_norm_cpp::run_batchnorm));
+  register_op(simple_lowering("LayerNormalization", ops_norm_cpp::check_layernorm, ops_norm_cpp::run_layernorm));
 }
 
 }  // namespace npuvp::onnx

@@ -25,6 +25,7 @@ namespace npuvp::onnx {
 using namespace AscendC;
 
 namespace {
+namespace ops_pool_cpp {  // named after the file: unity batches share anonymous namespaces
 
 constexpr uint32_t kUbBudget = 160 * 1024;
 inline uint32_t round_up(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
@@ -208,12 +209,13 @@ void run_global_average(OpContext& ctx) {
   run_row_mean(ctx, ctx.inputs[0]->data, ctx.outputs[0]->data, rows, len, 1);
 }
 
+}  // namespace ops_pool_cpp
 }  // namespace
 
 void register_pool_ops() {
-  register_op(simple_lowering("MaxPool", check_pool, run_pool));
-  register_op(simple_lowering("AveragePool", check_pool, run_pool));
-  register_op(simple_lowering("GlobalAveragePool", check_global_average, run_global_average));
+  register_op(simple_lowering("MaxPool", ops_pool_cpp::check_pool, ops_pool_cpp::run_pool));
+  register_op(simple_lowering("AveragePool", ops_pool_cpp::check_pool, ops_pool_cpp::run_pool));
+  register_op(simple_lowering("GlobalAveragePool", ops_pool_cpp::check_global_average, ops_pool_cpp::run_global_average));
 }
 
 }  // namespace npuvp::onnx

@@ -10,6 +10,7 @@ namespace npuvp::onnx {
 using namespace AscendC;
 
 namespace {
+namespace window_gather_cpp {  // named after the file: unity batches share anonymous namespaces
 uint32_t round_up(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 
 // The table of one job shape: for each destination element the byte offset of its tap in the
@@ -37,15 +38,16 @@ std::vector<uint32_t> build_table(const GatherPlan& plan, const GatherLayout& la
   if (layout.extra) layout.extra(tw, cc, last_chunk, table, plan.slot_base());
   return table;
 }
+}  // namespace window_gather_cpp
 }  // namespace
 
 bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t bytes_per_entry, uint32_t ub_budget) {
   const WindowGeometry& g = plan.g;
   const uint32_t rows_max = std::min(g.window_rows(), g.h);
-  plan.cp = round_up(rows_max * g.w, 8);
+  plan.cp = window_gather_cpp::round_up(rows_max * g.w, 8);
   uint32_t cc = plan.group_channels, tw = g.ow;
   auto fits = [&](uint32_t c, uint32_t t) {
-    const uint64_t entries = round_up(layout.tile_elements(t, c), 8);
+    const uint64_t entries = window_gather_cpp::round_up(layout.tile_elements(t, c), 8);
     return uint64_t(c) * plan.cp * 4 + 128 + entries * (4 + bytes_per_entry) <= ub_budget;
   };
   while (!fits(cc, tw)) {
@@ -59,7 +61,7 @@ bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t b
   }
   plan.cc = cc;
   plan.tw = tw;
-  plan.table_entries = round_up(layout.tile_elements(tw, cc), 8);
+  plan.table_entries = window_gather_cpp::round_up(layout.tile_elements(tw, cc), 8);
   plan.tables.clear();
   plan.jobs.clear();
 
@@ -82,7 +84,7 @@ bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t b
             auto it = known.find(key);
             if (it == known.end()) {
               it = known.emplace(key, uint32_t(plan.tables.size())).first;
-              plan.tables.push_back(build_table(plan, layout, ih0, first_row, ow0, jtw, jcc, last_chunk));
+              plan.tables.push_back(window_gather_cpp::build_table(plan, layout, ih0, first_row, ow0, jtw, jcc, last_chunk));
             }
             GatherJob job;
             job.table = it->second;
@@ -106,8 +108,8 @@ bool plan_window_gather(GatherPlan& plan, const GatherLayout& layout, uint32_t b
 
 bool window_gather_fits(const WindowGeometry& g, const GatherLayout& layout, uint32_t min_columns,
                         uint32_t bytes_per_entry, uint32_t ub_budget) {
-  const uint64_t cp = round_up(std::min(g.window_rows(), g.h) * g.w, 8);
-  const uint64_t entries = round_up(layout.tile_elements(std::min(min_columns, g.ow), 1), 8);
+  const uint64_t cp = window_gather_cpp::round_up(std::min(g.window_rows(), g.h) * g.w, 8);
+  const uint64_t entries = window_gather_cpp::round_up(layout.tile_elements(std::min(min_columns, g.ow), 1), 8);
   return cp * 4 + 128 + entries * (4 + bytes_per_entry) <= ub_budget;
 }
 
@@ -143,12 +145,12 @@ void WindowGatherer::load(const GatherJob& job) {
   if (!plan_.separated) {
     // No DataCopyPad: whole 32 B blocks per channel (reading up to 7 floats past its rows).
     for (uint32_t j = 0; j < job.cc; ++j) {
-      DataCopy(src_.Get<float>()[j * plan_.cp], x_[job.src + uint64_t(j) * g.h * g.w], round_up(job.rows * g.w, 8));
+      DataCopy(src_.Get<float>()[j * plan_.cp], x_[job.src + uint64_t(j) * g.h * g.w], window_gather_cpp::round_up(job.rows * g.w, 8));
     }
     return;
   }
   DataCopyExtParams p(static_cast<uint16_t>(job.cc), block, (g.h * g.w) * 4 - block,
-                      (plan_.cp * 4 - round_up(block, 32)) / 32, 0);
+                      (plan_.cp * 4 - window_gather_cpp::round_up(block, 32)) / 32, 0);
   DataCopyPad(src_.Get<float>(), x_[job.src], p, DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
 }
 
