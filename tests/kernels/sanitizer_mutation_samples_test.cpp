@@ -109,7 +109,9 @@ TEST_P(SanitizerMutationOfSamples, EveryHandWrittenPairDroppedIsReportedOrExplai
       SCOPED_TRACE(sample + " on " + platform + " without " + what + ": " + r.dump());
       ++tried;
       const bool race = !r["races"].empty(), deadlock = r["deadlock"].get<bool>();
-      if (!r["passed"].get<bool>() && !deadlock) EXPECT_TRUE(race) << "a wrong answer with no race reported";
+      if (!r["passed"].get<bool>() && !deadlock) {
+        EXPECT_TRUE(race) << "a wrong answer with no race reported";
+      }
       if (race || deadlock) {
         ++reported;
         continue;
