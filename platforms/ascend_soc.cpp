@@ -86,6 +86,7 @@ AscendSoc::Params AscendSoc::params_from_config() {
   if (p.vector_cores > 1024) raise("config", "platform.vector_cores must be at most 1024, got {}", p.vector_cores);
   if (p.separated && p.vector_cores > 0) raise("config", "platform.vector_cores is for coupled chips; a separated one has AIVs");
   if (p.gm_size == 0) raise("config", "gm.size must be positive");
+  p.gm_size = gm_size_within_address_space(p.gm_size);
   if (p.dram_controllers < 1) raise("config", "dram.controllers must be at least 1");
   if (p.l2_slices > 0 && p.l2_size % p.l2_slices != 0) {
     raise("config", "l2.size {} is not divisible by l2.slices {}", p.l2_size, p.l2_slices);

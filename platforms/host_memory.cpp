@@ -64,19 +64,52 @@ void require_host_memory_for_model(const AscendSocShape& shape, uint64_t limit) 
         host_bytes_text(e.bytes), host_bytes_text(e.driver_bytes), e.driver, host_bytes_text(limit), e.driver);
 }
 
-void require_address_space_for_stacks(uint64_t stacks, uint64_t stack_bytes) {
+uint64_t address_space_left() {
   rlimit limit{};
-  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
-  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return UINT64_MAX;
   uint64_t mapped_pages = 0;
   std::ifstream("/proc/self/statm") >> mapped_pages;  // the first field: the whole mapped size
-  const uint64_t mapped = mapped_pages * page, can_map = limit.rlim_cur > mapped ? limit.rlim_cur - mapped : 0;
+  const uint64_t mapped = mapped_pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return limit.rlim_cur > mapped ? limit.rlim_cur - mapped : 0;
+}
+
+namespace {
+uint64_t address_space_limit() {
+  rlimit limit{};
+  return getrlimit(RLIMIT_AS, &limit) == 0 ? uint64_t(limit.rlim_cur) : UINT64_MAX;
+}
+}  // namespace
+
+void require_address_space_for_stacks(uint64_t stacks, uint64_t stack_bytes) {
+  const uint64_t can_map = address_space_left();
+  if (can_map == UINT64_MAX) return;
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const uint64_t need = stacks * (stack_bytes + page);  // each with its guard page
   if (need <= can_map) return;
   raise("config", "the kernel stacks of {} cores need {} of address space ({} each, core.scalar.stack_size), but "
         "this process may map only {} more (its limit, ulimit -v, is {}): lower core.scalar.stack_size or "
         "platform.cores", stacks, host_bytes_text(need), host_bytes_text(stack_bytes), host_bytes_text(can_map),
-        host_bytes_text(limit.rlim_cur));
+        host_bytes_text(address_space_limit()));
+}
+
+// GM is mapped whole and committed page by page as it is touched, so it costs only what a run
+// uses -- except under an address-space limit, which counts the whole mapping: a 64 GiB GM
+// would make every run fail under `ulimit -v 8G`. Backing a smaller GM keeps the platform
+// usable there; an allocation past it is then the usual "GM exhausted" error.
+uint64_t gm_size_within_address_space(uint64_t gm_size) {
+  const uint64_t left = address_space_left();
+  if (left == UINT64_MAX || gm_size <= left / 2) return gm_size;
+  constexpr uint64_t kGranule = 2ull << 20, kLeast = 64ull << 20;
+  const uint64_t fits = left / 2 / kGranule * kGranule;
+  if (fits < kLeast) {
+    raise("config", "GM (gm.size {}) cannot be backed: this process may map only {} more (its limit, ulimit -v, is "
+          "{}), and GM needs at least {} of it: raise the limit", host_bytes_text(gm_size), host_bytes_text(left),
+          host_bytes_text(address_space_limit()), host_bytes_text(kLeast));
+  }
+  warning("config", "gm.size {} does not fit this process's address-space limit (ulimit -v {}): this run backs a GM "
+          "of {}; allocations beyond it fail", host_bytes_text(gm_size), host_bytes_text(address_space_limit()),
+          host_bytes_text(fits));
+  return fits;
 }
 
 }  // namespace npuvp::platform

@@ -41,5 +41,12 @@ std::string host_bytes_text(uint64_t bytes);  // "1.5 GiB", "300 MiB"
 // this process may still map (RLIMIT_AS, `ulimit -v`, less what it has mapped); SystemC would
 // otherwise stop with only "stack setup failed". Nothing to check without such a limit.
 void require_address_space_for_stacks(uint64_t stacks, uint64_t stack_bytes);
+// The address space this process may still map under RLIMIT_AS (`ulimit -v`), less what it
+// has mapped already; UINT64_MAX without such a limit.
+uint64_t address_space_left();
+// The GM size to back under that limit: `gm_size` when it fits in half of what is left (the
+// rest is for stacks, local buffers and the heap), else that half rounded down to 2 MiB, with
+// a warning naming gm.size and the limit. A "config" error when not even 64 MiB fits.
+uint64_t gm_size_within_address_space(uint64_t gm_size);
 
 }  // namespace npuvp::platform

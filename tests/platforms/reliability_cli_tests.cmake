@@ -71,6 +71,17 @@ foreach(setting "interconnect.link_bytes_per_cycle=0.001" "dram.channel_gbps=0.0
   set_tests_properties(platforms.cli.range_end_${index}_runs_in_bounded_memory PROPERTIES TIMEOUT 300)
   math(EXPR index "${index} + 1")
 endforeach()
+# ... and so does the audit's own command, with data and the default 64 GiB GM: under an
+# address-space ceiling the GM mapping (lazily committed, but counted whole by ulimit -v) is
+# backed only as far as fits, with a warning naming gm.size; it used to refuse every run.
+if(NOT NPUVP_SANITIZE)  # the ceiling is ulimit -v only in a plain build (see above)
+  add_test(NAME platforms.cli.range_end_with_data_and_default_gm_under_a_ceiling
+           COMMAND sh -c "${ceiling_4g}; exec ${expect} ok 'result: PASS' ${cli} run matmul_softmax -p ascend910b -s interconnect.link_bytes_per_cycle=0.001")
+  add_test(NAME platforms.cli.gm_larger_than_the_address_space_limit_is_backed_in_part
+           COMMAND sh -c "${ceiling_4g}; exec ${expect} ok 'gm.size 64.0 GiB does not fit this process.s address-space limit \\(ulimit -v 4.0 GiB\\): this run backs a GM of' ${cli} run add -p ascend910b")
+  add_test(NAME platforms.cli.gm_allocation_past_the_backed_part_is_gm_exhausted
+           COMMAND sh -c "${ceiling_4g}; exec ${expect} fail 'GM exhausted: cannot allocate .* more than the whole GM' ${cli} run matmul_square -p ascend910b --mode perf --scale 64")
+endif()
 # The achieved DRAM rate never exceeds the channels' peak, and every L2 fill reads DRAM, over
 # several channel rates and L2 line sizes (posted write-backs and fills outlived the kernel
 # and were counted over its time: 508.8 of 200 GB/s).
