@@ -7,8 +7,10 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <link.h>
 #include <map>
 #include <set>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fmt/format.h>
@@ -126,20 +128,22 @@ void run_tool(const std::string& binary, const std::vector<uintptr_t>& addresses
     argv.push_back(nullptr);
     int from[2];
     if (pipe2(from, O_CLOEXEC) != 0) return;
+    // posix_spawn, not fork: the simulator's address space is large, and a fork copies its
+    // page tables (tens of milliseconds of system time per run).
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, from[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) {
-      close(from[0]), close(from[1]);
+    pid_t pid = -1;
+    const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(from[1]);
+    if (spawned != 0) {
+      close(from[0]);
       return;
     }
-    if (pid == 0) {
-      dup2(from[1], 1);
-      const int null = open("/dev/null", O_RDWR);
-      if (null >= 0) dup2(null, 0), dup2(null, 2);
-      execvp(argv[0], argv.data());
-      _exit(127);
-    }
-    close(from[1]);
     FILE* in = fdopen(from[0], "r");
     if (!in) {
       close(from[0]);
@@ -177,6 +181,32 @@ void run_tool(const std::string& binary, const std::vector<uintptr_t>& addresses
   }
 }
 
+// A frame whose function the dynamic symbol table names (and whose code it spans: dladdr
+// otherwise names the nearest exported symbol below a local function) in npuvp's own model
+// and runtime (not its sample kernels, npuvp::kernels), SystemC or the C++ library: not the
+// kernel's, so not looked up.
+void own_frame_marker() {}
+
+bool ours_by_symbol(const Dl_info& info, const ElfW(Sym)* symbol, uintptr_t pc) {
+  if (!info.dli_sname || !symbol || !info.dli_saddr) return false;
+  const auto begin = reinterpret_cast<uintptr_t>(info.dli_saddr);
+  if (pc < begin || pc >= begin + symbol->st_size) return false;
+  const std::string name = info.dli_sname;
+  auto starts = [&](const char* prefix) { return name.rfind(prefix, 0) == 0; };
+  if (starts("_ZN5npuvp7kernels") || starts("_ZNK5npuvp7kernels")) return false;
+  // The Ascend C API's own functions in npuvp's binary (a kernel's copies are in the kernel's).
+  static const void* const own_base = [] {
+    Dl_info self{};
+    return dladdr(reinterpret_cast<void*>(&own_frame_marker), &self) ? self.dli_fbase : nullptr;
+  }();
+  if (info.dli_fbase == own_base && (starts("_ZN7AscendC") || starts("_ZNK7AscendC"))) return true;
+  for (const char* prefix : {"_ZN5npuvp", "_ZNK5npuvp", "_ZN7sc_core", "_ZNK7sc_core", "_ZNSt", "_ZNKSt", "_ZSt",
+                             "_ZN9__gnu_cxx"}) {
+    if (starts(prefix)) return true;
+  }
+  return false;
+}
+
 // "ns::f<T>(int, int) const" -> "ns::f<T>": the name without its parameter list.
 std::string function_name(std::string fn) {
   if (auto clone = fn.find(" [clone"); clone != std::string::npos) fn.resize(clone);
@@ -194,43 +224,62 @@ std::string function_name(std::string fn) {
 }  // namespace site_cpp
 
 void SiteTable::resolve_all(const std::vector<uint32_t>& sites) {
-  // Every frame of every site not yet known, by binary: (address in the binary, in memory).
-  std::map<std::string, std::vector<std::pair<uintptr_t, uintptr_t>>> wanted;
-  std::vector<uint32_t> todo;
+  std::vector<uint32_t> todo, open;
   for (uint32_t site : std::set<uint32_t>(sites.begin(), sites.end())) {
     if (resolved_.count(site)) continue;
     todo.push_back(site);
-    if (site >= stacks_.size()) continue;
-    const Stack& s = stacks_[site];
-    for (int i = 1; i < s.n; ++i) {
-      const uintptr_t pc = reinterpret_cast<uintptr_t>(s.pcs[i]) - 1;  // inside the call, not after it
+    if (site < stacks_.size()) open.push_back(site);
+  }
+  // Frame by frame outwards, only for the sites whose kernel frame is not found yet: the
+  // frames past it (the launch, SystemC's coroutines) are never looked up, and each depth is
+  // one tool run per binary for all the sites.
+  for (int depth = 1; depth < kDepth && !open.empty(); ++depth) {
+    // By binary: (address in the binary, in memory).
+    std::map<std::string, std::vector<std::pair<uintptr_t, uintptr_t>>> wanted;
+    for (uint32_t site : open) {
+      const Stack& s = stacks_[site];
+      if (depth >= s.n) continue;
+      const uintptr_t pc = reinterpret_cast<uintptr_t>(s.pcs[depth]) - 1;  // inside the call, not after it
       if (frames_.count(pc)) continue;
       frames_[pc];  // asked (an empty answer stays empty)
       Dl_info info{};
-      if (dladdr(s.pcs[i], &info) == 0 || !info.dli_fname) continue;
+      void* entry = nullptr;  // the symbol's ElfW(Sym)
+      if (dladdr1(s.pcs[depth], &info, &entry, RTLD_DL_SYMENT) == 0 || !info.dli_fname) continue;
+      const auto* symbol = static_cast<const ElfW(Sym)*>(entry);
+      if (site_cpp::ours_by_symbol(info, symbol, pc)) continue;  // npuvp's model or the C++ runtime
       const char* binary = std::strchr(info.dli_fname, '/') ? info.dli_fname : "/proc/self/exe";
       wanted[binary].push_back({pc - reinterpret_cast<uintptr_t>(info.dli_fbase), pc});
     }
-  }
-  for (const auto& [binary, frames] : wanted) {
-    std::vector<uintptr_t> relative;
-    for (const auto& f : frames) relative.push_back(f.first);
-    std::map<uintptr_t, Lines> answers;
-    site_cpp::run_tool(binary, relative, answers);
-    // A binary that is not position independent answers at the address in memory.
-    std::vector<uintptr_t> absolute;
-    for (const auto& [rel, pc] : frames) {
-      Lines& lines = answers[rel];
-      if (lines.empty() || lines[0].second.empty() || lines[0].second[0] == '?') {
-        absolute.push_back(pc);
-      } else {
-        frames_[pc] = lines;
+    for (const auto& [binary, frames] : wanted) {
+      std::vector<uintptr_t> relative;
+      for (const auto& f : frames) relative.push_back(f.first);
+      std::map<uintptr_t, Lines> answers;
+      site_cpp::run_tool(binary, relative, answers);
+      // A binary that is not position independent answers at the address in memory.
+      std::vector<uintptr_t> absolute;
+      for (const auto& [rel, pc] : frames) {
+        Lines& lines = answers[rel];
+        if (lines.empty() || lines[0].second.empty() || lines[0].second[0] == '?') {
+          absolute.push_back(pc);
+        } else {
+          frames_[pc] = lines;
+        }
       }
+      if (absolute.empty()) continue;
+      std::map<uintptr_t, Lines> retried;
+      site_cpp::run_tool(binary, absolute, retried);
+      for (uintptr_t pc : absolute) frames_[pc] = retried[pc];
     }
-    if (absolute.empty()) continue;
-    std::map<uintptr_t, Lines> retried;
-    site_cpp::run_tool(binary, absolute, retried);
-    for (uintptr_t pc : absolute) frames_[pc] = retried[pc];
+    std::vector<uint32_t> still;
+    for (uint32_t site : open) {
+      const Stack& s = stacks_[site];
+      bool found = false;
+      for (int i = 1; i <= depth && i < s.n && !found; ++i) {
+        for (const auto& line : frames_[reinterpret_cast<uintptr_t>(s.pcs[i]) - 1]) found |= !site_cpp::ours(line.second);
+      }
+      if (!found) still.push_back(site);
+    }
+    open.swap(still);
   }
   for (uint32_t site : todo) {
     resolved_[site] = site < stacks_.size() && stacks_[site].n ? resolve(stacks_[site]) : "unknown site";
