@@ -233,22 +233,26 @@ void SiteTable::resolve_all(const std::vector<uint32_t>& sites) {
   // Frame by frame outwards, only for the sites whose kernel frame is not found yet: the
   // frames past it (the launch, SystemC's coroutines) are never looked up, and each depth is
   // one tool run per binary for all the sites.
+  // binutils' addr2line reads a binary's whole debug information on every run: it gets all
+  // the frames in one.
+  const bool all_at_once = std::strcmp(site_cpp::tool(), "addr2line") == 0;
   for (int depth = 1; depth < kDepth && !open.empty(); ++depth) {
     // By binary: (address in the binary, in memory).
     std::map<std::string, std::vector<std::pair<uintptr_t, uintptr_t>>> wanted;
     for (uint32_t site : open) {
       const Stack& s = stacks_[site];
-      if (depth >= s.n) continue;
-      const uintptr_t pc = reinterpret_cast<uintptr_t>(s.pcs[depth]) - 1;  // inside the call, not after it
-      if (frames_.count(pc)) continue;
-      frames_[pc];  // asked (an empty answer stays empty)
-      Dl_info info{};
-      void* entry = nullptr;  // the symbol's ElfW(Sym)
-      if (dladdr1(s.pcs[depth], &info, &entry, RTLD_DL_SYMENT) == 0 || !info.dli_fname) continue;
-      const auto* symbol = static_cast<const ElfW(Sym)*>(entry);
-      if (site_cpp::ours_by_symbol(info, symbol, pc)) continue;  // npuvp's model or the C++ runtime
-      const char* binary = std::strchr(info.dli_fname, '/') ? info.dli_fname : "/proc/self/exe";
-      wanted[binary].push_back({pc - reinterpret_cast<uintptr_t>(info.dli_fbase), pc});
+      for (int i = depth; i < s.n && (i == depth || all_at_once); ++i) {
+        const uintptr_t pc = reinterpret_cast<uintptr_t>(s.pcs[i]) - 1;  // inside the call, not after it
+        if (frames_.count(pc)) continue;
+        frames_[pc];  // asked (an empty answer stays empty)
+        Dl_info info{};
+        void* entry = nullptr;  // the symbol's ElfW(Sym)
+        if (dladdr1(s.pcs[i], &info, &entry, RTLD_DL_SYMENT) == 0 || !info.dli_fname) continue;
+        const auto* symbol = static_cast<const ElfW(Sym)*>(entry);
+        if (site_cpp::ours_by_symbol(info, symbol, pc)) continue;  // npuvp's model or the C++ runtime
+        const char* binary = std::strchr(info.dli_fname, '/') ? info.dli_fname : "/proc/self/exe";
+        wanted[binary].push_back({pc - reinterpret_cast<uintptr_t>(info.dli_fbase), pc});
+      }
     }
     for (const auto& [binary, frames] : wanted) {
       std::vector<uintptr_t> relative;
