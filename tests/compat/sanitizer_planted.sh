@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sanitizer_planted.sh <project dir> <prefix> <cpu|sim> <SoC name> <work dir>
 #   The sanitizer's planted-bug rehearsal (issue 25, docs/sanitizer.md "Tests"): builds the
-#   kernel-launch project tests/compat/sanitizer_planted (seven kernels) with an installed
+#   kernel-launch project tests/compat/sanitizer_planted (ten kernels) with an installed
 #   npuvp as its CANN package, as cann_project.sh does, then runs each kernel with
 #   NPUVP_CHECK=all. A planted kernel must exit non-zero with at least one error of its kind
 #   and no error of another kind; a correct one must exit 0, print "result: PASS" and no
@@ -32,7 +32,8 @@ echo "$me: built for $route on $soc in $((SECONDS - t0)) s"
 failed=0
 # kernel:expected kind (none: a correct kernel)
 for entry in planted_no_enque:race planted_early_free:race planted_stencil_tail:out-of-bounds \
-             planted_no_init:uninitialized planted_shared_output:race correct_queues:none correct_flags:none; do
+             planted_no_init:uninitialized planted_shared_output:race planted_wrong_barrier:race \
+             planted_pingpong_no_wait:race planted_overlap_block:race correct_queues:none correct_flags:none; do
   kernel=${entry%%:*} kind=${entry#*:}
   status=0
   t1=$SECONDS

@@ -12,8 +12,11 @@
 #include "aclrtlaunch_planted_early_free.h"
 #include "aclrtlaunch_planted_no_enque.h"
 #include "aclrtlaunch_planted_no_init.h"
+#include "aclrtlaunch_planted_overlap_block.h"
+#include "aclrtlaunch_planted_pingpong_no_wait.h"
 #include "aclrtlaunch_planted_shared_output.h"
 #include "aclrtlaunch_planted_stencil_tail.h"
+#include "aclrtlaunch_planted_wrong_barrier.h"
 #else
 #include "tikicpulib.h"
 #define KERNEL(name) extern "C" __global__ __aicore__ void name(GM_ADDR x, GM_ADDR y, GM_ADDR z);
@@ -22,6 +25,9 @@ KERNEL(planted_early_free)
 KERNEL(planted_stencil_tail)
 KERNEL(planted_no_init)
 KERNEL(planted_shared_output)
+KERNEL(planted_wrong_barrier)
+KERNEL(planted_pingpong_no_wait)
+KERNEL(planted_overlap_block)
 KERNEL(correct_queues)
 KERNEL(correct_flags)
 #undef KERNEL
@@ -60,7 +66,8 @@ int32_t main(int32_t argc, char* argv[]) {
     ICPU_RUN_KF(kernel, blockDim, xd, yd, zd);            \
   } else
   RUN(planted_no_enque) RUN(planted_early_free) RUN(planted_stencil_tail) RUN(planted_no_init)
-  RUN(planted_shared_output) RUN(correct_queues) RUN(correct_flags) {
+  RUN(planted_shared_output) RUN(planted_wrong_barrier) RUN(planted_pingpong_no_wait) RUN(planted_overlap_block)
+  RUN(correct_queues) RUN(correct_flags) {
     std::fprintf(stderr, "unknown kernel %s\n", name);
     return 2;
   }
@@ -86,7 +93,8 @@ int32_t main(int32_t argc, char* argv[]) {
     CHECK_ACL(ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, xd, yd, zd));          \
   } else
   RUN(planted_no_enque) RUN(planted_early_free) RUN(planted_stencil_tail) RUN(planted_no_init)
-  RUN(planted_shared_output) RUN(correct_queues) RUN(correct_flags) {
+  RUN(planted_shared_output) RUN(planted_wrong_barrier) RUN(planted_pingpong_no_wait) RUN(planted_overlap_block)
+  RUN(correct_queues) RUN(correct_flags) {
     std::fprintf(stderr, "unknown kernel %s\n", name);
     return 2;
   }

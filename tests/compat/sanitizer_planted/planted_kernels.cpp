@@ -1,5 +1,5 @@
-// Seven vector kernels a user might write, each z = f(x, y) on float vectors of kBlocks
-// slices: five carry one planted bug each (the kind the sanitizer must report in brackets),
+// Ten vector kernels a user might write, each z = f(x, y) on float vectors of kBlocks
+// slices: eight carry one planted bug each (the kind the sanitizer must report in brackets),
 // two are correct double-buffered kernels the sanitizer must leave silent.
 //   planted_no_enque       a tile read by Add while MTE2 may still fill it: the tensors go
 //                          from AllocTensor straight to Add, without EnQue/DeQue    [race]
@@ -9,6 +9,12 @@
 //                          the host's allocation                             [out-of-bounds]
 //   planted_no_init        a running sum whose accumulator is never zeroed   [uninitialized]
 //   planted_shared_output  every block writes its result to the first slice of z [race]
+//   planted_wrong_barrier  hand-written: a PipeBarrier<PIPE_V> where the copy needs an
+//                          MTE2 -> V flag                                          [race]
+//   planted_pingpong_no_wait  hand-written ping-pong whose copies never wait for V to
+//                          finish with the slot they refill                       [race]
+//   planted_overlap_block  each block's output reaches one 32-byte block into its
+//                          neighbour's slice                                       [race]
 //   correct_queues         z = 2x + y, TQue with two buffers per queue
 //   correct_flags          z = 2x + y, two UB slots per tensor ordered by hand-written
 //                          SetFlag/WaitFlag
@@ -196,4 +202,73 @@ extern "C" __global__ __aicore__ void correct_flags(GM_ADDR x, GM_ADDR y, GM_ADD
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(id);
     AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(id);
   }
+}
+
+extern "C" __global__ __aicore__ void planted_wrong_barrier(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  (void)y;
+  const uint32_t at = kPerBlock * AscendC::GetBlockIdx();
+  AscendC::GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x + at, kPerBlock);
+  zg.SetGlobalBuffer((__gm__ float*)z + at, kPerBlock);
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, kTile * sizeof(float));
+  AscendC::LocalTensor<float> l = buf.Get<float>();
+  for (uint32_t t = 0; t < kTiles; ++t) {
+    AscendC::DataCopy(l, xg[t * kTile], kTile);
+    AscendC::PipeBarrier<PIPE_V>();  // BUG: orders V after V, not after the copy
+    AscendC::Muls(l, l, 2.0f, kTile);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zg[t * kTile], l, kTile);
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+}
+
+extern "C" __global__ __aicore__ void planted_pingpong_no_wait(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  (void)y;
+  const uint32_t at = kPerBlock * AscendC::GetBlockIdx();
+  AscendC::GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x + at, kPerBlock);
+  zg.SetGlobalBuffer((__gm__ float*)z + at, kPerBlock);
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> xb, zb;
+  pipe.InitBuffer(xb, 2 * kTile * sizeof(float));
+  pipe.InitBuffer(zb, 2 * kTile * sizeof(float));
+  for (uint32_t t = 0; t < kTiles; ++t) {
+    const uint32_t s = t % 2;
+    const auto id = static_cast<event_t>(s);
+    AscendC::LocalTensor<float> xl = xb.Get<float>()[s * kTile];
+    AscendC::LocalTensor<float> zl = zb.Get<float>()[s * kTile];
+    // BUG: no WaitFlag<V_MTE2> here: tile t - 2's Muls may still read this slot.
+    AscendC::DataCopy(xl, xg[t * kTile], kTile);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(id);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(id);
+    if (t >= 2) AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(id);
+    AscendC::Muls(zl, xl, 2.0f, kTile);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(id);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(id);
+    AscendC::DataCopy(zg[t * kTile], zl, kTile);
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_V>(id);
+  }
+  for (uint32_t t = kTiles - 2; t < kTiles; ++t) {
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_V>(static_cast<event_t>(t % 2));
+  }
+}
+
+extern "C" __global__ __aicore__ void planted_overlap_block(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  (void)y;
+  const uint32_t block = AscendC::GetBlockIdx();
+  if (block + 1 == kBlocks) return;  // the last block stays out: its overlap would leave z
+  AscendC::GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer((__gm__ float*)x + kPerBlock * block, kPerBlock + kHalo);
+  zg.SetGlobalBuffer((__gm__ float*)z + kPerBlock * block, kPerBlock + kHalo);
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, (kPerBlock + kHalo) * sizeof(float));
+  AscendC::LocalTensor<float> l = buf.Get<float>();
+  AscendC::DataCopy(l, xg, kPerBlock + kHalo);  // x has the room: the last block stays out
+  AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+  // BUG: kPerBlock + kHalo floats out: the first 32 bytes of the next block's slice.
+  AscendC::DataCopy(zg, l, kPerBlock + kHalo);
 }
