@@ -7,6 +7,7 @@ packages=(build-essential cmake pkg-config libsystemc-dev libfmt-dev libgtest-de
           libbenchmark-dev nlohmann-json3-dev libcli11-dev
           python3-dev python3-pybind11 pybind11-dev python3-pytest
           libunwind8   # the sanitizer's call-site capture (models/check/site.cpp), opened at run time
+          elfutils     # eu-addr2line: the sanitizer's file:line lookup (binutils' addr2line is slower)
           libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx   # ONNX models (sw/onnx) and ONNX's node tests
           python3-pandas python3-matplotlib python3-distributed        # the Python API, sweeps on Dask, plots
           libjpeg62-turbo-dev libpng-dev)                              # DVPP's JPEG and PNG codecs

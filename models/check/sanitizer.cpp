@@ -623,6 +623,16 @@ void Sanitizer::report(const std::string& kind, bool error, const std::string& t
 
 void Sanitizer::print_reports() {
   State& s = *s_;
+  if (options_.sites) {
+    // Every site these reports name, resolved together: one run of the tool per binary.
+    std::vector<uint32_t> sites;
+    for (const Finding& f : s.unprinted) {
+      for (size_t i = f.text.find('\x01'); i != std::string::npos; i = f.text.find('\x01', i + 1)) {
+        sites.push_back(uint32_t(std::stoul(f.text.substr(i + 1, f.text.find('\x02', i) - i - 1))));
+      }
+    }
+    if (!sites.empty()) s.sites.resolve_all(sites);
+  }
   for (Finding& f : s.unprinted) {
     std::string text;
     for (size_t i = 0; i < f.text.size(); ++i) {
@@ -964,6 +974,9 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   if (c.quiet || !(options_.race || options_.memory || options_.init)) return;
   spans_of(instr, s.spans);
   if (s.spans.empty()) return;
+  // Reads before writes: an in-place operand (Add(sum, sum, x)) reads the bytes before it
+  // writes them, so its own write must not count as their initialisation.
+  std::stable_partition(s.spans.begin(), s.spans.end(), [](const Span& span) { return !span.write; });
   s.events.push_back({(uint64_t(c.block) << 40) | issued.seq, core, c.block, pipe, issued.site, s.name_of(instr), at});
   const uint32_t event = uint32_t(s.events.size() - 1);
   for (const Span& span : s.spans) {

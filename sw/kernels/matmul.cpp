@@ -66,7 +66,6 @@ class KernelMatmul {
     resident_ = uint64_t(k_blocks_) * b_block <= pipe.FreeBytes(TPosition::B1);
     if (resident_) {
       pipe.InitBuffer(panel_, k_blocks_ * b_block);
-      panel_ready_ = pipe.next_event_id(HardEvent::MTE2_MTE1);
       panel_free_ = pipe.next_event_id(HardEvent::MTE1_MTE2);
     } else {
       pipe.InitBuffer(qB1, kBuffers, b_block);
@@ -83,7 +82,6 @@ class KernelMatmul {
     const uint64_t first = uint64_t(block) * tiles / blocks * k_blocks_;
     const uint64_t last = uint64_t(block + 1) * tiles / blocks * k_blocks_;
     if (first == last) return;
-    first_tile_ = static_cast<uint32_t>(first / k_blocks_);
     CopyIn(first);
     LocalTensor<float> c;
     for (uint64_t step = first; step < last; ++step) {
@@ -96,8 +94,8 @@ class KernelMatmul {
       LocalTensor<half> a1 = qA1.DeQue<half>();
       LocalTensor<half> b1;
       if (resident_) {
-        // The first tile of a panel is the first reader of each of its blocks: it waits for it.
-        if (t.first_of_panel) WaitFlag<HardEvent::MTE2_MTE1>(panel_ready_);
+        // No flag of its own: MTE2 copies the whole panel before this step's A block (CopyIn),
+        // and qA1's DeQue above orders the cube's reads after that copy.
         b1 = panel_.Get<half>()[t.kb * block_k_ * base_n_];
       } else {
         b1 = qB1.DeQue<half>();
@@ -120,7 +118,6 @@ class KernelMatmul {
   struct Tile {
     uint32_t m0, n0, m, n;     // the C tile
     uint32_t kb, k0, k;        // the K block
-    bool first_of_panel;       // the first tile of this block on B's panel (resident_ only)
   };
   // Step s is K block s % k_blocks_ of tile s / k_blocks_ (tiles in column-major order).
   Tile TileOf(uint64_t step) const {
@@ -133,7 +130,6 @@ class KernelMatmul {
     r.n = std::min(base_n_, s_.n - r.n0);
     r.k0 = r.kb * block_k_;
     r.k = std::min(block_k_, s_.k - r.k0);
-    r.first_of_panel = t == first_tile_ || t % tiles_m_ == 0;
     return r;
   }
 
@@ -153,14 +149,14 @@ class KernelMatmul {
     qB1.EnQue(b1);
   }
 
-  // B's panel: K x n for columns n0.., one banded block per K block, each announced to MTE1.
+  // B's panel: K x n for columns n0.., one banded block per K block; the
+  // A block CopyIn copies next is what announces it to MTE1 (its queue's flag).
   void LoadPanel(uint32_t n0, uint32_t n, bool first_panel) {
     if (!first_panel) WaitFlag<HardEvent::MTE1_MTE2>(panel_free_);
     LocalTensor<half> panel = panel_.Get<half>();
     for (uint32_t kb = 0; kb < k_blocks_; ++kb) {
       const uint32_t k0 = kb * block_k_, k = std::min(block_k_, s_.k - k0);
       copy_banded(panel[kb * block_k_ * base_n_], bGm[uint64_t(k0) * s_.n + n0], k, n, s_.n);
-      SetFlag<HardEvent::MTE2_MTE1>(panel_ready_);
     }
   }
 
@@ -214,8 +210,7 @@ class KernelMatmul {
   uint32_t tiles_m_ = 0;
   bool resident_ = false;
   uint32_t panel_n0_ = ~0u;        // the columns of B's panel in L1 (resident_ only)
-  uint32_t first_tile_ = 0;        // this block's first tile
-  int32_t panel_ready_ = 0, panel_free_ = 0;
+  int32_t panel_free_ = 0;
   TQue<TPosition::A1, kBuffers> qA1;
   TQue<TPosition::B1, kBuffers> qB1;
   TQue<TPosition::A2, kBuffers> qA2;

@@ -24,3 +24,17 @@ foreach(entry vadd_launch:Ascend910B3 softmax_custom:Ascend910B3 matmul_leakyrel
     set_tests_properties(compat.cann.${name}.sim.${soc} PROPERTIES RESOURCE_LOCK cann_${name}_sim_${soc})
   endif()
 endforeach()
+# The planted-bug rehearsal (issue 25's "Done when"): tests/compat/sanitizer_planted, ten
+# kernels written as a user would in CANN's sample layout, on the simulator route with
+# NPUVP_CHECK=all: each planted bug (a tile read while MTE2 fills it, a tile refilled while V
+# reads it, a read past the host's allocation, an operand never written, two blocks writing
+# the same GM bytes) exits non-zero with an error of its kind only; the correct double-buffered
+# kernels (queues; hand-written flags) exit 0, bit-exact and silent. About 9 CPU-s (the
+# project's build, then 10 short runs). The CPU-debug route passes the same way
+# (`tests/compat/sanitizer_planted.sh <project> <prefix> cpu Ascend910B1 <work dir>`).
+add_test(NAME compat.sanitizer_planted.sim.Ascend910B1
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/sanitizer_planted.sh ${CMAKE_CURRENT_SOURCE_DIR}/compat/sanitizer_planted
+                 ${cann_prefix} sim Ascend910B1 ${cann_work}/sanitizer_planted-sim-Ascend910B1)
+set_tests_properties(compat.sanitizer_planted.sim.Ascend910B1 PROPERTIES FIXTURES_REQUIRED cann_prefix TIMEOUT 600
+  PASS_REGULAR_EXPRESSION "sanitizer_planted.sh: sim on Ascend910B1: PASS"
+  FAIL_REGULAR_EXPRESSION "sanitizer_planted.sh: FAILED" ENVIRONMENT "${cann_env}")
