@@ -198,21 +198,31 @@ DataMover::Result DataMover::start(const Instruction& instr, const sc_core::sc_t
     const uint64_t bytes = uint64_t(op->m_size) * op->n_size * dsize;
     const sc_core::sc_time t = cycles(double(bytes), params_.fix_bytes_per_cycle);
     if (op->dst.space != MemSpace::GM) return timed_result(bytes, t, sc_core::SC_ZERO_TIME);
-    const layout::Range dst = layout::fixpipe_dst_range(*op);
     // Converted at the start and posted to GM piece by piece: only the bytes Fixpipe
     // writes, so neighbouring data (another core's tile) is never rewritten.
-    if (moves_data()) {
-      // Only the rows Fixpipe writes are stored, so the gaps need no clearing.
-      staging_out_.reserve(dst.end - dst.begin);
-      layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, dst.end - dst.begin});
-    }
     spans_.clear();
-    auto staged = [&](uint64_t a) { return moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr; };
     if (op->nz2nd) {
-      const uint64_t stride = uint64_t(op->dst_stride) * dsize;
-      spans_.add_rows(op->dst.addr, stride, op->m_size, op->n_size * dsize, staged(op->dst.addr), stride);
+      // The rows packed in staging: the same conversion into rows n_size apart from 0.
+      const uint64_t row = uint64_t(op->n_size) * dsize;
+      uint8_t* staged = nullptr;
+      if (moves_data()) {
+        Fixpipe packed = *op;
+        packed.dst.addr = 0;
+        packed.dst_stride = op->n_size;
+        staged = staging_out_.reserve(bytes);
+        layout::fixpipe(packed, local_view(MemSpace::L0C), {staged, 0, bytes});
+      }
+      spans_.add_rows(op->dst.addr, uint64_t(op->dst_stride) * dsize, op->m_size, row, staged, row);
     } else {
-      // NZ: whole columns of 16-element rows, except a partial last column, whose rows are
+      // NZ: staging laid out as the GM range (its columns are whole 32 B blocks apart).
+      const layout::Range dst = layout::fixpipe_dst_range(*op);
+      if (moves_data()) {
+        // Only the rows Fixpipe writes are stored, so the gaps need no clearing.
+        staging_out_.reserve(dst.end - dst.begin);
+        layout::fixpipe(*op, local_view(MemSpace::L0C), {staging_out_.data(), dst.begin, dst.end - dst.begin});
+      }
+      auto staged = [&](uint64_t a) { return moves_data() ? staging_out_.data() + (a - dst.begin) : nullptr; };
+      // Whole columns of 16-element rows, except a partial last column, whose rows are
       // written only up to n_size (the rest of GM stays as it was).
       const uint32_t n1 = (op->n_size + 15) / 16;
       for (uint32_t c = 0; c < n1; ++c) {
@@ -332,42 +342,41 @@ sc_core::sc_time DataMover::gm_read_work(const Instruction& instr, const sc_core
 }
 
 void DataMover::gather(const Instruction& instr, uint8_t* staging) {
-  read_staging_ = staging;
+  // Each row, fractal or block lands right after the one before it (nullptr: perf mode).
   if (auto* op = std::get_if<Nd2Nz>(&instr)) {
-    read_base_ = layout::nd2nz_src_range(*op).begin;
-    const uint64_t size = dtype_size(op->dtype);
+    const uint64_t size = dtype_size(op->dtype), row = uint64_t(op->d_value) * size;
     for (uint64_t i = 0; i < op->nd_num; ++i) {
-      add_read_rows(op->src.addr + i * op->src_nd_matrix_stride * size, uint64_t(op->src_d_value) * size, op->n_value,
-                    uint64_t(op->d_value) * size);
+      spans_.add_rows(op->src.addr + i * op->src_nd_matrix_stride * size, uint64_t(op->src_d_value) * size,
+                      op->n_value, row, staging ? staging + i * op->n_value * row : nullptr, row);
     }
   } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
-    read_base_ = layout::load2d_src_range(*op).begin;
-    add_read_rows(op->src.addr + uint64_t(op->start_index) * 512, uint64_t(op->src_stride) * 512, op->repeat, 512);
-  } else {  // DataMove: its blocks, packed in staging
+    spans_.add_rows(op->src.addr + uint64_t(op->start_index) * 512, uint64_t(op->src_stride) * 512, op->repeat, 512,
+                    staging, 512);
+  } else {  // DataMove
     const DataMove& m = std::get<DataMove>(instr);
     const uint64_t block = move_src_block(m);
     spans_.add_rows(m.src.addr, src_offset(m, 1), m.block_count, block, staging, block);
   }
-  read_staging_ = nullptr;
-}
-
-uint64_t DataMover::staging_bytes(const Instruction& instr) const {
-  if (std::holds_alternative<DataMove>(instr)) return gm_read_bytes(instr);  // its blocks, packed
-  const layout::Range range = gm_read_range(instr);
-  return range.end - range.begin;
 }
 
 void DataMover::deliver(const Instruction& instr, const uint8_t* staging) {
-  auto staged = [&] {  // staging laid out as the GM range
-    const layout::Range src = gm_read_range(instr);
-    return layout::ConstView{staging, src.begin, src.end - src.begin};
-  };
+  // The same transform as from GM, its source now the packed rows: a packed copy of the
+  // instruction reads them at their new places and writes exactly what the original would.
+  const layout::ConstView packed{staging, 0, gm_read_bytes(instr)};
   if (auto* op = std::get_if<Nd2Nz>(&instr)) {
+    Nd2Nz from_staging = *op;
+    from_staging.src.addr = 0;
+    from_staging.src_d_value = op->d_value;
+    from_staging.src_nd_matrix_stride = op->n_value * op->d_value;  // < 2^30 within nd2nz_check's limits
     LocalBuffer* out = buffers_(op->dst.space);
-    layout::nd2nz(*op, staged(), {out->data(), 0, out->size()});
+    layout::nd2nz(from_staging, packed, {out->data(), 0, out->size()});
   } else if (auto* op = std::get_if<LoadData2D>(&instr)) {
+    LoadData2D from_staging = *op;
+    from_staging.src.addr = 0;
+    from_staging.start_index = 0;
+    from_staging.src_stride = 1;
     LocalBuffer* out = buffers_(op->dst.space);
-    layout::load2d(*op, staged(), {out->data(), 0, out->size()});
+    layout::load2d(from_staging, packed, {out->data(), 0, out->size()});
   } else {  // GM -> local copies never convert (check_copy)
     const DataMove& m = std::get<DataMove>(instr);
     const uint64_t block = move_src_block(m);
@@ -403,14 +412,13 @@ void DataMover::deliver_padded(const DataMove& m, const uint8_t* data, uint8_t* 
 
 void DataMover::start_reads(const Instruction* const* instrs, size_t n, const sc_core::sc_time& cycle,
                             Result* results, sc_core::sc_time* ends) {
-  // Each member's bytes land in its own part of staging_ (laid out as its GM range; a
-  // DataMove's blocks packed) until the burst completes. Only one pipe of a core reads GM,
+  // Each member's bytes land, packed, in its own part of staging_ until the burst completes. Only one pipe of a core reads GM,
   // so staging_ is not shared while the burst is under way.
   staging_offsets_.resize(n);
   size_t staged = 0;
   for (size_t i = 0; i < n; ++i) {
     staging_offsets_[i] = staged;
-    if (moves_data()) staged += staging_bytes(*instrs[i]);
+    if (moves_data()) staged += gm_read_bytes(*instrs[i]);
   }
   staging_.reserve(staged);
   spans_.clear();

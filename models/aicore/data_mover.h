@@ -154,16 +154,9 @@ class DataMover {
   Result start_copy(const DataMove& m, const sc_core::sc_time& cycle);
   void complete_copy(const DataMove& m);
   // A GM read's spans (only the rows, blocks or fractals it reads, not the gaps) into spans_,
-  // their bytes landing in `staging` laid out as gm_read_range; then its local write.
+  // their bytes packed in `staging` in the order read; then its local write from there.
   void gather(const Instruction& instr, uint8_t* staging);
   void deliver(const Instruction& instr, const uint8_t* staging);
-  uint64_t staging_bytes(const Instruction& instr) const;  // the room a GM read takes in staging_
-  // `count` rows `stride` apart into spans_, their bytes landing in read_staging_ laid out
-  // as their GM range.
-  void add_read_rows(uint64_t address, uint64_t stride, uint64_t count, uint64_t length) {
-    spans_.add_rows(address, stride, count, length, read_staging_ ? read_staging_ + (address - read_base_) : nullptr,
-                    stride);
-  }
   // An instruction's duration = max(own work, memory) and the memory's excess (none in
   // functional mode).
   Result timed_result(uint64_t bytes, const sc_core::sc_time& work, const sc_core::sc_time& memory) const;
@@ -174,9 +167,10 @@ class DataMover {
   Params params_;
   BufferLookup buffers_;
   GmAccess gm_;
-  // Grows without clearing: a staging area is laid out as a GM range of which a strided
-  // transfer touches only its rows (Fixpipe's 128 rows of an output plane span megabytes), so
-  // clearing the gaps, and the host faulting in their pages, would be wasted.
+  // Staging areas hold only the bytes a transfer moves, packed (not laid out as the GM range
+  // they come from or go to: a Fixpipe's 128 rows of an output plane span megabytes), so each
+  // core's areas stay the size of its largest burst and their host pages, once faulted in, are
+  // reused by every later transfer. Grows without clearing: every byte used is written first.
   class StagingBuffer {
    public:
     uint8_t* reserve(uint64_t bytes) {
@@ -194,8 +188,6 @@ class DataMover {
   };
   StagingBuffer staging_, staging_out_;
   GmSpans spans_;  // the GM spans of the instruction under way
-  uint8_t* read_staging_ = nullptr;  // where gather() puts the bytes (nullptr: perf mode)
-  uint64_t read_base_ = 0;           // the GM address of read_staging_'s first byte
   std::vector<size_t> staging_offsets_;
 };
 

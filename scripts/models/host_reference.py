@@ -5,6 +5,9 @@
   host_reference.py make-input MODEL.onnx DIR [--seed N]   # DIR/input_0.pb, uniform [-1, 1)
   host_reference.py check MODEL.onnx DIR [--rtol R --atol A]
       # evaluates the graph in float64 from DIR/input_0.pb and compares DIR/output_0.pb
+  host_reference.py expect MODEL.onnx DIR
+      # writes that evaluation, rounded to float32, as DIR/output_N.pb: `npuvp run --data DIR`
+      # then compares its outputs with it (ONNX's rtol 1e-3, atol 1e-7) and prints result: PASS
 
 Operators: Conv (group 1), BatchNormalization, Relu, MaxPool, Add, GlobalAveragePool, Flatten,
 Gemm — what ResNet-50 uses. Any other op type is an error naming the node.
@@ -92,7 +95,7 @@ def evaluate(model, feeds):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=["make-input", "check"])
+    p.add_argument("action", choices=["make-input", "check", "expect"])
     p.add_argument("model")
     p.add_argument("dir")
     p.add_argument("--seed", type=int, default=26)
@@ -115,6 +118,11 @@ def main():
         with open(f"{args.dir}/input_{n}.pb", "rb") as f:
             t.ParseFromString(f.read())
         feeds[i.name] = numpy_helper.to_array(t)
+    if args.action == "expect":
+        for n, (want, o) in enumerate(zip(evaluate(model, feeds), model.graph.output)):
+            with open(f"{args.dir}/output_{n}.pb", "wb") as f:
+                f.write(numpy_helper.from_array(want.astype(np.float32), o.name).SerializeToString())
+        return 0
     ok = True
     for n, want in enumerate(evaluate(model, feeds)):
         t = onnx.TensorProto()
