@@ -10,7 +10,8 @@ packages=(build-essential cmake pkg-config libsystemc-dev libfmt-dev libgtest-de
           elfutils     # eu-addr2line: the sanitizer's file:line lookup (binutils' addr2line is slower)
           libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx   # ONNX models (sw/onnx) and ONNX's node tests
           python3-pandas python3-matplotlib python3-distributed        # the Python API, sweeps on Dask, plots
-          libjpeg62-turbo-dev libpng-dev)                              # DVPP's JPEG and PNG codecs
+          libjpeg62-turbo-dev libpng-dev                               # DVPP's JPEG and PNG codecs
+          ninja-build)                                                 # the CANN project tests' builds (tests/compat)
 with_verilator=1
 for arg in "$@"; do
   case "$arg" in

@@ -5,7 +5,8 @@
 #   - every numeric parameter of each platform (as `npuvp info` lists them) the ends of its own
 #     range (as info shows it), the values 0, -1, 1e30, 1e-20, 0.5, 3 and 2^32-1, and the
 #     wrong types "abc", true, [1,2], {"a":1}, a value nested 100 000 levels deep and a
-#     100 000-character token (all of them with NPUVP_FUZZ_FULL=1; a bounded share in CI);
+#     100 000-character token (all of them with NPUVP_FUZZ_FULL=1; in CI the range's ends and
+#     one of the others, in turn across keys);
 #   - each platform's config file mutated (truncated at several points, a byte flipped,
 #     nested 100 000 levels, a key repeated) and a directory as the platform;
 #   - MN-Core 2 assembly with out-of-range and malformed operands;
@@ -54,16 +55,19 @@ for c in $CASES; do
   while read -r key val lo hi; do
     case "$val" in \"*|true|false) continue;; esac
     # The bounded run (CI) tries a key on the first platform that has it, with its range's
-    # ends, two of the generic values and one wrong type, each in turn across keys (so every
-    # value still meets a share of the keys); NPUVP_FUZZ_FULL=1 (nightly) tries every value
-    # and every wrong type on every platform.
+    # ends and one of the 13 other values (generic and wrong types), each in turn across keys,
+    # so every value still meets a share of the keys (two of them for a key without a range);
+    # NPUVP_FUZZ_FULL=1 (nightly) tries every value and every wrong type on every platform.
     if [ "$full" != 1 ] && [ -n "${seen[$key]:-}" ]; then continue; fi
     seen[$key]=1
     wrong=(abc true '[1,2]' '{"a":1}' "@$work/long_token" "@$work/deep_value")
+    others=("${generic[@]}" "${wrong[@]}")
     if [ "$full" = 1 ]; then
-      values=("${generic[@]}" "${wrong[@]}")
+      values=("${others[@]}")
+    elif [ -n "$lo" ]; then
+      values=("${others[$((k % 13))]}")
     else
-      values=("${generic[$((k % 7))]}" "${generic[$(((k + 3) % 7))]}" "${wrong[$((k % 6))]}")
+      values=("${others[$((k % 13))]}" "${others[$(((k + 6) % 13))]}")
     fi
     [ -n "$lo" ] && values+=("$lo" "$hi")
     k=$((k + 1))

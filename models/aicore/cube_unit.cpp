@@ -19,7 +19,10 @@
 
 namespace npuvp::aicore {
 namespace {
-namespace cube_unit_cpp {  // named after the file: unity batches share anonymous namespaces
+// The file's helpers, in a namespace named after it: a unity batch is one translation unit, in
+// which every file's anonymous namespace is the same one. The functions below open it with
+// `using namespace` in their bodies; at file scope it would reach the batch's later files.
+namespace cube_unit_cpp {
 
 using cube_gemm::kFractalBytes;
 
@@ -70,18 +73,19 @@ bool classify(const Mmad& op, const CubeUnit::Params& params, Kind* kind, std::s
 
 std::string CubeUnit::check(const Mmad& op, uint64_t l0a_size, uint64_t l0b_size,
                             uint64_t l0c_size, uint64_t bt_size) const {
+  using namespace cube_unit_cpp;
   const struct {
     const char* name;
     uint32_t value;
   } dims[] = {{"m", op.m}, {"n", op.n}, {"k", op.k}};
   for (const auto& d : dims) {
-    if (d.value > cube_unit_cpp::kMaxDim) {
-      return fmt::format("{} {} out of range [0, {}]", d.name, d.value, cube_unit_cpp::kMaxDim);
+    if (d.value > kMaxDim) {
+      return fmt::format("{} {} out of range [0, {}]", d.name, d.value, kMaxDim);
     }
   }
-  cube_unit_cpp::Kind kind;
+  Kind kind;
   std::string why;
-  if (!cube_unit_cpp::classify(op, params_, &kind, &why)) return why;
+  if (!classify(op, params_, &kind, &why)) return why;
   // cmatrixInitVal wins: BT is read only when the accumulator does not start at 0.
   const bool use_bias = !op.init_c && op.bias;
   if (use_bias) {
@@ -90,14 +94,14 @@ std::string CubeUnit::check(const Mmad& op, uint64_t l0a_size, uint64_t l0b_size
       return fmt::format("bias (cmatrixSource) needs an f32 L0C, not {}", dtype_name(op.c_type));
     }
   }
-  if (op.a % cube_unit_cpp::kL0abAlign != 0) return fmt::format("A address {:#x} not 512 B aligned", op.a);
-  if (op.b % cube_unit_cpp::kL0abAlign != 0) return fmt::format("B address {:#x} not 512 B aligned", op.b);
-  if (op.c % cube_unit_cpp::kL0cAlign != 0) return fmt::format("C address {:#x} not 64 B aligned", op.c);
-  if (use_bias && op.bias_addr % cube_unit_cpp::kBtAlign != 0) {
+  if (op.a % kL0abAlign != 0) return fmt::format("A address {:#x} not 512 B aligned", op.a);
+  if (op.b % kL0abAlign != 0) return fmt::format("B address {:#x} not 512 B aligned", op.b);
+  if (op.c % kL0cAlign != 0) return fmt::format("C address {:#x} not 64 B aligned", op.c);
+  if (use_bias && op.bias_addr % kBtAlign != 0) {
     return fmt::format("bias address {:#x} not 64 B aligned", op.bias_addr);
   }
   const uint64_t K0 = 32 / dtype_size(op.a_type);
-  const uint64_t M1 = cube_unit_cpp::ceil_div(op.m, 16), N1 = cube_unit_cpp::ceil_div(op.n, 16);
+  const uint64_t M1 = ceil_div(op.m, 16), N1 = ceil_div(op.n, 16);
   const uint64_t K1 = (op.k + K0 - 1) / K0;
   if (M1 == 0 || N1 == 0) return {};  // nothing is read or written
   const struct {
@@ -105,8 +109,8 @@ std::string CubeUnit::check(const Mmad& op, uint64_t l0a_size, uint64_t l0b_size
     const char* space;
     uint64_t addr, bytes, size;
   } ranges[] = {
-      {"A", "L0A", op.a, M1 * K1 * cube_unit_cpp::kFractalBytes, l0a_size},
-      {"B", "L0B", op.b, K1 * N1 * cube_unit_cpp::kFractalBytes, l0b_size},
+      {"A", "L0A", op.a, M1 * K1 * kFractalBytes, l0a_size},
+      {"B", "L0B", op.b, K1 * N1 * kFractalBytes, l0b_size},
       {"C", "L0C", op.c, M1 * N1 * 256 * dtype_size(op.c_type), l0c_size},
       {"bias", "BT", op.bias_addr, use_bias ? N1 * 16 * 4 : 0, bt_size},
   };
@@ -123,8 +127,9 @@ std::string CubeUnit::check(const Mmad& op, uint64_t l0a_size, uint64_t l0b_size
 }
 
 uint64_t CubeUnit::cost(const Mmad& op) const {
+  using namespace cube_unit_cpp;
   const uint64_t K0 = 32 / dtype_size(op.a_type);
-  const uint64_t steps = uint64_t(cube_unit_cpp::ceil_div(op.m, 16)) * cube_unit_cpp::ceil_div(op.n, 16) * ((op.k + K0 - 1) / K0);
+  const uint64_t steps = uint64_t(ceil_div(op.m, 16)) * ceil_div(op.n, 16) * ((op.k + K0 - 1) / K0);
   if (steps == 0) return params_.head_cycles;
   double rate;
   switch (op.a_type) {
@@ -141,25 +146,26 @@ uint64_t CubeUnit::cost(const Mmad& op) const {
 
 void CubeUnit::execute(const Mmad& op, const uint8_t* l0a, const uint8_t* l0b, uint8_t* l0c,
                        const uint8_t* bt) const {
-  cube_unit_cpp::Kind kind;
+  using namespace cube_unit_cpp;
+  Kind kind;
   std::string why;
-  if (!cube_unit_cpp::classify(op, params_, &kind, &why)) throw std::logic_error("CubeUnit::execute: " + why);
+  if (!classify(op, params_, &kind, &why)) throw std::logic_error("CubeUnit::execute: " + why);
   if (op.m == 0 || op.n == 0) return;
-  const uint32_t M1 = cube_unit_cpp::ceil_div(op.m, 16), N1 = cube_unit_cpp::ceil_div(op.n, 16);
+  const uint32_t M1 = ceil_div(op.m, 16), N1 = ceil_div(op.n, 16);
   const size_t M = size_t(M1) * 16, N = size_t(N1) * 16;
   const bool use_bias = !op.init_c && op.bias;
 
-  if (kind == cube_unit_cpp::Kind::S8S32 || kind == cube_unit_cpp::Kind::U8S32) {
+  if (kind == Kind::S8S32 || kind == Kind::U8S32) {
     // s32 accumulates in place in L0C; bias needs f32 C, so it was refused by check().
     auto* c = reinterpret_cast<int32_t*>(l0c + op.c);
     if (op.init_c) std::memset(c, 0, M * N * 4);
     if (op.k == 0) return;
-    cube_gemm::mmad_int(l0a + op.a, kind == cube_unit_cpp::Kind::U8S32, l0b + op.b, M1, N1, op.k, c);
+    cube_gemm::mmad_int(l0a + op.a, kind == Kind::U8S32, l0b + op.b, M1, N1, op.k, c);
     return;
   }
 
   // Float types. The accumulator is L0C itself for f32 C, else an f32 copy of it.
-  const bool f16_out = kind == cube_unit_cpp::Kind::F16F16;
+  const bool f16_out = kind == Kind::F16F16;
   float* c = f16_out ? cube_gemm::f32_accumulator(M * N) : reinterpret_cast<float*>(l0c + op.c);
   if (op.init_c) {
     std::memset(c, 0, M * N * 4);

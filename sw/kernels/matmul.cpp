@@ -29,7 +29,10 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
-namespace matmul_cpp {  // named after the file: unity batches share anonymous namespaces
+// The file's helpers, in a namespace named after it: a unity batch is one translation unit, in
+// which every file's anonymous namespace is the same one. The functions below open it with
+// `using namespace` in their bodies; at file scope it would reach the batch's later files.
+namespace matmul_cpp {
 using matmul_tile::ceil_div;
 using matmul_tile::copy_banded;
 using matmul_tile::kBuffers;
@@ -224,25 +227,28 @@ class KernelMatmul {
 }  // namespace
 
 uint32_t matmul_a2_base_n(MatmulShape s, uint32_t blocks, uint64_t l1_bytes) {
+  using namespace matmul_cpp;
   // The busiest block's time for each width: its tiles times a tile's time, which is the
   // larger of the cube's cycles and MTE2's (~100 B/cycle: A's row panel, and B's column panel
   // unless it stays in L1 for the tiles of its column), plus the drain the cube waits for.
-  const uint32_t tiles_m = matmul_cpp::ceil_div(s.m, matmul_cpp::kA2BaseM), k_blocks = matmul_cpp::ceil_div(s.k, matmul_cpp::kA2BlockK);
+  const uint32_t tiles_m = ceil_div(s.m, kA2BaseM), k_blocks = ceil_div(s.k, kA2BlockK);
   auto busiest = [&](uint32_t base_n) {
-    const uint64_t tiles = uint64_t(tiles_m) * matmul_cpp::ceil_div(s.n, base_n);
+    const uint64_t tiles = uint64_t(tiles_m) * ceil_div(s.n, base_n);
     const uint64_t per_block = (tiles + blocks - 1) / std::max<uint32_t>(blocks, 1);
-    const uint64_t cube = uint64_t(matmul_cpp::kA2BaseM / matmul_cpp::kFractal) * (base_n / matmul_cpp::kFractal) * matmul_cpp::ceil_div(s.k, matmul_cpp::kFractal);
-    const uint64_t b_panel = uint64_t(k_blocks) * matmul_cpp::kA2BlockK * base_n * sizeof(half);
-    const bool resident = b_panel + uint64_t(matmul_cpp::kBuffers) * matmul_cpp::kA2BaseM * matmul_cpp::kA2BlockK * sizeof(half) <= l1_bytes;
+    const uint64_t cube = uint64_t(kA2BaseM / kFractal) * (base_n / kFractal) * ceil_div(s.k, kFractal);
+    const uint64_t b_panel = uint64_t(k_blocks) * kA2BlockK * base_n * sizeof(half);
+    const bool resident = b_panel + uint64_t(kBuffers) * kA2BaseM * kA2BlockK * sizeof(half) <= l1_bytes;
     const uint64_t b_bytes = resident ? b_panel / std::max<uint64_t>(1, std::min<uint64_t>(tiles_m, per_block)) : b_panel;
-    const uint64_t mte2 = (uint64_t(matmul_cpp::kA2BaseM) * s.k * sizeof(half) + b_bytes) / 100;
+    const uint64_t mte2 = (uint64_t(kA2BaseM) * s.k * sizeof(half) + b_bytes) / 100;
     // A 128 x 256 block fills L0C, so the cube waits for its Fixpipe (f32, 32 B/cycle).
-    const uint64_t drain = base_n == 256 ? uint64_t(matmul_cpp::kA2BaseM) * base_n * sizeof(float) / 32 : 0;
+    const uint64_t drain = base_n == 256 ? uint64_t(kA2BaseM) * base_n * sizeof(float) / 32 : 0;
     return per_block * (std::max(cube, mte2) + drain);
   };
   return busiest(256) <= busiest(128) ? 256 : 128;
 }
 
+namespace {
+namespace matmul_cpp {
 // int8: one L0 tile per L1 block (K0 = 32 elements per 32 B block).
 using matmul_tile::kBaseM;
 using matmul_tile::kBaseN;
@@ -253,11 +259,11 @@ class KernelMatmulInt8 {
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(a), uint64_t(s.m) * s.k);
     btGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(bt), uint64_t(s.n) * s.k);
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(c), uint64_t(s.m) * s.n);
-    pipe.InitBuffer(qA1, matmul_cpp::kBuffers, kBaseM * kBlockK);
-    pipe.InitBuffer(qB1, matmul_cpp::kBuffers, kBlockK * kBaseN);
-    pipe.InitBuffer(qA2, matmul_cpp::kBuffers, kBaseM * kBlockK);
-    pipe.InitBuffer(qB2, matmul_cpp::kBuffers, kBlockK * kBaseN);
-    pipe.InitBuffer(qCO1, matmul_cpp::kBuffers, kBaseM * kBaseN * sizeof(int32_t));
+    pipe.InitBuffer(qA1, kBuffers, kBaseM * kBlockK);
+    pipe.InitBuffer(qB1, kBuffers, kBlockK * kBaseN);
+    pipe.InitBuffer(qA2, kBuffers, kBaseM * kBlockK);
+    pipe.InitBuffer(qB2, kBuffers, kBlockK * kBaseN);
+    pipe.InitBuffer(qCO1, kBuffers, kBaseM * kBaseN * sizeof(int32_t));
   }
 
   void Process() {
@@ -268,10 +274,10 @@ class KernelMatmulInt8 {
         for (uint32_t k0 = 0; k0 < s_.k; k0 += kBlockK) {
           const uint32_t k = std::min(kBlockK, s_.k - k0);
           LocalTensor<int8_t> a1 = qA1.AllocTensor<int8_t>();
-          DataCopy(a1, aGm[uint64_t(m0) * s_.k + k0], Nd2NzParams(1, m, k, 0, s_.k, matmul_cpp::round_up(m, matmul_cpp::kFractal), 1, 0));
+          DataCopy(a1, aGm[uint64_t(m0) * s_.k + k0], Nd2NzParams(1, m, k, 0, s_.k, round_up(m, kFractal), 1, 0));
           qA1.EnQue(a1);
           LocalTensor<int8_t> b1 = qB1.AllocTensor<int8_t>();
-          DataCopy(b1, btGm[uint64_t(n0) * s_.k + k0], Nd2NzParams(1, n, k, 0, s_.k, matmul_cpp::round_up(n, matmul_cpp::kFractal), 1, 0));
+          DataCopy(b1, btGm[uint64_t(n0) * s_.k + k0], Nd2NzParams(1, n, k, 0, s_.k, round_up(n, kFractal), 1, 0));
           qB1.EnQue(b1);
           matmul_tile::multiply_int8_from_l1(c, qA1, qB1, qA2, qB2, m, n, k, k0 == 0);
         }
@@ -280,7 +286,7 @@ class KernelMatmulInt8 {
         FixpipeParamsV220 p;
         p.mSize = m;
         p.nSize = n;
-        p.srcStride = matmul_cpp::round_up(m, matmul_cpp::kFractal);
+        p.srcStride = round_up(m, kFractal);
         p.dstStride = s_.n;
         Fixpipe(cGm[uint64_t(m0) * s_.n + n0], c, p);
         qCO1.FreeTensor(c);
@@ -291,17 +297,19 @@ class KernelMatmulInt8 {
  private:
   MatmulShape s_;
   TPipe pipe;
-  TQue<TPosition::A1, matmul_cpp::kBuffers> qA1;
-  TQue<TPosition::B1, matmul_cpp::kBuffers> qB1;
-  TQue<TPosition::A2, matmul_cpp::kBuffers> qA2;
-  TQue<TPosition::B2, matmul_cpp::kBuffers> qB2;
-  TQue<TPosition::CO1, matmul_cpp::kBuffers> qCO1;
+  TQue<TPosition::A1, kBuffers> qA1;
+  TQue<TPosition::B1, kBuffers> qB1;
+  TQue<TPosition::A2, kBuffers> qA2;
+  TQue<TPosition::B2, kBuffers> qB2;
+  TQue<TPosition::CO1, kBuffers> qCO1;
   GlobalTensor<int8_t> aGm, btGm;
   GlobalTensor<int32_t> cGm;
 };
+}  // namespace matmul_cpp
+}  // namespace
 
 void matmul_int8_a2(GM_ADDR a, GM_ADDR bt, GM_ADDR c, MatmulShape shape) {
-  KernelMatmulInt8 op(a, bt, c, shape);
+  matmul_cpp::KernelMatmulInt8 op(a, bt, c, shape);
   op.Process();
 }
 

@@ -27,7 +27,10 @@ namespace npuvp::kernels {
 using namespace AscendC;
 
 namespace {
-namespace matmul_910_nz_cpp {  // named after the file: unity batches share anonymous namespaces
+// The file's helpers, in a namespace named after it: a unity batch is one translation unit, in
+// which every file's anonymous namespace is the same one. The functions below open it with
+// `using namespace` in their bodies; at file scope it would reach the batch's later files.
+namespace matmul_910_nz_cpp {
 using matmul_tile::ceil_div;
 using matmul_tile::kBuffers;
 using matmul_tile::kFractal;
@@ -159,7 +162,8 @@ class KernelMatmul910Nz {
 }  // namespace
 
 MatmulNzTiling matmul_910_nz_tiling(MatmulShape s, uint32_t blocks, uint64_t l2_bytes) {
-  const uint32_t mp = matmul_910_nz_cpp::round_up(s.m, matmul_910_nz_cpp::kFractal), np = matmul_910_nz_cpp::round_up(s.n, matmul_910_nz_cpp::kFractal), kp = matmul_910_nz_cpp::round_up(s.k, matmul_910_nz_cpp::kFractal);
+  using namespace matmul_910_nz_cpp;
+  const uint32_t mp = round_up(s.m, kFractal), np = round_up(s.n, kFractal), kp = round_up(s.k, kFractal);
   // MTE2's rate per core: ~100 B/cycle alone, but the ring and L2 deliver about 2 KB/cycle to
   // all cores together (the 910's 32 cores measured ~1.7 KB/cycle at 4096^3).
   const uint64_t mte2_rate = std::max<uint64_t>(1, std::min<uint64_t>(100, 2048 / std::max<uint32_t>(blocks, 1)));
@@ -167,7 +171,7 @@ MatmulNzTiling matmul_910_nz_tiling(MatmulShape s, uint32_t blocks, uint64_t l2_
   // DRAM traffic, and that block's time (its tiles times a tile's: the larger of the cube's
   // cycles and MTE2's, plus the L0C -> UB drain the cube waits for when one block fills L0C).
   auto plan = [&](uint32_t tile, uint64_t* time) {
-    const uint32_t tiles_m = matmul_910_nz_cpp::ceil_div(mp, tile), tiles_n = matmul_910_nz_cpp::ceil_div(np, tile);
+    const uint32_t tiles_m = ceil_div(mp, tile), tiles_n = ceil_div(np, tile);
     const uint64_t band = uint64_t(tile) * kp * sizeof(half);  // one tile row of A
     const uint64_t a_bytes = band * tiles_m, b_bytes = band * tiles_n;
     MatmulNzTiling best;
@@ -175,12 +179,12 @@ MatmulNzTiling matmul_910_nz_tiling(MatmulShape s, uint32_t blocks, uint64_t l2_
     uint64_t best_load = ~0ull, best_traffic = ~0ull;
     for (uint32_t rows = 1; rows <= std::min(blocks, tiles_m); ++rows) {
       const uint32_t cols = std::min(tiles_n, blocks / rows);
-      const uint64_t load = uint64_t(matmul_910_nz_cpp::ceil_div(tiles_m, rows)) * matmul_910_nz_cpp::ceil_div(tiles_n, cols);  // waves
+      const uint64_t load = uint64_t(ceil_div(tiles_m, rows)) * ceil_div(tiles_n, cols);  // waves
       // Waves walk along N: A's band of `rows` tiles is read once if it stays in L2 (a
       // quarter of it: B's bands and C stream past it); B is read once per band of A.
       const bool a_stays = rows * band <= l2_bytes / 4;
       const uint64_t traffic =
-          (a_stays ? a_bytes : a_bytes * matmul_910_nz_cpp::ceil_div(tiles_n, cols)) + b_bytes * matmul_910_nz_cpp::ceil_div(tiles_m, rows);
+          (a_stays ? a_bytes : a_bytes * ceil_div(tiles_n, cols)) + b_bytes * ceil_div(tiles_m, rows);
       if (load < best_load || (load == best_load && traffic < best_traffic)) {
         best.wave_rows = rows;
         best.wave_cols = cols;
@@ -188,14 +192,14 @@ MatmulNzTiling matmul_910_nz_tiling(MatmulShape s, uint32_t blocks, uint64_t l2_
         best_traffic = traffic;
       }
     }
-    const uint64_t cube = uint64_t(tile / matmul_910_nz_cpp::kFractal) * (tile / matmul_910_nz_cpp::kFractal) * (kp / matmul_910_nz_cpp::kFractal);
+    const uint64_t cube = uint64_t(tile / kFractal) * (tile / kFractal) * (kp / kFractal);
     const uint64_t mte2 = 2 * band / mte2_rate;
-    const uint64_t drain = tile == matmul_910_nz_cpp::kNzTile ? uint64_t(tile) * tile * sizeof(float) / 128 : 0;
+    const uint64_t drain = tile == kNzTile ? uint64_t(tile) * tile * sizeof(float) / 128 : 0;
     *time = best_load * (std::max(cube, mte2) + drain);
     return best;
   };
   uint64_t wide = 0, narrow = 0;
-  const MatmulNzTiling w = plan(matmul_910_nz_cpp::kNzTile, &wide), n = plan(matmul_910_nz_cpp::kNzTile / 2, &narrow);
+  const MatmulNzTiling w = plan(kNzTile, &wide), n = plan(kNzTile / 2, &narrow);
   return wide <= narrow ? w : n;
 }
 

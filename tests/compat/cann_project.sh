@@ -11,6 +11,11 @@
 #     /usr/bin/python3 scripts/verify_result.py <the arguments the project's run.sh gives it>
 #   The program must exit 0 and print "ran on <SoC>" (the chip it ran on, from
 #   aclrtGetSocName), and the verify script must exit 0.
+# cann_project.sh rerun <project dir> <prefix> <cpu|sim> <SoC name> <work dir>
+#   The same, but the program an earlier `run` with the same arguments built in <work dir> is
+#   run again (gen_data.py, the program, verify_result.py) when the copy there still matches
+#   the project; otherwise a full `run`. The sanitizer tests use it: their build is the plain
+#   run's, only the environment differs (NPUVP_CHECK).
 # cann_project.sh run.sh <project dir> <prefix> <cpu|sim> <SoC name> <work dir>
 #   The same through the project's own run.sh (-r <route> -v <SoC> -i <prefix>), which sources
 #   <prefix>/bin/setenv.bash and runs the installed program through LD_LIBRARY_PATH; Debian's
@@ -71,7 +76,7 @@ install_prefix() {
 }
 
 run_project() {
-  local project=$1 prefix=$2 route=$3 soc=$4 work=$5
+  local project=$1 prefix=$2 route=$3 soc=$4 work=$5 reuse=${6:-}
   local name
   name=$(basename "$project")
   [[ -f $project/CMakeLists.txt && -f $project/scripts/gen_data.py && -f $project/scripts/verify_result.py ]] ||
@@ -82,14 +87,26 @@ run_project() {
   verify_args=$(sed -n 's/.*verify_result\.py[[:space:]]*//p' "$project/run.sh" 2>/dev/null | head -n 1)
   [[ -n $verify_args ]] || fail "$project/run.sh does not run scripts/verify_result.py with its arguments"
 
-  copy_project "$project" "$work"
-  cd "$work"
-  local t0=$SECONDS
-  run "$cmake" -B build -DRUN_MODE="$route" -DSOC_VERSION="$soc" -DASCEND_CANN_PACKAGE_PATH="$prefix" ||
-    fail "$name: configuring for $route on $soc failed"
-  run "$cmake" --build build --parallel 2 || fail "$name: building for $route on $soc failed"
-  local built=$((SECONDS - t0))
-  [[ -x build/ascendc_kernels_bbit ]] || fail "$name: build/ascendc_kernels_bbit was not built"
+  # What built the program in <work dir> (rerun compares it), and whether the copy is the project.
+  local stamp="$project $prefix $route $soc"
+  local t0=$SECONDS built
+  if [[ $reuse == reuse && -x $work/build/ascendc_kernels_bbit && -f $work/.cann_project_built &&
+        $(cat "$work/.cann_project_built") == "$stamp" ]] &&
+     diff -rq --exclude=build --exclude=input --exclude=output --exclude=.cann_project_built "$project" "$work" >/dev/null; then
+    echo "+ (the program $work/build/ascendc_kernels_bbit, built by the run with these arguments)"
+    cd "$work"
+    rm -rf input output
+    built=0
+  else
+    copy_project "$project" "$work"
+    cd "$work"
+    run "$cmake" -B build -DRUN_MODE="$route" -DSOC_VERSION="$soc" -DASCEND_CANN_PACKAGE_PATH="$prefix" ||
+      fail "$name: configuring for $route on $soc failed"
+    run "$cmake" --build build --parallel 2 || fail "$name: building for $route on $soc failed"
+    built=$((SECONDS - t0))
+    [[ -x build/ascendc_kernels_bbit ]] || fail "$name: build/ascendc_kernels_bbit was not built"
+    printf '%s\n' "$stamp" >.cann_project_built
+  fi
   mkdir -p input output
   run "$python" scripts/gen_data.py || fail "$name: scripts/gen_data.py failed"
 
@@ -191,6 +208,10 @@ case ${1:-} in
   run)
     (($# == 6)) || fail "usage: $me run <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"
     run_project "$2" "$3" "$4" "$5" "$6"
+    ;;
+  rerun)
+    (($# == 6)) || fail "usage: $me rerun <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"
+    run_project "$2" "$3" "$4" "$5" "$6" reuse
     ;;
   run.sh)
     (($# == 6)) || fail "usage: $me run.sh <project dir> <prefix> <cpu|sim> <SoC name> <work dir>"

@@ -1,8 +1,9 @@
 # The sanitizer over CANN projects (issue 25, docs/sanitizer.md): a few compat projects built
 # as their run.sh builds them and run on the simulator route with NPUVP_CHECK=all in the
 # environment. Any error-kind finding makes the program exit 1 (cann_project.sh then FAILs);
-# the summary must count no error of any kind. Each reuses the work directory of the plain
-# run of the same project (so the build is incremental) and runs after it.
+# the summary must count no error of any kind. Each runs after the plain run of the same
+# project and chip and runs the program that run built (cann_project.sh rerun; a full build if
+# that run left none).
 set(sanitizer_compat_clean "summary: race: 0 errors.*summary: out-of-bounds: 0 errors.*summary: uninitialized: 0 errors.*summary: use-after-free: 0 errors.*summary: leak: 0 errors.*summary: sync: 0 errors")
 foreach(entry vadd_launch:Ascend910B3 softmax_custom:Ascend910B3 matmul_leakyrelu:Ascend910B3
               syncall_scale:Ascend910B3 atomic_colsum:Ascend910B3 scale_add_do:Ascend310P3)
@@ -14,12 +15,12 @@ foreach(entry vadd_launch:Ascend910B3 softmax_custom:Ascend910B3 matmul_leakyrel
     continue()
   endif()
   set(test compat.cann.${name}.sanitizer.${soc})
-  add_test(NAME ${test} COMMAND ${cann_script} run ${project} ${cann_prefix} sim ${soc} ${cann_work}/${name}-sim-${soc})
+  add_test(NAME ${test} COMMAND ${cann_script} rerun ${project} ${cann_prefix} sim ${soc} ${cann_work}/${name}-sim-${soc})
   set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED cann_prefix TIMEOUT 600
     DEPENDS compat.cann.${name}.sim.${soc} RESOURCE_LOCK cann_${name}_sim_${soc}
     PASS_REGULAR_EXPRESSION "${sanitizer_compat_clean}.*cann_project.sh: ${name}: sim on ${soc}: PASS"
     FAIL_REGULAR_EXPRESSION "cann_project.sh: FAILED;sanitizer: summary: [a-z-]+: [1-9]"
-    ENVIRONMENT "${cann_env};NPUVP_CHECK=all")
+    ENVIRONMENT "${cann_run_env};NPUVP_CHECK=all")
   if(TEST compat.cann.${name}.sim.${soc})
     set_tests_properties(compat.cann.${name}.sim.${soc} PROPERTIES RESOURCE_LOCK cann_${name}_sim_${soc})
   endif()
