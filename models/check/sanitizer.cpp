@@ -974,12 +974,9 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   if (c.quiet || !(options_.race || options_.memory || options_.init)) return;
   spans_of(instr, s.spans);
   if (s.spans.empty()) return;
-  // Reads before writes: an in-place operand (Add(sum, sum, x)) reads the bytes before it
-  // writes them, so its own write must not count as their initialisation.
-  std::stable_partition(s.spans.begin(), s.spans.end(), [](const Span& span) { return !span.write; });
   s.events.push_back({(uint64_t(c.block) << 40) | issued.seq, core, c.block, pipe, issued.site, s.name_of(instr), at});
   const uint32_t event = uint32_t(s.events.size() - 1);
-  for (const Span& span : s.spans) {
+  auto visit = [&](const Span& span) {
     const bool gm = span.space == MemSpace::GM;
     const Access a{stream, clock, event, issued.site, span.write, atomic && gm && span.write};
     if (options_.memory) SanitizerAccess::memory(*this, c, span, event);
@@ -993,6 +990,15 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
       if (!device_only && span.write) mark_written(s.gm_written, span.begin, span.end);
     }
     SanitizerAccess::touch(*this, shadow, written, span.space, span, a, vc, true);
+  };
+  // Reads before writes: an in-place operand (Add(sum, sum, x)) reads the bytes before it
+  // writes them, so its own write must not count as their initialisation. Two passes rather
+  // than a stable_partition, which takes a temporary buffer on every instruction.
+  for (const Span& span : s.spans) {
+    if (!span.write) visit(span);
+  }
+  for (const Span& span : s.spans) {
+    if (span.write) visit(span);
   }
   SanitizerAccess::flush_races(*this);
 }
