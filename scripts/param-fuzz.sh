@@ -20,8 +20,8 @@
 #     (TIK needs the Python package built: <build-dir>/python);
 # one run of the sample kernel each, in parallel on every host core (NPUVP_FUZZ_JOBS), under
 # a memory ceiling (NPUVP_FUZZ_MEMORY_KB, virtual, default 8 GiB; GM is sized down so the
-# ceiling measures the model) and a time limit (NPUVP_FUZZ_TIMEOUT s, default 60), and prints
-# every run that crashed or hung, then the counts. A ctest runs it
+# ceiling measures the model) and a time limit (NPUVP_FUZZ_TIMEOUT s, default 60; 240 in a
+# sanitized build), and prints every run that crashed or hung, then the counts. A ctest runs it
 # (platforms.cli.no_parameter_value_crashes_or_hangs).
 set -u
 B=$1; shift
@@ -36,6 +36,8 @@ NPUVP=$(cd "$B" && pwd)/npuvp
 # resident memory, and allocations it refuses throw std::bad_alloc as they would under ulimit.
 SANITIZED=0
 grep -q __asan_init "$NPUVP" 2>/dev/null && SANITIZED=1
+# A sanitized run is several times slower: the same hang limit would call slow runs hung.
+[ "$SANITIZED" = 1 ] && [ -z "${NPUVP_FUZZ_TIMEOUT:-}" ] && TIMEOUT=240
 export NPUVP TIMEOUT MEMORY_KB SANITIZED
 
 long_token=$(head -c 100000 /dev/zero | tr '\0' 'x')

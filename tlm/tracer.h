@@ -48,6 +48,7 @@ class Tracer {
   std::map<std::string, int> processes_;
   std::map<std::pair<std::string, std::string>, int> tracks_;
   std::map<int, std::pair<int, int>> track_ids_;  // track -> (pid, tid)
+  std::map<int, int> threads_;  // pid -> its tracks so far (a track's tid is the next one)
 };
 
 }  // namespace npuvp

@@ -95,21 +95,21 @@ void ChiInterconnect::finalize(unsigned stops) {
 }
 
 void ChiInterconnect::flush_link_bytes() {
-  if (!link_bytes_pending_) return;
   const auto targets = static_cast<unsigned>(target_stops_.size());
-  for (unsigned slot = 0; slot < request_bytes_by_route_.size(); ++slot) {
+  for (const unsigned slot : pending_routes_) {
     uint64_t& bytes = request_bytes_by_route_[slot];
-    if (bytes == 0) continue;
     const unsigned stop = slot / 2 / targets, target = target_stops_[slot / 2 % targets];
     const Topology::Route route = slot % 2 == 0 ? topology_->route(stop, target) : topology_->route(target, stop);
     for (unsigned link : route) *links_[link * 2 + kRequest].bytes += bytes;
     bytes = 0;
   }
-  for (LinkChannel& lc : links_) {
+  pending_routes_.clear();
+  for (const unsigned at : pending_links_) {
+    LinkChannel& lc = links_[at];
     *lc.bytes += lc.unflushed_bytes;
     lc.unflushed_bytes = 0;
   }
-  link_bytes_pending_ = false;
+  pending_links_.clear();
 }
 
 unsigned ChiInterconnect::home_of(uint64_t address) const {
@@ -151,11 +151,12 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     // they do not book the links (their share of a link is noise next to the data's, and
     // booking them would double the cost of simulating every transaction).
     for (Flow& f : flows) {
-      request_bytes_by_route_[f.route] += f.bytes;
+      uint64_t& waiting = request_bytes_by_route_[f.route];
+      if (waiting == 0 && f.bytes != 0) pending_routes_.push_back(f.route);
+      waiting += f.bytes;
       total += f.bytes * f.links.size();
       f.arrival = f.start + hop * f.links.size();
     }
-    link_bytes_pending_ = true;
     return;
   }
   // A link that several flows cross carries their sum as one booking (their bursts
@@ -184,7 +185,6 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
     for (; at > 0 && order_[at - 1].start > start; --at) order_[at] = order_[at - 1];
     order_[at] = {start, i};
   }
-  link_bytes_pending_ = true;
   // Cut-through: a flow's head moves on one hop after it passes a link; its tail leaves the
   // link when the link's booking ends (or its own bytes have passed, if it came late), and
   // only the last link's tail counts.
@@ -206,6 +206,7 @@ void ChiInterconnect::traverse(std::vector<Flow>& flows, Channel channel) {
         s.end = lc.resource.reserve_occupancy(now, head, occupancy);
         s.pass_from = s.end > occupancy ? s.end - occupancy : 0;
         s.booked = true;
+        if (lc.unflushed_bytes == 0 && s.bytes != 0) pending_links_.push_back(link * 2 + kData);
         lc.unflushed_bytes += s.bytes;
       }
       pass = std::max(head, s.pass_from);

@@ -187,7 +187,12 @@ class ChiInterconnect : public sc_core::sc_module {
     if (target_rank_[to_stop] >= 0) return (from_stop * targets + unsigned(target_rank_[to_stop])) * 2;
     return (to_stop * targets + unsigned(target_rank_[from_stop])) * 2 + 1;  // from a target back
   }
-  bool link_bytes_pending_ = false;
+  // What flush_link_bytes has to move: the routes and data links with bytes waiting, each
+  // listed once (when its count leaves 0). Stats flushes before every read and every counter
+  // registration, and the L2 slices register counters while a run goes: a flush that walked
+  // every route and link made a 1024-core run spend a quarter of its time here.
+  std::vector<unsigned> pending_routes_;
+  std::vector<unsigned> pending_links_;  // link id * 2 + kData
   void flush_link_bytes();
   // Working lists, one set per nesting level (a home node's fills come back through here
   // while its requester's transaction is under way); a deque keeps references on growth.
