@@ -94,7 +94,11 @@ set_tests_properties(platforms.cli.dram_rate_within_peak_and_fills_read_dram PRO
 # counters are O(stops x targets)); a model over sim.host_memory_limit is refused up front.
 add_test(NAME platforms.cli.1024_ai_cores_run_in_bounded_memory
          COMMAND sh -c "${ceiling_6g}; exec ${expect} ok 'result: NOT CHECKED' ${cli} run add -p ascend910b --mode perf -s gm.size=1GiB -s core.scalar.stack_size=1MiB -s platform.cores=1024")
-set_tests_properties(platforms.cli.1024_ai_cores_run_in_bounded_memory PROPERTIES TIMEOUT 600)
+if(NPUVP_SANITIZE)  # ASan + UBSan: several times slower (make test-sanitize only)
+  set_tests_properties(platforms.cli.1024_ai_cores_run_in_bounded_memory PROPERTIES TIMEOUT 1800)
+else()
+  set_tests_properties(platforms.cli.1024_ai_cores_run_in_bounded_memory PROPERTIES TIMEOUT 600)
+endif()
 add_test(NAME platforms.cli.model_over_the_host_memory_limit_is_refused
          COMMAND ${expect} fail "model needs about .* for platform.cores.*sim.host_memory_limit.*reduce platform.cores"
                  ${cli} run add -p ascend910b -s platform.cores=1024 -s sim.host_memory_limit=268435456)
