@@ -388,6 +388,20 @@ const char* space_name(MemSpace s) { return aicore::mem_space_name(s); }
 // A call site in a report's text, resolved to file:line only when the report is printed (at
 // the launch's end: reading debug information is slow, and a launch is timed).
 std::string site_ref(uint32_t site) { return fmt::format("\x01{}\x02", site); }
+// The text with each site_ref replaced by what `name` makes of its site.
+template <typename Name>
+std::string replace_site_refs(const std::string& text, Name&& name) {
+  std::string out;
+  size_t from = 0;
+  for (size_t at; (at = text.find('\x01', from)) != std::string::npos;) {
+    const size_t end = text.find('\x02', at);
+    out.append(text, from, at - from);
+    out += name(uint32_t(std::stoul(text.substr(at + 1, end - at - 1))));
+    from = end + 1;
+  }
+  out.append(text, from, std::string::npos);
+  return out;
+}
 
 }  // namespace
 
@@ -627,25 +641,16 @@ void Sanitizer::print_reports() {
     // Every site these reports name, resolved together: one run of the tool per binary.
     std::vector<uint32_t> sites;
     for (const Finding& f : s.unprinted) {
-      for (size_t i = f.text.find('\x01'); i != std::string::npos; i = f.text.find('\x01', i + 1)) {
-        sites.push_back(uint32_t(std::stoul(f.text.substr(i + 1, f.text.find('\x02', i) - i - 1))));
-      }
+      replace_site_refs(f.text, [&](uint32_t site) {
+        sites.push_back(site);
+        return std::string();
+      });
     }
     if (!sites.empty()) s.sites.resolve_all(sites);
   }
   for (Finding& f : s.unprinted) {
-    std::string text;
-    for (size_t i = 0; i < f.text.size(); ++i) {
-      if (f.text[i] != '\x01') {
-        text += f.text[i];
-        continue;
-      }
-      const size_t end = f.text.find('\x02', i);
-      const uint32_t site = uint32_t(std::stoul(f.text.substr(i + 1, end - i - 1)));
-      text += options_.sites ? s.sites.where(site) : fmt::format("site #{}", site);
-      i = end;
-    }
-    f.text = text;
+    f.text = replace_site_refs(
+        f.text, [&](uint32_t site) { return options_.sites ? s.sites.where(site) : fmt::format("site #{}", site); });
     std::fflush(stdout);
     std::fprintf(stderr, "npuvp: sanitizer: %s: %s%s\n", f.kind.c_str(), f.error ? "" : "note: ", f.text.c_str());
     findings_.push_back(std::move(f));
