@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -25,6 +26,18 @@ using ::testing::HasSubstr;
 using npuvp::Device;
 namespace img = npuvp::soc::dvpp;
 
+// The descriptors a test creates, destroyed when its Dvpp goes (newest first), as a CANN
+// program must destroy them: these tests also run under LeakSanitizer.
+std::vector<std::function<void()>>& to_destroy() {
+  static std::vector<std::function<void()>> list;
+  return list;
+}
+template <typename T>
+T* owned(T* created, aclError (*destroy)(T*)) {
+  to_destroy().push_back([created, destroy] { EXPECT_EQ(destroy(created), ACL_SUCCESS); });
+  return created;
+}
+
 struct Dvpp {
   aclrtStream stream = nullptr;
   acldvppChannelDesc* channel = nullptr;
@@ -33,8 +46,14 @@ struct Dvpp {
     EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS);
     EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-    channel = acldvppCreateChannelDesc();
+    channel = owned(acldvppCreateChannelDesc(), acldvppDestroyChannelDesc);
     EXPECT_EQ(acldvppCreateChannel(channel), ACL_SUCCESS);
+  }
+  ~Dvpp() {
+    (void)aclrtSynchronizeStream(stream);  // no job left that reads a descriptor
+    EXPECT_EQ(acldvppDestroyChannel(channel), ACL_SUCCESS);
+    for (auto d = to_destroy().rbegin(); d != to_destroy().rend(); ++d) (*d)();
+    to_destroy().clear();
   }
   void* upload(const std::vector<uint8_t>& bytes) {
     void* p = nullptr;
@@ -50,7 +69,7 @@ struct Dvpp {
 };
 
 acldvppPicDesc* pic(void* data, uint32_t size, acldvppPixelFormat f, uint32_t w, uint32_t h, uint32_t ws, uint32_t hs) {
-  acldvppPicDesc* d = acldvppCreatePicDesc();
+  acldvppPicDesc* d = owned(acldvppCreatePicDesc(), acldvppDestroyPicDesc);
   acldvppSetPicDescData(d, data);
   acldvppSetPicDescSize(d, size);
   acldvppSetPicDescFormat(d, f);
@@ -90,7 +109,7 @@ TEST(AclDvppTest, JpegDecodeAndResizeEqualTheEnginesFunctions) {
 
   void* small = d.alloc(64 * 48 * 3 / 2);
   acldvppPicDesc* res = pic(small, 64 * 48 * 3 / 2, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 48, 64, 48);
-  acldvppResizeConfig* cfg = acldvppCreateResizeConfig();
+  acldvppResizeConfig* cfg = owned(acldvppCreateResizeConfig(), acldvppDestroyResizeConfig);
   ASSERT_EQ(acldvppSetResizeConfigInterpolation(cfg, 2), ACL_SUCCESS);
   ASSERT_EQ(acldvppVpcResizeAsync(d.channel, dec, res, cfg, d.stream), ACL_SUCCESS) << recent_error();
   std::vector<uint8_t> want2(64 * 48 * 3 / 2), got2(want2.size());
@@ -117,12 +136,12 @@ TEST(AclDvppTest, ParameterLimitsAreInvalidParam) {
   EXPECT_EQ(acldvppJpegDecodeAsync(d.channel, jpeg.data(), uint32_t(jpeg.size()), dec, d.stream), ACL_ERROR_INVALID_PARAM);
   EXPECT_THAT(recent_error(), HasSubstr("not device memory"));
   // A channel never created.
-  acldvppChannelDesc* idle = acldvppCreateChannelDesc();
+  acldvppChannelDesc* idle = owned(acldvppCreateChannelDesc(), acldvppDestroyChannelDesc);
   EXPECT_EQ(acldvppJpegDecodeAsync(idle, in, uint32_t(jpeg.size()), dec, d.stream), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acldvppJpegDecodeAsync(d.channel, in, uint32_t(jpeg.size()), dec, d.stream), ACL_SUCCESS) << recent_error();
   // VPC: stride not a multiple of 16, a picture below 10x6, an odd ROI, a scale above 16.
   void* o = d.alloc(4096 * 64);
-  acldvppResizeConfig* cfg = acldvppCreateResizeConfig();
+  acldvppResizeConfig* cfg = owned(acldvppCreateResizeConfig(), acldvppDestroyResizeConfig);
   acldvppPicDesc* bad = pic(o, 4096 * 64, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 40, 20, 40, 20);
   EXPECT_EQ(acldvppVpcResizeAsync(d.channel, dec, bad, cfg, d.stream), ACL_ERROR_INVALID_PARAM);
   EXPECT_THAT(recent_error(), HasSubstr("widthStride 40 must be a multiple of 16"));
@@ -133,7 +152,7 @@ TEST(AclDvppTest, ParameterLimitsAreInvalidParam) {
   EXPECT_EQ(acldvppVpcResizeAsync(d.channel, dec, huge, cfg, d.stream), ACL_ERROR_INVALID_PARAM);
   EXPECT_THAT(recent_error(), HasSubstr("outside [1/32, 16]"));
   acldvppPicDesc* ok = pic(o, 4096 * 64, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 32, 32, 32, 32);
-  acldvppRoiConfig* roi = acldvppCreateRoiConfig(1, 30, 0, 31);
+  acldvppRoiConfig* roi = owned(acldvppCreateRoiConfig(1, 30, 0, 31), acldvppDestroyRoiConfig);
   EXPECT_EQ(acldvppVpcCropAsync(d.channel, dec, ok, roi, d.stream), ACL_ERROR_INVALID_PARAM);
   EXPECT_THAT(recent_error(), HasSubstr("left and top must be even, right and bottom odd"));
   ASSERT_EQ(acldvppSetRoiConfig(roi, 2, 33, 0, 31), ACL_SUCCESS);
@@ -166,7 +185,7 @@ TEST(AclDvppTest, JobTimeFollowsTheEnginesThroughput) {
   auto resize = [&](acldvppPicDesc* src, uint32_t side) {
     const uint32_t bytes = side * side * 3 / 2;
     acldvppPicDesc* out = pic(d.alloc(bytes), bytes, PIXEL_FORMAT_YUV_SEMIPLANAR_420, side, side, side, side);
-    acldvppResizeConfig* cfg = acldvppCreateResizeConfig();
+    acldvppResizeConfig* cfg = owned(acldvppCreateResizeConfig(), acldvppDestroyResizeConfig);
     const sc_core::sc_time t0 = sc_core::sc_time_stamp();
     EXPECT_EQ(acldvppVpcResizeAsync(d.channel, src, out, cfg, d.stream), ACL_SUCCESS) << recent_error();
     return sc_core::sc_time_stamp() - t0;
@@ -245,7 +264,7 @@ TEST(AclDvppTest, JpegEncodeAndPngDecode) {
   void* decoded = d.alloc(bytes);
   acldvppPicDesc* dec = pic(decoded, bytes, PIXEL_FORMAT_YUV_SEMIPLANAR_420, side, side, side, side);
   ASSERT_EQ(acldvppJpegDecodeAsync(d.channel, in, uint32_t(jpeg.size()), dec, d.stream), ACL_SUCCESS);
-  acldvppJpegeConfig* cfg = acldvppCreateJpegeConfig();
+  acldvppJpegeConfig* cfg = owned(acldvppCreateJpegeConfig(), acldvppDestroyJpegeConfig);
   ASSERT_EQ(acldvppSetJpegeConfigLevel(cfg, 90), ACL_SUCCESS);
   uint32_t size = 0;
   ASSERT_EQ(acldvppJpegPredictEncSize(dec, cfg, &size), ACL_SUCCESS);
