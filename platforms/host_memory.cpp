@@ -56,7 +56,10 @@ std::string host_bytes_text(uint64_t b) {
 }
 
 void require_host_memory_for_model(const AscendSocShape& shape, uint64_t limit) {
-  const HostMemoryEstimate e = estimate_host_memory(shape);
+  require_host_memory(estimate_host_memory(shape), limit);
+}
+
+void require_host_memory(const HostMemoryEstimate& e, uint64_t limit) {
   if (limit == 0) limit = default_host_memory_limit();
   if (e.bytes <= limit) return;
   raise("config", "the platform's model needs about {} of host memory ({} of it for {}), more than the {} it may "

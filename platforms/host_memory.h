@@ -34,6 +34,7 @@ HostMemoryEstimate estimate_host_memory(const AscendSocShape& shape);
 uint64_t default_host_memory_limit();
 // Raises a "config" error naming the driving parameter and the estimate when it exceeds
 // `limit` (0: the default).
+void require_host_memory(const HostMemoryEstimate& estimate, uint64_t limit);
 void require_host_memory_for_model(const AscendSocShape& shape, uint64_t limit);
 std::string host_bytes_text(uint64_t bytes);  // "1.5 GiB", "300 MiB"
 // Raises a "config" error naming core.scalar.stack_size and platform.cores when `stacks` kernel

@@ -1,6 +1,10 @@
 #include "platforms/mncore2/vsm_config.h"
 
+#include <cctype>
+#include <utility>
+
 #include "models/mncore/topology.h"
+#include "platforms/host_memory.h"
 #include "sw/runtime/device.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
@@ -40,6 +44,45 @@ unsigned fixed(unsigned value, unsigned want, const char* key, const char* why) 
   return value;
 }
 
+// "mncore2.pdm": the prefix of a memory's keys in mncore2.json (its name in lower case).
+std::string mem_key(Mem mem) {
+  std::string key = std::string("mncore2.") + mem_name(mem);
+  for (char& ch : key) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return key;
+}
+
+// The step machine addresses L1BM, L2BM and PDM in 32-bit LW counts (the topology allows
+// larger memories for the other models).
+uint32_t addressable_lw(const Topology& t, Mem mem) {
+  const uint64_t lw = t.mem[unsigned(mem)].size_lw;
+  if (lw > UINT32_MAX) {
+    raise("config", "config key '{}.size_lw' = {} does not fit VSM programs: they address at most 2^32 - 1 LW",
+          mem_key(mem), lw);
+  }
+  return uint32_t(lw);
+}
+
+// Issue 29: the step machine holds every PE memory, L1BM, L2BM and PDM whole (DRAM only as
+// written), so a size that would exhaust the host is refused before anything is allocated,
+// naming the key behind the largest part.
+platform::HostMemoryEstimate vsm_host_memory(const vsm::Shape& s) {
+  const uint64_t pes = s.pes();
+  const std::pair<const char*, uint64_t> parts[] = {
+      {"mncore2.lm0.size_lw", pes * s.lm_lw * 2 * 8},  // LM0 and LM1
+      {"mncore2.grf0.size_lw", pes * s.grf_lw * 2 * 8},
+      {"mncore2.l1bm.size_lw", uint64_t(s.l1bs()) * s.l1bm_lw * 8},
+      {"mncore2.l2bm.size_lw", uint64_t(s.l2bs()) * s.l2bm_lw * 8},
+      {"mncore2.pdm.size_lw", uint64_t(s.groups) * s.pdm_lw * 8},
+  };
+  platform::HostMemoryEstimate e;
+  e.bytes = platform::kHostBytesBase;
+  for (const auto& [key, bytes] : parts) {
+    e.bytes += bytes;
+    if (bytes > e.driver_bytes) e.driver = key, e.driver_bytes = bytes;
+  }
+  return e;
+}
+
 }  // namespace
 
 vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<std::string>& sets) {
@@ -47,6 +90,9 @@ vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<
   c.load_file(resolve_platform(platform.empty() ? "mncore2" : platform));
   for (const auto& kv : sets) c.set_override(kv);
   const Topology t = Topology::from_config();  // declares and checks every mncore2.* key
+  const uint64_t host_memory_limit =
+      c.get<uint64_t>("sim.host_memory_limit", 0,
+                      "host memory the model may take, in bytes (0: 3/4 of the machine's available memory)");
   c.check_unused();
   for (const auto& p : c.parameters()) {
     if (p.source != "command line") continue;
@@ -60,8 +106,8 @@ vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<
     const Mem mem = static_cast<Mem>(m);
     const unsigned want = is_pe_memory(mem) ? 4 : 8;
     if (t.mem[m].unit_bytes != want) {
-      raise("config", "config key 'mncore2.{}.address_unit' does not fit VSM programs: {} is addressed in {}",
-            mem_operand(mem), mem_name(mem), want == 4 ? "SW" : "LW");
+      raise("config", "config key '{}.address_unit' does not fit VSM programs: {} is addressed in {}", mem_key(mem),
+            mem_name(mem), want == 4 ? "SW" : "LW");
     }
   }
   vsm::Shape s;
@@ -79,9 +125,9 @@ vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<
   }
   s.lm_lw = uint32_t(lm);
   s.grf_lw = uint32_t(grf);
-  s.l1bm_lw = uint32_t(t.mem[unsigned(Mem::L1BM)].size_lw);
-  s.l2bm_lw = uint32_t(t.mem[unsigned(Mem::L2BM)].size_lw);
-  s.pdm_lw = uint32_t(t.mem[unsigned(Mem::PDM)].size_lw);
+  s.l1bm_lw = addressable_lw(t, Mem::L1BM);
+  s.l2bm_lw = addressable_lw(t, Mem::L2BM);
+  s.pdm_lw = addressable_lw(t, Mem::PDM);
   s.dram_lw = t.mem[unsigned(Mem::DRAM)].size_lw;
   s.clock_mhz = t.clock_mhz;
   s.mv_lw_per_cycle = whole_rate(t.dram_link.lw_per_cycle, "mncore2.data_engine.lw_per_cycle");
@@ -90,6 +136,7 @@ vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<
   s.mv_cross_latency_cycles = t.pdm_link.latency_cycles;
   s.l2b_lw_per_cycle = whole_rate(t.l2b_link.lw_per_cycle, "mncore2.l2b.lw_per_cycle");
   s.l1b_lw_per_cycle = whole_rate(t.l1b_link.lw_per_cycle, "mncore2.l1b.lw_per_cycle");
+  platform::require_host_memory(vsm_host_memory(s), host_memory_limit);
   return s;
 }
 

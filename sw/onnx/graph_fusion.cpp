@@ -15,13 +15,25 @@ namespace npuvp::onnx {
 
 namespace {
 
-// A float32 initializer's values, or nullptr.
-const float* constant_floats(const Model& m, const std::string& name, int64_t elements) {
-  if (name.empty()) return nullptr;
+// A float32 initializer's values, read wherever they lie: raw_data left in the mapped model
+// file is where protobuf put it, at any byte offset (a float* there would be misaligned).
+struct Floats {
+  const char* bytes = nullptr;
+  float operator[](int64_t i) const {
+    float v;
+    std::memcpy(&v, bytes + size_t(i) * sizeof v, sizeof v);
+    return v;
+  }
+  explicit operator bool() const { return bytes != nullptr; }
+};
+
+// A float32 initializer's values, or none.
+Floats constant_floats(const Model& m, const std::string& name, int64_t elements) {
+  if (name.empty()) return {};
   auto it = m.initializers.find(name);
-  if (it == m.initializers.end() || it->second.desc.type != DType::Float) return nullptr;
-  if (it->second.desc.elements() != elements || it->second.size() != size_t(elements) * 4) return nullptr;
-  return reinterpret_cast<const float*>(it->second.data());
+  if (it == m.initializers.end() || it->second.desc.type != DType::Float) return {};
+  if (it->second.desc.elements() != elements || it->second.size() != size_t(elements) * 4) return {};
+  return {it->second.data()};
 }
 
 std::string unused_name(const Model& m, const std::string& base) {
@@ -69,13 +81,13 @@ bool fold_batchnorm(Model& m, Node& conv, const Node& bn, const std::map<std::st
   const int64_t channels = w.shape[0], per_channel = w.elements() / channels;
   const TensorDesc& y = m.tensors.at(conv.outputs[0]);
   if (y.shape.size() < 2 || y.shape[1] != channels) return false;
-  const float* weights = constant_floats(m, conv.inputs[1], w.elements());
+  const Floats weights = constant_floats(m, conv.inputs[1], w.elements());
   const bool has_bias = conv.inputs.size() > 2 && !conv.inputs[2].empty();
-  const float* bias = has_bias ? constant_floats(m, conv.inputs[2], channels) : nullptr;
-  const float* scale = constant_floats(m, bn.inputs[1], channels);
-  const float* shift = constant_floats(m, bn.inputs[2], channels);
-  const float* mean = constant_floats(m, bn.inputs[3], channels);
-  const float* var = constant_floats(m, bn.inputs[4], channels);
+  const Floats bias = has_bias ? constant_floats(m, conv.inputs[2], channels) : Floats{};
+  const Floats scale = constant_floats(m, bn.inputs[1], channels);
+  const Floats shift = constant_floats(m, bn.inputs[2], channels);
+  const Floats mean = constant_floats(m, bn.inputs[3], channels);
+  const Floats var = constant_floats(m, bn.inputs[4], channels);
   if (!weights || (has_bias && !bias) || !scale || !shift || !mean || !var) return false;
 
   // ONNX BatchNormalization: y = (x - mean) / sqrt(var + epsilon) * scale + B

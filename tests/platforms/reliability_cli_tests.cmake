@@ -164,3 +164,14 @@ if(NOT NPUVP_SANITIZE)
                             ${cli} run add -p ${platform} --mode perf -s gm.size=1GiB -s platform.cores=1024")
   endforeach()
 endif()
+
+# MN-Core 2 (issue 29): the step machine holds its memories whole. A size past the host's memory
+# is refused before anything is allocated, naming its key (it ended in a bare std::bad_alloc, or
+# an ASan abort in a sanitized build); one past the programs' 32-bit LW addresses is refused (it
+# was truncated to 32 bits).
+add_test(NAME platforms.cli.mncore2_memory_over_the_host_memory_limit_is_refused
+         COMMAND ${expect} fail "model needs about .* for mncore2.pdm.size_lw.*sim.host_memory_limit.*reduce mncore2.pdm.size_lw"
+                 ${cli} run elementwise -p mncore2 -s mncore2.pdm.size_lw=4294967295)
+add_test(NAME platforms.cli.mncore2_memory_past_32_bit_addresses_is_refused
+         COMMAND ${expect} fail "config key 'mncore2.pdm.size_lw' = 4294967296 does not fit VSM programs"
+                 ${cli} run elementwise -p mncore2 -s mncore2.pdm.size_lw=4294967296)
