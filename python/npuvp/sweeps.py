@@ -25,6 +25,7 @@ import random
 import socket
 import sqlite3
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
@@ -196,7 +197,8 @@ CREATE TABLE IF NOT EXISTS points (
 
 
 def open_results(path):
-    db = sqlite3.connect(path, timeout=60, isolation_level=None)
+    # Shared by the pool's threads, one at a time (sweep's lock).
+    db = sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute(_SCHEMA)
@@ -284,19 +286,27 @@ def sweep(study, results, jobs=None, client=None, progress=True, retry_failed=Fa
         by_key = {p["key"]: p for p in todo}
         name = study.get("name", "")
 
+        lock = threading.Lock()
+
         def finish(o):
-            if o["status"] in ("ok", "failed"):  # one transaction each, at once
-                record(db, name, by_key[o["key"]], o)
-            bar.update(o["status"])
+            with lock:
+                if o["status"] in ("ok", "failed"):  # one transaction each, at once
+                    record(db, name, by_key[o["key"]], o)
+                bar.update(o["status"])
+
+        def run_and_record(p):
+            # Recorded by the thread that ran it, before it takes the next point: a sweep killed
+            # at any moment has lost only the runs in flight (at most `jobs` of them).
+            finish(run_point(p))
 
         if client is not None:
             _run_dask(client, todo, finish)
         elif todo:
             pool = ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1)
             try:
-                futures = [pool.submit(run_point, p) for p in todo]
+                futures = [pool.submit(run_and_record, p) for p in todo]
                 for f in as_completed(futures):
-                    finish(f.result())
+                    f.result()
             finally:
                 # On Ctrl-C: the points not started are dropped, the running ones end with
                 # the signal npuvp got too (and stay unrecorded).
