@@ -1,5 +1,5 @@
-// An allocator for the sanitizer's many small, short-lived objects (the shadow's tree nodes
-// and their access lists, the written-range trees): blocks of one, two or four objects are
+// An allocator for the sanitizer's many small, short-lived objects (the shadow's access
+// lists, the written-range trees' nodes): blocks of one, two, four ... 64 objects are
 // cut from one arena and go back to a free list of their size when released, never to the
 // heap. A launch's shadow is cleared when the next launch begins and its nodes serve that
 // launch: no malloc per segment, and in steady state no fresh pages (the memory stays at the
@@ -81,15 +81,22 @@ class Recycled {
   struct Free {
     Free* next;
   };
-  // Classes: 1, 2 and 4 objects (a vector's first growth steps; tree nodes are 1).
-  static int size_class(size_t n) { return n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : -1; }
+  // Classes: up to 1, 2, 4 ... 64 objects, a request rounded up to its class (deallocate
+  // gets the same count, so finds the same class). Tree nodes are 1; access lists grow by
+  // doubling, but a copy (a segment split in two) asks for exactly its size.
+  static constexpr int kClasses = 7;
+  static int size_class(size_t n) {
+    int c = 0;
+    while (c < kClasses && (size_t(1) << c) < n) ++c;
+    return c < kClasses ? c : -1;
+  }
   static constexpr size_t alignment() { return alignof(T) > alignof(Free) ? alignof(T) : alignof(Free); }
   static size_t block_bytes(int c) {
     const size_t b = sizeof(T) << c;
     return ((b < sizeof(Free) ? sizeof(Free) : b) + alignment() - 1) / alignment() * alignment();
   }
   static Free** heads() {
-    static Free* h[3] = {nullptr, nullptr, nullptr};
+    static Free* h[kClasses] = {};
     return h;
   }
 };

@@ -1,0 +1,122 @@
+// The sanitizer's shadow of one memory (GM, or a core's UB, L1, L0A ...): for every byte
+// touched since it was last cleared, the accesses recorded there (models/check/sanitizer.cpp
+// decides which to keep and which race). Run-length encoded as segments, byte ranges sharing
+// one access list, kept per 4 KiB page of the memory in a vector sorted by address: finding a
+// byte is a hash of its page number and a binary search among that page's few segments. One
+// ordered tree of all segments made every lookup a descent through the whole memory's: a
+// 2048^3 matmul on 32 coupled 910 cores leaves about 786 k segments of 32 B in GM and looks
+// up about 5.5 M spans (docs/performance.md, "The sanitizer's cost").
+//
+// Segments never cross a page boundary. Splitting one there changes no byte's list, and
+// segments are visited in address order either way, so what the sanitizer finds and how it
+// names a range does not depend on the page size.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "models/check/recycled.h"
+
+namespace npuvp::check {
+
+// An access recorded in a shadow memory.
+struct Access {
+  uint32_t stream;
+  uint32_t clock;  // the stream's clock at the access
+  uint32_t event;  // index into the launch's event log
+  uint32_t site;
+  bool write, atomic;
+};
+// Access lists come from recycled slabs (models/check/recycled.h): no malloc per segment.
+using AccessList = std::vector<Access, Recycled<Access>>;
+
+class Shadow {
+ public:
+  // fn(begin, end, const AccessList&) for each segment overlapping [b, e), in address order,
+  // until fn returns true; true if it did.
+  template <class Fn>
+  bool find(uint64_t b, uint64_t e, Fn&& fn) const {
+    for (uint64_t number = b >> kPageBits; b < e; b = ++number << kPageBits) {
+      const Page* p = page(number);
+      if (!p) continue;
+      for (size_t i = first_ending_after(*p, b); i < p->size() && (*p)[i].begin < e; ++i) {
+        if (fn((*p)[i].begin, (*p)[i].end, (*p)[i].acc)) return true;
+      }
+    }
+    return false;
+  }
+
+  // Makes [b, e) whole segments (splits those its ends fall inside, fills holes with empty
+  // ones) and calls fn(begin, end, AccessList&) for each, in address order.
+  template <class Fn>
+  void update(uint64_t b, uint64_t e, Fn&& fn) {
+    while (b < e) {
+      const uint64_t number = b >> kPageBits, stop = std::min(e, (number + 1) << kPageBits);
+      Page& p = page_to_fill(number);
+      size_t i = first_ending_after(p, b);
+      for (uint64_t pos = b; pos < stop; ++i) {
+        if (i == p.size() || p[i].begin > pos) {
+          p.insert(p.begin() + ptrdiff_t(i), Segment{pos, i == p.size() ? stop : std::min(stop, p[i].begin), {}});
+        } else if (p[i].begin < pos) {
+          split(p, i, pos);
+          ++i;
+        }
+        if (p[i].end > stop) split(p, i, stop);
+        fn(p[i].begin, p[i].end, p[i].acc);
+        pos = p[i].end;
+      }
+      b = stop;
+    }
+  }
+
+  // Forgets every access (the pages' storage stays for the next launch or block).
+  void clear() {
+    for (Page* p : used_) p->clear();
+    used_.clear();
+  }
+
+ private:
+  static constexpr unsigned kPageBits = 12;
+  struct Segment {
+    uint64_t begin, end;
+    AccessList acc;
+  };
+  using Page = std::vector<Segment>;  // sorted, disjoint, within one page
+
+  static size_t first_ending_after(const Page& p, uint64_t at) {
+    return size_t(std::partition_point(p.begin(), p.end(), [&](const Segment& s) { return s.end <= at; }) - p.begin());
+  }
+  // Segment i becomes [begin, at) and [at, end), both with its accesses.
+  static void split(Page& p, size_t i, uint64_t at) {
+    Segment tail{at, p[i].end, p[i].acc};
+    p[i].end = at;
+    p.insert(p.begin() + ptrdiff_t(i) + 1, std::move(tail));
+  }
+  Page* page(uint64_t number) const {
+    if (number == last_number_) return last_;
+    auto it = index_.find(number);
+    if (it == index_.end()) return nullptr;
+    last_number_ = number, last_ = it->second;
+    return last_;
+  }
+  Page& page_to_fill(uint64_t number) {
+    Page* p = page(number);
+    if (!p) {
+      p = &pages_.emplace_back();
+      index_.emplace(number, p);
+      last_number_ = number, last_ = p;
+    }
+    if (p->empty()) used_.push_back(p);
+    return *p;
+  }
+
+  std::deque<Page> pages_;                      // every page touched so far (stable addresses)
+  std::unordered_map<uint64_t, Page*> index_;   // page number -> its page
+  std::vector<Page*> used_;                     // pages holding segments
+  mutable uint64_t last_number_ = ~0ull;        // the last page found (strided copies revisit it)
+  mutable Page* last_ = nullptr;
+};
+
+}  // namespace npuvp::check
