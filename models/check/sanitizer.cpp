@@ -126,8 +126,11 @@ struct Event {
   Pipe pipe;
   uint32_t site;
   uint32_t name;  // index into names
-  sc_core::sc_time time;
+  // When it started, as sc_time::to_seconds(). Not an sc_time, whose copy constructor makes
+  // the log copy element by element when it grows (millions of events in a large launch).
+  double seconds;
 };
+static_assert(std::is_trivially_copyable_v<Event>);
 
 // Written byte ranges (init), merged.
 using Written = std::map<uint64_t, uint64_t, std::less<uint64_t>,
@@ -554,7 +557,7 @@ struct Sanitizer::State {
   }
   std::string describe(const Event& e) {
     return fmt::format("{} on {} pipe {} (block {}) at {:.3f} us, {}", names[e.name], cores[size_t(e.core)].name,
-                       aicore::pipe_name(e.pipe), e.block, e.time.to_seconds() * 1e6, site_ref(e.site));
+                       aicore::pipe_name(e.pipe), e.block, e.seconds * 1e6, site_ref(e.site));
   }
 };
 
@@ -939,7 +942,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   if (c.quiet || !(options_.race || options_.memory || options_.init)) return;
   spans_of(instr, s.spans);
   if (s.spans.empty()) return;
-  s.events.push_back({(uint64_t(c.block) << 40) | issued.seq, core, c.block, pipe, issued.site, s.name_of(instr), at});
+  s.events.push_back({(uint64_t(c.block) << 40) | issued.seq, core, c.block, pipe, issued.site, s.name_of(instr), at.to_seconds()});
   const uint32_t event = uint32_t(s.events.size() - 1);
   auto visit = [&](const Span& span) {
     const bool gm = span.space == MemSpace::GM;
@@ -1020,7 +1023,7 @@ void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t 
   c.scalar_changed();
   const uint32_t site = s.sites.capture();
   s.events.push_back({(uint64_t(c.block) << 40) | c.issued_count++, core, c.block, Pipe::S, site,
-                      s.name_index(write ? "SetValue" : "GetValue"), at});
+                      s.name_index(write ? "SetValue" : "GetValue"), at.to_seconds()});
   const uint32_t event = uint32_t(s.events.size() - 1);
   const Span span{space, addr, addr + size, write, true};
   if (options_.memory) SanitizerAccess::memory(*this, c, span, event);

@@ -41,8 +41,9 @@ class Shadow {
     for (uint64_t number = b >> kPageBits; b < e; b = ++number << kPageBits) {
       const Page* p = page(number);
       if (!p) continue;
-      for (size_t i = first_ending_after(*p, b); i < p->size() && (*p)[i].begin < e; ++i) {
-        if (fn((*p)[i].begin, (*p)[i].end, (*p)[i].acc)) return true;
+      const Segments& segs = p->segs;
+      for (size_t i = first_ending_after(*p, b); i < segs.size() && segs[i].begin < e; ++i) {
+        if (fn(segs[i].begin, segs[i].end, segs[i].acc)) return true;
       }
     }
     return false;
@@ -54,8 +55,9 @@ class Shadow {
   void update(uint64_t b, uint64_t e, Fn&& fn) {
     while (b < e) {
       const uint64_t number = b >> kPageBits, stop = std::min(e, (number + 1) << kPageBits);
-      Page& p = page_to_fill(number);
-      size_t i = first_ending_after(p, b);
+      Page& page = page_to_fill(number);
+      size_t i = first_ending_after(page, b);
+      Segments& p = page.segs;
       for (uint64_t pos = b; pos < stop; ++i) {
         if (i == p.size() || p[i].begin > pos) {
           p.insert(p.begin() + ptrdiff_t(i), Segment{pos, i == p.size() ? stop : std::min(stop, p[i].begin), {}});
@@ -67,13 +69,17 @@ class Shadow {
         fn(p[i].begin, p[i].end, p[i].acc);
         pos = p[i].end;
       }
+      page.lo = std::min(page.lo, b), page.hi = std::max(page.hi, stop);
       b = stop;
     }
   }
 
   // Forgets every access (the pages' storage stays for the next launch or block).
   void clear() {
-    for (Page* p : used_) p->clear();
+    for (Page* p : used_) {
+      p->segs.clear();
+      p->lo = ~0ull, p->hi = 0;
+    }
     used_.clear();
   }
 
@@ -83,13 +89,31 @@ class Shadow {
     uint64_t begin, end;
     AccessList acc;
   };
-  using Page = std::vector<Segment>;  // sorted, disjoint, within one page
+  using Segments = std::vector<Segment>;
+  struct Page {
+    Segments segs;  // sorted, disjoint
+    uint64_t lo = ~0ull, hi = 0;  // what they cover: segs.front().begin, segs.back().end
+  };
 
-  static size_t first_ending_after(const Page& p, uint64_t at) {
-    return size_t(std::partition_point(p.begin(), p.end(), [&](const Segment& s) { return s.end <= at; }) - p.begin());
+  // The first segment ending after `at`. A strided copy visits a different page with every
+  // row, each cold in the cache, so probes cost misses: first look where `at` would be if the
+  // page's segments had one size (a copy's blocks often do), then bisect the side it is on.
+  static size_t first_ending_after(const Page& page, uint64_t at) {
+    const Segments& p = page.segs;
+    auto ends_after = [&](size_t from, size_t to) {
+      return size_t(std::partition_point(p.begin() + ptrdiff_t(from), p.begin() + ptrdiff_t(to),
+                                         [&](const Segment& s) { return s.end <= at; }) -
+                    p.begin());
+    };
+    if (p.empty() || at < page.lo) return 0;
+    if (at >= page.hi) return p.size();
+    const size_t guess = size_t((at - page.lo) * p.size() / (page.hi - page.lo));
+    if (p[guess].end <= at) return ends_after(guess + 1, p.size());
+    if (guess == 0 || p[guess - 1].end <= at) return guess;
+    return ends_after(0, guess - 1);
   }
   // Segment i becomes [begin, at) and [at, end), both with its accesses.
-  static void split(Page& p, size_t i, uint64_t at) {
+  static void split(Segments& p, size_t i, uint64_t at) {
     Segment tail{at, p[i].end, p[i].acc};
     p[i].end = at;
     p.insert(p.begin() + ptrdiff_t(i) + 1, std::move(tail));
@@ -108,7 +132,7 @@ class Shadow {
       index_.emplace(number, p);
       last_number_ = number, last_ = p;
     }
-    if (p->empty()) used_.push_back(p);
+    if (p->segs.empty()) used_.push_back(p);
     return *p;
   }
 
