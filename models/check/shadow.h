@@ -13,7 +13,6 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -39,10 +38,11 @@ class Shadow {
   template <class Fn>
   bool find(uint64_t b, uint64_t e, Fn&& fn) const {
     for (uint64_t number = b >> kPageBits; b < e; b = ++number << kPageBits) {
-      const Page* p = page(number);
-      if (!p) continue;
-      const Segments& segs = p->segs;
-      for (size_t i = first_ending_after(*p, b); i < segs.size() && segs[i].begin < e; ++i) {
+      const int64_t at = page_index(number);
+      if (at < 0) continue;
+      const Page& p = pages_[size_t(at)];
+      const Segments& segs = p.segs;
+      for (size_t i = first_ending_after(p, b); i < segs.size() && segs[i].begin < e; ++i) {
         if (fn(segs[i].begin, segs[i].end, segs[i].acc)) return true;
       }
     }
@@ -76,9 +76,9 @@ class Shadow {
 
   // Forgets every access (the pages' storage stays for the next launch or block).
   void clear() {
-    for (Page* p : used_) {
-      p->segs.clear();
-      p->lo = ~0ull, p->hi = 0;
+    for (uint32_t i : used_) {
+      pages_[i].segs.clear();
+      pages_[i].lo = ~0ull, pages_[i].hi = 0;
     }
     used_.clear();
   }
@@ -118,29 +118,33 @@ class Shadow {
     p[i].end = at;
     p.insert(p.begin() + ptrdiff_t(i) + 1, std::move(tail));
   }
-  Page* page(uint64_t number) const {
+  // Pages are named by their index in pages_, not by address: a Shadow is copied and moved
+  // with the core that holds it (a vector of cores grows).
+  int64_t page_index(uint64_t number) const {
     if (number == last_number_) return last_;
     auto it = index_.find(number);
-    if (it == index_.end()) return nullptr;
+    if (it == index_.end()) return -1;
     last_number_ = number, last_ = it->second;
     return last_;
   }
   Page& page_to_fill(uint64_t number) {
-    Page* p = page(number);
-    if (!p) {
-      p = &pages_.emplace_back();
-      index_.emplace(number, p);
-      last_number_ = number, last_ = p;
+    int64_t at = page_index(number);
+    if (at < 0) {
+      at = int64_t(pages_.size());
+      pages_.emplace_back();
+      index_.emplace(number, uint32_t(at));
+      last_number_ = number, last_ = at;
     }
-    if (p->segs.empty()) used_.push_back(p);
-    return *p;
+    Page& p = pages_[size_t(at)];
+    if (p.segs.empty()) used_.push_back(uint32_t(at));
+    return p;
   }
 
-  std::deque<Page> pages_;                      // every page touched so far (stable addresses)
-  std::unordered_map<uint64_t, Page*> index_;   // page number -> its page
-  std::vector<Page*> used_;                     // pages holding segments
-  mutable uint64_t last_number_ = ~0ull;        // the last page found (strided copies revisit it)
-  mutable Page* last_ = nullptr;
+  std::vector<Page> pages_;                        // every page touched so far
+  std::unordered_map<uint64_t, uint32_t> index_;   // page number -> index in pages_
+  std::vector<uint32_t> used_;                     // pages holding segments
+  mutable uint64_t last_number_ = ~0ull;           // the last page found (strided copies revisit it)
+  mutable int64_t last_ = -1;
 };
 
 }  // namespace npuvp::check

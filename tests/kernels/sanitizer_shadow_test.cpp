@@ -4,6 +4,7 @@
 // and holes. No simulation: a few thousand updates over three 4 KiB pages, milliseconds.
 #include <gtest/gtest.h>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -57,6 +58,20 @@ TEST(SanitizerShadow, AnUpdateVisitsItsRangeAsWholeSegmentsInAddressOrder) {
   EXPECT_TRUE(tags_at(shadow, 15).empty());
   EXPECT_FALSE(shadow.find(0, 1 << 20, [](uint64_t, uint64_t, const AccessList&) { return true; }));
   EXPECT_EQ(update(shadow, 5, 6, 5), (Segments{{5, 6}}));
+}
+
+// A core's shadows are copied when the vector of cores grows: the copy stands alone.
+TEST(SanitizerShadow, ACopyKeepsItsAccessesWhenTheOriginalIsGone) {
+  auto original = std::make_unique<Shadow>();
+  update(*original, 100, 200, 1);
+  update(*original, 8000, 8100, 2);
+  Shadow copy = *original;
+  original.reset();
+  EXPECT_EQ(tags_at(copy, 150), (std::vector<uint32_t>{1}));
+  EXPECT_EQ(update(copy, 8050, 8200, 3), (Segments{{8050, 8100}, {8100, 8192}, {8192, 8200}}));
+  EXPECT_EQ(tags_at(copy, 8060), (std::vector<uint32_t>{2, 3}));
+  copy.clear();
+  EXPECT_TRUE(tags_at(copy, 8060).empty());
 }
 
 // Random updates of mixed sizes and alignments (so segments of one page have many sizes and
