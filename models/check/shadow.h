@@ -2,7 +2,7 @@
 // touched since it was last cleared, the accesses recorded there (models/check/sanitizer.cpp
 // decides which to keep and which race). Run-length encoded as segments, byte ranges sharing
 // one access list, kept per 4 KiB page of the memory in a vector sorted by address: finding a
-// byte is a hash of its page number and a binary search among that page's few segments. One
+// byte is a hash of its page number and a search among that page's segments. One
 // ordered tree of all segments made every lookup a descent through the whole memory's: a
 // 2048^3 matmul on 32 coupled 910 cores leaves about 786 k segments of 32 B in GM and looks
 // up about 5.5 M spans (docs/performance.md, "The sanitizer's cost").
@@ -12,6 +12,7 @@
 // names a range does not depend on the page size.
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
