@@ -1,5 +1,5 @@
-// An allocator for the sanitizer's many small, short-lived objects (the shadow's tree nodes
-// and their access lists, the written-range trees): blocks of one, two or four objects are
+// An allocator for the sanitizer's many small, short-lived objects (the shadow's access
+// lists, the written-range trees' nodes): blocks of one, two, four ... 64 objects are
 // cut from one arena and go back to a free list of their size when released, never to the
 // heap. A launch's shadow is cleared when the next launch begins and its nodes serve that
 // launch: no malloc per segment, and in steady state no fresh pages (the memory stays at the
@@ -7,7 +7,9 @@
 // configured (Arena::prefault), so a first launch takes no page faults for it either. Larger
 // requests go to operator new. One thread (the simulation's).
 #pragma once
+#include <sys/mman.h>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -16,12 +18,15 @@ namespace npuvp::check {
 // Bump allocation from chunks that live as long as the process (the sanitizer does).
 class Arena {
  public:
-  static constexpr size_t kChunk = size_t(1) << 20;
+  // One transparent huge page where the kernel gives them on request (madvise mode): a large
+  // launch's shadow fills hundreds of megabytes, and a fault per 4 KiB page of it cost about
+  // a tenth of a checked 32-core matmul's time.
+  static constexpr size_t kChunk = size_t(2) << 20;
   static void* take(size_t bytes, size_t align) {
     State& s = state();
     size_t at = (s.used + align - 1) / align * align;
     if (!s.chunk || at + bytes > kChunk) {
-      s.chunk = static_cast<char*>(::operator new(kChunk));
+      s.chunk = fresh_chunk();
       at = 0;
     }
     s.used = at + bytes;
@@ -31,12 +36,18 @@ class Arena {
   static void prefault() {
     State& s = state();
     if (s.chunk && s.used == 0) return;
-    s.chunk = static_cast<char*>(::operator new(kChunk));
+    s.chunk = fresh_chunk();
     std::memset(s.chunk, 0, kChunk);
     s.used = 0;
   }
 
  private:
+  static char* fresh_chunk() {
+    void* chunk = std::aligned_alloc(kChunk, kChunk);
+    if (!chunk) throw std::bad_alloc();
+    ::madvise(chunk, kChunk, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages as before
+    return static_cast<char*>(chunk);
+  }
   struct State {
     char* chunk = nullptr;
     size_t used = 0;
@@ -81,15 +92,22 @@ class Recycled {
   struct Free {
     Free* next;
   };
-  // Classes: 1, 2 and 4 objects (a vector's first growth steps; tree nodes are 1).
-  static int size_class(size_t n) { return n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : -1; }
+  // Classes: up to 1, 2, 4 ... 64 objects, a request rounded up to its class (deallocate
+  // gets the same count, so finds the same class). Tree nodes are 1; access lists grow by
+  // doubling, but a copy (a segment split in two) asks for exactly its size.
+  static constexpr int kClasses = 7;
+  static int size_class(size_t n) {
+    int c = 0;
+    while (c < kClasses && (size_t(1) << c) < n) ++c;
+    return c < kClasses ? c : -1;
+  }
   static constexpr size_t alignment() { return alignof(T) > alignof(Free) ? alignof(T) : alignof(Free); }
   static size_t block_bytes(int c) {
     const size_t b = sizeof(T) << c;
     return ((b < sizeof(Free) ? sizeof(Free) : b) + alignment() - 1) / alignment() * alignment();
   }
   static Free** heads() {
-    static Free* h[3] = {nullptr, nullptr, nullptr};
+    static Free* h[kClasses] = {};
     return h;
   }
 };

@@ -18,6 +18,7 @@
 #include "models/aicore/layout.h"
 #include "models/aicore/vector_unit.h"
 #include "models/check/recycled.h"
+#include "models/check/shadow.h"
 #include "models/check/site.h"
 #include "tlm/config.h"
 #include "tlm/log.h"
@@ -125,26 +126,11 @@ struct Event {
   Pipe pipe;
   uint32_t site;
   uint32_t name;  // index into names
-  sc_core::sc_time time;
+  // When it started, as sc_time::to_seconds(). Not an sc_time, whose copy constructor makes
+  // the log copy element by element when it grows (millions of events in a large launch).
+  double seconds;
 };
-
-// An access recorded in a shadow memory.
-struct Access {
-  uint32_t stream;
-  Clock clock;
-  uint32_t event;
-  uint32_t site;
-  bool write, atomic;
-};
-
-struct Segment {
-  uint64_t end;
-  std::vector<Access, Recycled<Access>> acc;
-};
-
-// Byte ranges of one memory: the accesses not yet superseded. Nodes and access lists come
-// from recycled slabs (models/check/recycled.h): no malloc per segment, reused by later launches.
-using Shadow = std::map<uint64_t, Segment, std::less<uint64_t>, Recycled<std::pair<const uint64_t, Segment>>>;
+static_assert(std::is_trivially_copyable_v<Event>);
 
 // Written byte ranges (init), merged.
 using Written = std::map<uint64_t, uint64_t, std::less<uint64_t>,
@@ -571,7 +557,7 @@ struct Sanitizer::State {
   }
   std::string describe(const Event& e) {
     return fmt::format("{} on {} pipe {} (block {}) at {:.3f} us, {}", names[e.name], cores[size_t(e.core)].name,
-                       aicore::pipe_name(e.pipe), e.block, e.time.to_seconds() * 1e6, site_ref(e.site));
+                       aicore::pipe_name(e.pipe), e.block, e.seconds * 1e6, site_ref(e.site));
   }
 };
 
@@ -791,31 +777,10 @@ struct SanitizerAccess {
     }
     if (written && span.write) mark_written(*written, span.begin, span.end);
     if (!san.options_.race || !check_race) return;
-    // One lookup, then a walk: segments are split where the span's ends fall inside them,
-    // and holes become segments, so that [span.begin, span.end) is whole segments.
+    // [span.begin, span.end) as whole segments (models/check/shadow.h), each checked against
+    // the accesses recorded there and then recording this one.
     std::vector<PendingRace>& pending = s.pending;
-    auto it = shadow.upper_bound(span.begin);
-    if (it != shadow.begin()) {
-      auto prev = std::prev(it);
-      if (prev->second.end > span.begin) it = prev;
-    }
-    uint64_t pos = span.begin;
-    while (pos < span.end) {
-      if (it == shadow.end() || it->first > pos) {
-        const uint64_t hole_end = it == shadow.end() ? span.end : std::min(span.end, it->first);
-        it = shadow.emplace_hint(it, pos, Segment{hole_end, {}});
-      } else if (it->first < pos) {
-        Segment tail{it->second.end, it->second.acc};
-        it->second.end = pos;
-        it = shadow.emplace_hint(std::next(it), pos, std::move(tail));
-      }
-      if (it->second.end > span.end) {
-        Segment tail{it->second.end, it->second.acc};
-        it->second.end = span.end;
-        shadow.emplace_hint(std::next(it), span.end, std::move(tail));
-      }
-      Segment& seg = it->second;
-      auto& acc = seg.acc;
+    shadow.update(span.begin, span.end, [&](uint64_t seg_begin, uint64_t seg_end, AccessList& acc) {
       size_t keep = 0;
       for (size_t i = 0; i < acc.size(); ++i) {
         const Access& r = acc[i];
@@ -830,22 +795,20 @@ struct SanitizerAccess {
           bool merged = false;
           for (PendingRace& p : pending) {
             if (p.first_event == r.event && p.space == span.space) {
-              p.begin = std::min(p.begin, it->first);
-              p.end = std::max(p.end, seg.end);
+              p.begin = std::min(p.begin, seg_begin);
+              p.end = std::max(p.end, seg_end);
               p.types |= type;
               merged = true;
               break;
             }
           }
-          if (!merged) pending.push_back({r.event, a.event, span.space, it->first, seg.end, type});
+          if (!merged) pending.push_back({r.event, a.event, span.space, seg_begin, seg_end, type});
         }
         acc[keep++] = r;
       }
       acc.resize(keep);
       acc.push_back(a);
-      pos = seg.end;
-      ++it;
-    }
+    });
   }
 
   // Reports the races one instruction's accesses found (all its operands: a read and a write
@@ -979,7 +942,7 @@ void Sanitizer::started(int core, Pipe pipe, const Instruction& instr, bool atom
   if (c.quiet || !(options_.race || options_.memory || options_.init)) return;
   spans_of(instr, s.spans);
   if (s.spans.empty()) return;
-  s.events.push_back({(uint64_t(c.block) << 40) | issued.seq, core, c.block, pipe, issued.site, s.name_of(instr), at});
+  s.events.push_back({(uint64_t(c.block) << 40) | issued.seq, core, c.block, pipe, issued.site, s.name_of(instr), at.to_seconds()});
   const uint32_t event = uint32_t(s.events.size() - 1);
   auto visit = [&](const Span& span) {
     const bool gm = span.space == MemSpace::GM;
@@ -1049,16 +1012,10 @@ void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t 
     for (Pipe p : {Pipe::MTE2, Pipe::V, Pipe::MTE3}) {
       const int64_t ps = c.stream[size_t(p)];
       if (ps < 0) continue;
-      bool depends = false;
-      for (auto it = shadow.upper_bound(addr); !depends;) {
-        if (it == shadow.begin()) break;
-        --it;
-        if (it->second.end <= addr) break;
-        for (const Access& r : it->second.acc) depends |= r.stream == uint32_t(ps) && (r.write || write);
-      }
-      for (auto it = shadow.lower_bound(addr); !depends && it != shadow.end() && it->first < addr + size; ++it) {
-        for (const Access& r : it->second.acc) depends |= r.stream == uint32_t(ps) && (r.write || write);
-      }
+      const bool depends = shadow.find(addr, addr + size, [&](uint64_t, uint64_t, const AccessList& acc) {
+        return std::any_of(acc.begin(), acc.end(),
+                           [&](const Access& r) { return r.stream == uint32_t(ps) && (r.write || write); });
+      });
       if (depends) vc.join(c.vc[size_t(p)]);
     }
   }
@@ -1066,7 +1023,7 @@ void Sanitizer::scalar_access(int core, MemSpace space, uint64_t addr, uint64_t 
   c.scalar_changed();
   const uint32_t site = s.sites.capture();
   s.events.push_back({(uint64_t(c.block) << 40) | c.issued_count++, core, c.block, Pipe::S, site,
-                      s.name_index(write ? "SetValue" : "GetValue"), at});
+                      s.name_index(write ? "SetValue" : "GetValue"), at.to_seconds()});
   const uint32_t event = uint32_t(s.events.size() - 1);
   const Span span{space, addr, addr + size, write, true};
   if (options_.memory) SanitizerAccess::memory(*this, c, span, event);
