@@ -70,7 +70,6 @@ class Shadow {
         fn(p[i].begin, p[i].end, p[i].acc);
         pos = p[i].end;
       }
-      page.lo = std::min(page.lo, b), page.hi = std::max(page.hi, stop);
       b = stop;
     }
   }
@@ -79,7 +78,6 @@ class Shadow {
   void clear() {
     for (uint32_t i : used_) {
       pages_[i].segs.clear();
-      pages_[i].lo = ~0ull, pages_[i].hi = 0;
     }
     used_.clear();
   }
@@ -93,7 +91,6 @@ class Shadow {
   using Segments = std::vector<Segment>;
   struct Page {
     Segments segs;  // sorted, disjoint
-    uint64_t lo = ~0ull, hi = 0;  // what they cover: segs.front().begin, segs.back().end
   };
 
   // The first segment ending after `at`. A strided copy visits a different page with every
@@ -106,9 +103,10 @@ class Shadow {
                                          [&](const Segment& s) { return s.end <= at; }) -
                     p.begin());
     };
-    if (p.empty() || at < page.lo) return 0;
-    if (at >= page.hi) return p.size();
-    const size_t guess = size_t((at - page.lo) * p.size() / (page.hi - page.lo));
+    if (p.empty() || at < p.front().begin) return 0;
+    const uint64_t lo = p.front().begin, hi = p.back().end;  // what the page's segments cover
+    if (at >= hi) return p.size();
+    const size_t guess = size_t((at - lo) * p.size() / (hi - lo));
     if (p[guess].end <= at) return ends_after(guess + 1, p.size());
     if (guess == 0 || p[guess - 1].end <= at) return guess;
     return ends_after(0, guess - 1);
