@@ -54,6 +54,13 @@ const char* mem_name(Mem m) {
   return names[static_cast<unsigned>(m)];
 }
 
+const char* mem_key(Mem m) {
+  for (const MemoryDefault& d : kMemoryDefaults) {
+    if (d.mem == m) return d.key;
+  }
+  return "?";
+}
+
 const char* mem_operand(Mem m) {
   static const char* const names[] = {"m", "n", "r", "s", "lb", "lc", "d", "p"};
   return names[static_cast<unsigned>(m)];

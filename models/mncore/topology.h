@@ -14,6 +14,7 @@ inline constexpr unsigned kMemories = 8;
 inline bool is_pe_memory(Mem m) { return static_cast<unsigned>(m) < kPeMemories; }
 const char* mem_name(Mem m);       // "LM0", "L1BM", ...
 const char* mem_operand(Mem m);    // "m", "lb", "d", ... (the assembly spelling)
+const char* mem_key(Mem m);        // "lm0", "pdm", ... (its keys: mncore2.<key>.size_lw)
 
 // One memory kind: capacity and the unit its addresses count in.
 struct MemorySpec {

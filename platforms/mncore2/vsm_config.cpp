@@ -1,6 +1,5 @@
 #include "platforms/mncore2/vsm_config.h"
 
-#include <cctype>
 #include <utility>
 
 #include "models/mncore/topology.h"
@@ -44,19 +43,12 @@ unsigned fixed(unsigned value, unsigned want, const char* key, const char* why) 
   return value;
 }
 
-// "mncore2.pdm": the prefix of a memory's keys in mncore2.json (its name in lower case).
-std::string mem_key(Mem mem) {
-  std::string key = std::string("mncore2.") + mem_name(mem);
-  for (char& ch : key) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  return key;
-}
-
 // The step machine addresses L1BM, L2BM and PDM in 32-bit LW counts (the topology allows
 // larger memories for the other models).
 uint32_t addressable_lw(const Topology& t, Mem mem) {
   const uint64_t lw = t.mem[unsigned(mem)].size_lw;
   if (lw > UINT32_MAX) {
-    raise("config", "config key '{}.size_lw' = {} does not fit VSM programs: they address at most 2^32 - 1 LW",
+    raise("config", "config key 'mncore2.{}.size_lw' = {} does not fit VSM programs: they address at most 2^32 - 1 LW",
           mem_key(mem), lw);
   }
   return uint32_t(lw);
@@ -106,7 +98,7 @@ vsm::Shape vsm_shape_from_config(const std::string& platform, const std::vector<
     const Mem mem = static_cast<Mem>(m);
     const unsigned want = is_pe_memory(mem) ? 4 : 8;
     if (t.mem[m].unit_bytes != want) {
-      raise("config", "config key '{}.address_unit' does not fit VSM programs: {} is addressed in {}", mem_key(mem),
+      raise("config", "config key 'mncore2.{}.address_unit' does not fit VSM programs: {} is addressed in {}", mem_key(mem),
             mem_name(mem), want == 4 ? "SW" : "LW");
     }
   }
